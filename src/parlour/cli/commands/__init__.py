@@ -1,0 +1,1 @@
+"""One module per ``parlour`` command; each defines ``register(app: typer.Typer)``."""

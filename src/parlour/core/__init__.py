@@ -1,0 +1,49 @@
+"""The engine every parlour game shares: base classes, errors, the registry and records."""
+
+from parlour.core.errors import (
+    IllegalActionError,
+    InvalidParameterError,
+    NotationError,
+    ParlourError,
+    UnknownGameError,
+)
+from parlour.core.game import (
+    CHANCE_PLAYER,
+    TERMINAL_PLAYER,
+    ChanceMode,
+    Game,
+    GameInfo,
+    GameType,
+    Information,
+    Param,
+    State,
+    Utility,
+    View,
+)
+from parlour.core.record import GameRecord, RecordError
+from parlour.core.registry import game_class, list_games, load_game, register_game
+
+__all__ = [
+    "CHANCE_PLAYER",
+    "TERMINAL_PLAYER",
+    "ChanceMode",
+    "Game",
+    "GameInfo",
+    "GameRecord",
+    "GameType",
+    "IllegalActionError",
+    "Information",
+    "InvalidParameterError",
+    "NotationError",
+    "Param",
+    "ParlourError",
+    "RecordError",
+    "State",
+    "UnknownGameError",
+    "Utility",
+    "View",
+    "game_class",
+    "list_games",
+    "load_game",
+    "register_game",
+]

@@ -1,0 +1,53 @@
+"""Errors raised by parlour.
+
+Every error a user can provoke with bad input subclasses :class:`ValueError`, like
+python-chess's ``IllegalMoveError``: callers who only want "was my input wrong?" catch
+``ValueError``; callers who want to know *which* rule was broken read ``.rule``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class ParlourError(ValueError):
+    """Base class of every input error parlour raises."""
+
+
+class UnknownGameError(ParlourError):
+    """``load_game`` was given a name that no registered game has."""
+
+    def __init__(self, name: str, known: Iterable[str]) -> None:
+        self.name = name
+        self.known = sorted(known)
+        super().__init__(f"unknown game {name!r}; known games: {', '.join(self.known)}")
+
+
+class InvalidParameterError(ParlourError):
+    """A game parameter is unknown, of the wrong type, or out of range."""
+
+    def __init__(self, game: str, message: str, valid: Iterable[str] = ()) -> None:
+        self.game = game
+        self.valid = sorted(valid)
+        text = f"{game}: {message}"
+        if self.valid:
+            text += f" (valid parameters: {', '.join(self.valid)})"
+        super().__init__(text)
+
+
+class NotationError(ParlourError):
+    """Text that should be a move or a position could not be parsed."""
+
+
+class IllegalActionError(ParlourError):
+    """An action that the rules forbid in this state (ruling G-2).
+
+    ``rule`` names the rule or ruling that forbids it (e.g. ``"C4"``, ``"S7"``), so that a
+    player is told *why*, not only *that*. The state is left unchanged.
+    """
+
+    def __init__(self, action: int | str, rule: str, reason: str) -> None:
+        self.action = action
+        self.rule = rule
+        self.reason = reason
+        super().__init__(f"illegal action {action!r}: {reason} [rule {rule}]")

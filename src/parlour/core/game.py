@@ -1,0 +1,484 @@
+"""The game and state base classes every parlour game is built on.
+
+The names follow OpenSpiel (``new_initial_state``, ``current_player``, ``legal_actions``,
+``apply_action``, ``chance_outcomes``, ``returns``...) so that its users feel at home and an
+adapter is thin. As in pgx, the rules shared by every game (no action after the end, chance
+actions only from the chance outcomes, an illegal action leaves the state untouched and names
+its rule) are enforced once, here; a game fills in only its own transitions and views.
+
+Hidden information is cut at the source: :meth:`State.view` is the *only* place where a game
+decides what a player may see (ruling G-3). Observation strings and tensors are derived from
+the view, never from the full state, so every outward path inherits the cut.
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from parlour.core.errors import IllegalActionError, InvalidParameterError, NotationError
+
+CHANCE_PLAYER = -1
+"""``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``)."""
+TERMINAL_PLAYER = -4
+"""``current_player()`` once the game is over (OpenSpiel's ``kTerminalPlayerId``)."""
+
+View = dict[str, Any]
+"""A player's view: a JSON-serialisable dict holding exactly what that player may see."""
+
+
+class ChanceMode(enum.Enum):
+    DETERMINISTIC = "deterministic"
+    EXPLICIT_STOCHASTIC = "explicit_stochastic"
+
+
+class Information(enum.Enum):
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
+
+
+class Utility(enum.Enum):
+    ZERO_SUM = "zero_sum"
+    GENERAL_SUM = "general_sum"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One game parameter: its default, its type, and an optional range check.
+
+    ``check`` returns an error message for a bad value, or ``None``. Values given as strings
+    (from a command line or a URL) are converted to ``kind`` first.
+    """
+
+    default: Any
+    kind: type
+    doc: str
+    check: Callable[[Any], str | None] | None = None
+    choices: tuple[Any, ...] | None = None
+
+    def convert(self, value: Any) -> Any:
+        if value is None and self.default is None:
+            return None
+        kind = self.kind
+        if kind is bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in {"true", "1", "yes", "on"}:
+                return True
+            if isinstance(value, str) and value.lower() in {"false", "0", "no", "off"}:
+                return False
+            raise ValueError(f"expected true or false, got {value!r}")
+        if kind is int:
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                raise ValueError(f"expected a whole number, got {value!r}")
+            return int(value)
+        if kind is float:
+            return float(value)
+        if kind is str:
+            if not isinstance(value, str):
+                raise ValueError(f"expected text, got {value!r}")
+            return value
+        raise TypeError(f"unsupported parameter kind {kind!r}")
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What kind of game this is, declared once per game (like OpenSpiel's ``GameType``)."""
+
+    short_name: str
+    long_name: str
+    chance_mode: ChanceMode
+    information: Information
+    utility: Utility
+    min_num_players: int
+    max_num_players: int
+    dynamics: str = "sequential"
+    reward_model: str = "terminal"
+    provides_observation_string: bool = True
+    provides_observation_tensor: bool = True
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The sizes of one configured game: RL code allocates masks and buffers from these."""
+
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    num_players: int
+    min_utility: float
+    max_utility: float
+    utility_sum: float | None
+    max_game_length: int
+    observation_tensor_shape: tuple[int, ...] = field(default=())
+
+
+class Game(ABC):
+    """A configured game: a rule set plus its parameters. Immutable and hashable.
+
+    Subclasses declare ``game_type`` and ``parameters`` and implement :meth:`_info`,
+    :meth:`new_initial_state` and :meth:`state_from_position`.
+    """
+
+    game_type: ClassVar[GameType]
+    parameters: ClassVar[Mapping[str, Param]]
+
+    def __init__(self, **params: Any) -> None:
+        self._params = self._validate(params)
+        self._check_parameters()
+        self._game_info = self._info()
+
+    # -- parameters -------------------------------------------------------------------
+    @classmethod
+    def _validate(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        name = cls.game_type.short_name
+        unknown = sorted(set(given) - set(cls.parameters))
+        if unknown:
+            raise InvalidParameterError(
+                name, f"unknown parameter {', '.join(map(repr, unknown))}", cls.parameters
+            )
+        values: dict[str, Any] = {}
+        for key, spec in cls.parameters.items():
+            if key not in given:
+                values[key] = spec.default
+                continue
+            try:
+                value = spec.convert(given[key])
+            except ValueError as exc:
+                raise InvalidParameterError(name, f"parameter {key!r}: {exc}") from None
+            if spec.choices is not None and value not in spec.choices:
+                options = ", ".join(map(str, spec.choices))
+                raise InvalidParameterError(
+                    name, f"parameter {key!r} must be one of {options}, got {value!r}"
+                )
+            if spec.check is not None and (message := spec.check(value)):
+                raise InvalidParameterError(name, f"parameter {key!r}: {message}")
+            values[key] = value
+        return values
+
+    def _check_parameters(self) -> None:
+        """Hook for checks that involve several parameters at once."""
+
+    def get_parameters(self) -> dict[str, Any]:
+        """Every parameter, defaults included."""
+        return dict(self._params)
+
+    def non_default_parameters(self) -> dict[str, Any]:
+        return {k: v for k, v in self._params.items() if v != self.parameters[k].default}
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self._params
+
+    # -- declared information -----------------------------------------------------------
+    @abstractmethod
+    def _info(self) -> GameInfo:
+        """Compute the sizes of this configuration (called once, at construction)."""
+
+    def get_type(self) -> GameType:
+        return self.game_type
+
+    def info(self) -> GameInfo:
+        return self._game_info
+
+    @property
+    def name(self) -> str:
+        return self.game_type.short_name
+
+    def num_players(self) -> int:
+        return self._game_info.num_players
+
+    def num_distinct_actions(self) -> int:
+        return self._game_info.num_distinct_actions
+
+    def max_chance_outcomes(self) -> int:
+        return self._game_info.max_chance_outcomes
+
+    def max_game_length(self) -> int:
+        return self._game_info.max_game_length
+
+    def min_utility(self) -> float:
+        return self._game_info.min_utility
+
+    def max_utility(self) -> float:
+        return self._game_info.max_utility
+
+    def utility_sum(self) -> float | None:
+        return self._game_info.utility_sum
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return self._game_info.observation_tensor_shape
+
+    def observation_tensor_size(self) -> int:
+        return int(np.prod(self.observation_tensor_shape()))
+
+    # -- states -------------------------------------------------------------------------
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before the first action (a chance node for games that deal or shuffle)."""
+
+    @abstractmethod
+    def state_from_position(self, text: str) -> State:
+        """A state from this game's documented position text (see ``docs/rules/``).
+
+        The inverse of :meth:`State.position`. Raises :class:`NotationError` on bad text.
+        """
+
+    def new_state_from_actions(self, actions: Sequence[int]) -> State:
+        """Replay ``actions`` from the initial state (every game replays exactly, G-1)."""
+        state = self.new_initial_state()
+        for action in actions:
+            state.apply_action(action)
+        return state
+
+    # -- identity -----------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game) and other.name == self.name and other._params == self._params
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted((k, repr(v)) for k, v in self._params.items()))))
+
+    def __repr__(self) -> str:
+        args = "".join(f", {k}={v!r}" for k, v in self.non_default_parameters().items())
+        return f"parlour.load_game({self.name!r}{args})"
+
+    def __str__(self) -> str:
+        args = ",".join(f"{k}={v}" for k, v in self.non_default_parameters().items())
+        return f"{self.name}({args})" if args else self.name
+
+
+class State(ABC):
+    """A position in a game, plus the history of actions that reached it.
+
+    Subclasses implement ``current_player``, ``_legal_actions``, ``_apply_action``,
+    ``returns``, ``_view``, ``_render_view``, ``_tensor_from_view`` and the notation
+    methods; games with chance override ``chance_outcomes``; games with hidden information
+    override ``sample_world``.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._history: list[int] = []
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    def get_game(self) -> Game:
+        return self._game
+
+    # -- whose turn ---------------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to act, ``CHANCE_PLAYER`` at a chance node, ``TERMINAL_PLAYER`` at the end."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL_PLAYER
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE_PLAYER
+
+    def is_player_node(self) -> bool:
+        return self.current_player() >= 0
+
+    # -- actions ------------------------------------------------------------------------
+    @abstractmethod
+    def _legal_actions(self) -> list[int]:
+        """The current player's legal actions, ascending. Only called at player nodes."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(action, probability)`` pairs at a chance node; empty elsewhere."""
+        return []
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Legal actions of ``player`` (default: the one to act), ascending.
+
+        At a chance node these are the chance outcomes' actions; at the end, none.
+        """
+        current = self.current_player()
+        if current == TERMINAL_PLAYER:
+            return []
+        if current == CHANCE_PLAYER:
+            return [a for a, _ in self.chance_outcomes()] if player in (None, CHANCE_PLAYER) else []
+        if player is not None and player != current:
+            return []
+        return list(self._legal_actions())
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        size = (
+            self._game.max_chance_outcomes()
+            if self.is_chance_node()
+            else self._game.num_distinct_actions()
+        )
+        mask = [0] * size
+        for action in self.legal_actions(player):
+            mask[action] = 1
+        return mask
+
+    def _is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal for the player to act. Override for speed."""
+        return action in self._legal_actions()
+
+    def _illegal_reason(self, action: int) -> tuple[str, str]:
+        """``(rule id, reason)`` explaining why ``action`` is illegal here. Games refine this."""
+        return "G-2", "it is not one of the legal actions in this state"
+
+    def apply_action(self, action: int) -> None:
+        """Apply ``action`` for the player to act (or the chance player).
+
+        Raises :class:`IllegalActionError` naming the broken rule; the state is unchanged.
+        """
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(action, "G-2", "an action is an integer id")
+        action = int(action)
+        current = self.current_player()
+        if current == TERMINAL_PLAYER:
+            raise IllegalActionError(action, "G-2", "the game is over")
+        if current == CHANCE_PLAYER:
+            if action not in {a for a, p in self.chance_outcomes() if p > 0}:
+                raise IllegalActionError(action, "G-1", "it is not a possible chance outcome here")
+        elif not self._is_legal(action):
+            if not 0 <= action < self._game.num_distinct_actions():
+                raise IllegalActionError(
+                    action,
+                    "G-2",
+                    f"action ids run from 0 to {self._game.num_distinct_actions() - 1}",
+                )
+            rule, reason = self._illegal_reason(action)
+            raise IllegalActionError(self._safe_action_string(action), rule, reason)
+        self._apply_action(action)
+        self._history.append(action)
+
+    def _safe_action_string(self, action: int) -> str | int:
+        try:
+            return self.action_to_string(action)
+        except (ValueError, IndexError, KeyError):
+            return action
+
+    @abstractmethod
+    def _apply_action(self, action: int) -> None:
+        """Apply an action already checked to be legal."""
+
+    def child(self, action: int) -> State:
+        state = self.clone()
+        state.apply_action(action)
+        return state
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def move_number(self) -> int:
+        return len(self._history)
+
+    # -- notation -----------------------------------------------------------------------
+    @abstractmethod
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        """The action in the game's move notation, as a player would type it."""
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int:
+        """Parse the game's move notation for the player to act. Raises :class:`NotationError`."""
+
+    def string_to_actions(self, text: str) -> list[int]:
+        """Parse notation that may stand for several actions of the player to act.
+
+        Most moves are one action; a GobbleStones play of several tiles is several. Games
+        whose notation can name a sequence override this; the default reads one action.
+        """
+        return [self.string_to_action(text)]
+
+    def parse_move(self, text: str) -> int:
+        """Parse ``text`` and check it is legal now; the error names the rule if not."""
+        action = self.string_to_action(text)
+        if self.is_terminal():
+            raise IllegalActionError(text, "G-2", "the game is over")
+        if self.is_player_node() and not self._is_legal(action):
+            rule, reason = self._illegal_reason(action)
+            raise IllegalActionError(text, rule, reason)
+        return action
+
+    @abstractmethod
+    def position(self) -> str:
+        """The state in the game's documented position text (round-trips through
+        :meth:`Game.state_from_position`). Shows everything, hidden parts included."""
+
+    # -- results ------------------------------------------------------------------------
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """+1 per winner and -1 per loser at the end (G-4); zeros before."""
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[player]
+
+    def rewards(self) -> list[float]:
+        """Per-step rewards: the returns, paid on the final step (terminal reward model)."""
+        return self.returns() if self.is_terminal() else [0.0] * self._game.num_players()
+
+    def scores(self) -> list[float]:
+        """Points, for games that keep score (G-4: reported apart from returns)."""
+        return [0.0] * self._game.num_players()
+
+    # -- views (G-3) --------------------------------------------------------------------
+    def view(self, player: int | None) -> View:
+        """What ``player`` may see now (``None``: a spectator). The one cut for hidden info."""
+        if player is not None and not 0 <= player < self._game.num_players():
+            raise ValueError(f"no player {player} in a {self._game.num_players()}-player game")
+        return self._view(player)
+
+    @abstractmethod
+    def _view(self, player: int | None) -> View:
+        """Build ``player``'s view: a JSON-serialisable dict."""
+
+    @abstractmethod
+    def _render_view(self, view: View) -> str:
+        """A human-readable text of a view."""
+
+    @abstractmethod
+    def _tensor_from_view(self, view: View) -> np.ndarray:
+        """The observation tensor of a view, shaped ``game.observation_tensor_shape()``."""
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self._render_view(self.view(player))
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        return self._tensor_from_view(self.view(player))
+
+    def information_state_string(self, player: int) -> str:
+        """The player's view plus the actions they could observe: their information state."""
+        return self.observation_string(player)
+
+    def sample_world(self, player: int, rng: random.Random) -> State:
+        """A full state consistent with ``player``'s view, drawn from the hidden possibilities.
+
+        Information-set search uses it; a game of perfect information returns a copy.
+        Games of imperfect information override it.
+        """
+        return self.clone()
+
+    # -- copies and display --------------------------------------------------------------
+    def clone(self) -> State:
+        """An independent copy. Games with large mutable parts override this for speed."""
+        twin = copy.copy(self)
+        twin.__dict__.update(
+            {k: copy.deepcopy(v) for k, v in self.__dict__.items() if k != "_game"}
+        )
+        return twin
+
+    def __str__(self) -> str:
+        return self.observation_string(None)
+
+    def __repr__(self) -> str:
+        return f"{self._game!r}.state_from_position({self.position()!r})"
+
+
+def parse_position_error(game: str, text: str, why: str) -> NotationError:
+    """A uniform error for bad position text."""
+    return NotationError(f"{game}: bad position text {text!r}: {why}")

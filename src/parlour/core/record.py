@@ -1,0 +1,94 @@
+"""Game records: a game's name, parameters and actions, saved as JSON and replayed exactly.
+
+Because every random event is a chance action (G-1), the actions alone reproduce the game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parlour.core.errors import ParlourError
+from parlour.core.game import Game, State
+from parlour.core.registry import load_game
+
+FORMAT = "parlour-record"
+VERSION = 1
+
+
+class RecordError(ParlourError):
+    """A record file that is not valid JSON or not a parlour record."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What is needed to replay a game, plus free-form metadata (players, dates, seeds)."""
+
+    game: str
+    params: dict[str, Any]
+    actions: tuple[int, ...]
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_state(cls, state: State, **metadata: Any) -> GameRecord:
+        game = state.game
+        return cls(game.name, game.non_default_parameters(), tuple(state.history()), metadata)
+
+    def load_game(self) -> Game:
+        return load_game(self.game, **self.params)
+
+    def replay(self) -> Iterator[tuple[State, int | None]]:
+        """Yield ``(state, action that follows)`` from the start; the last has ``None``."""
+        state = self.load_game().new_initial_state()
+        for action in self.actions:
+            yield state, action
+            state = state.child(action)
+        yield state, None
+
+    def final_state(self) -> State:
+        return self.load_game().new_state_from_actions(self.actions)
+
+    def to_json(self) -> str:
+        body = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "params": self.params,
+            "actions": list(self.actions),
+            "metadata": self.metadata,
+        }
+        return json.dumps(body, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        try:
+            body = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not a parlour record: invalid JSON ({exc})") from None
+        if not isinstance(body, dict) or body.get("format") != FORMAT:
+            raise RecordError(f"not a parlour record: 'format' must be {FORMAT!r}")
+        if body.get("version") != VERSION:
+            raise RecordError(f"unsupported record version {body.get('version')!r}")
+        game, params, actions = body.get("game"), body.get("params", {}), body.get("actions")
+        if not isinstance(game, str) or not isinstance(params, dict):
+            raise RecordError("a record needs a 'game' name and a 'params' object")
+        if not isinstance(actions, list) or not all(
+            isinstance(a, int) and not isinstance(a, bool) for a in actions
+        ):
+            raise RecordError("'actions' must be a list of integers")
+        metadata = body.get("metadata", {})
+        if not isinstance(metadata, dict):
+            raise RecordError("'metadata' must be an object")
+        return cls(game, params, tuple(actions), metadata)
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.write_text(self.to_json() + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        return cls.from_json(Path(path).read_text(encoding="utf-8"))
