@@ -52,7 +52,9 @@ def make_agent(name: str, game: Game, seed: int | None = None) -> Agent:
     try:
         factory = _AGENTS[name]
     except KeyError:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}") from None
+        raise ValueError(
+            f"unknown agent {name!r}; known agents: {', '.join(agent_names())}"
+        ) from None
     return factory(game, seed)
 
 

@@ -239,9 +239,7 @@ class Game(ABC):
 
     # -- identity -----------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Game) and other.name == self.name and other._params == self._params
-        )
+        return isinstance(other, Game) and other.name == self.name and other._params == self._params
 
     def __hash__(self) -> int:
         return hash((self.name, tuple(sorted((k, repr(v)) for k, v in self._params.items()))))

@@ -80,9 +80,7 @@ class Grid(Topology):
 
     def __init__(self, rows: int, columns: int) -> None:
         self.rows, self.columns = rows, columns
-        names = tuple(
-            f"{FILES[c]}{rows - r}" for r in range(rows) for c in range(columns)
-        )
+        names = tuple(f"{FILES[c]}{rows - r}" for r in range(rows) for c in range(columns))
         deltas = ((-1, 0), (0, 1), (1, 0), (0, -1))
         neighbours = tuple(
             tuple(
@@ -183,9 +181,7 @@ class Graph(Topology):
             adjacent[a].append(b)
             adjacent[b].append(a)
         self.slots = max(1, max(len(a) for a in adjacent))
-        neighbours = tuple(
-            tuple(sorted(a)) + (-1,) * (self.slots - len(a)) for a in adjacent
-        )
+        neighbours = tuple(tuple(sorted(a)) + (-1,) * (self.slots - len(a)) for a in adjacent)
         self.edges = tuple(sorted(edges))
         super().__init__(tuple(order), neighbours)
 

@@ -59,10 +59,12 @@ class ClobberGame(Game):
     parameters = {
         "rows": Param(5, int, "board rows, 1-99 (C1)"),
         "columns": Param(6, int, "board columns, 1-26 (C1)"),
-        "size": Param(None, str, "ROWSxCOLUMNS or a preset name: 5x6, 6x7, 10x10 (C1)",
-                      check=_size_check),
-        "first": Param("white", str, "who moves first from the start position (C3)",
-                       choices=("white", "black")),
+        "size": Param(
+            None, str, "ROWSxCOLUMNS or a preset name: 5x6, 6x7, 10x10 (C1)", check=_size_check
+        ),
+        "first": Param(
+            "white", str, "who moves first from the start position (C3)", choices=("white", "black")
+        ),
         "position": Param(None, str, "start from this position text (C6)"),
         "graph": Param(None, str, "play on this graph instead of a grid: edges 'a-b b-c' (C7)"),
         "cannibal": Param(False, bool, "a move may also capture one's own stone (C8)"),
@@ -74,10 +76,14 @@ class ClobberGame(Game):
         p = self._params
         name = self.name
         if p["graph"] is not None:
-            if p["size"] is not None or "rows" in self.non_default_parameters() or (
-                "columns" in self.non_default_parameters()
+            if (
+                p["size"] is not None
+                or "rows" in self.non_default_parameters()
+                or ("columns" in self.non_default_parameters())
             ):
-                raise InvalidParameterError(name, "'graph' replaces the grid: drop rows, columns, size")
+                raise InvalidParameterError(
+                    name, "'graph' replaces the grid: drop rows, columns, size"
+                )
             try:
                 self.topology = Graph(p["graph"])
             except NotationError as exc:
@@ -91,7 +97,9 @@ class ClobberGame(Game):
                 if ("rows" in given and given["rows"] != size[0]) or (
                     "columns" in given and given["columns"] != size[1]
                 ):
-                    raise InvalidParameterError(name, f"size {p['size']} disagrees with rows/columns")
+                    raise InvalidParameterError(
+                        name, f"size {p['size']} disagrees with rows/columns"
+                    )
                 rows, columns = size
             if p["position"] is not None:
                 ranks = p["position"].split()[0].split("/") if p["position"].split() else []
@@ -107,7 +115,8 @@ class ClobberGame(Game):
                 rows, columns = shape
             if not (1 <= rows <= MAX_ROWS and 1 <= columns <= MAX_COLUMNS and rows * columns >= 2):
                 raise InvalidParameterError(
-                    name, f"a board is 1x2 up to {MAX_ROWS}x{MAX_COLUMNS} (C1), not {rows}x{columns}"
+                    name,
+                    f"a board is 1x2 up to {MAX_ROWS}x{MAX_COLUMNS} (C1), not {rows}x{columns}",
                 )
             self.grid = Grid(rows, columns)
             self.topology = self.grid
@@ -119,14 +128,19 @@ class ClobberGame(Game):
             if "first" in self.non_default_parameters() and self._start[2] != (
                 WHITE if p["first"] == "white" else BLACK
             ):
-                raise InvalidParameterError(name, "'first' disagrees with the position's side to move")
+                raise InvalidParameterError(
+                    name, "'first' disagrees with the position's side to move"
+                )
         else:
             white = sum(1 << i for i in range(self.topology.size) if self._default_colour(i) == 0)
             black = self.topology.full & ~white
             self._start = (white, black, WHITE if p["first"] == "white" else BLACK)
 
     def _default_colour(self, node: int) -> int:
-        """The start colouring: a checkerboard with a1 White (C2); on a graph, o x o x... by node order."""
+        """The start colour of a node: a checkerboard with a1 White (C2).
+
+        On a graph (C7) the colours alternate o, x, o... in node order.
+        """
         if self.grid is None:
             return node % 2
         row, col = divmod(node, self.grid.columns)
@@ -151,7 +165,8 @@ class ClobberGame(Game):
         parts = text.split()
         if len(parts) != 2 or parts[1] not in ("o", "x"):
             raise NotationError(
-                f"bad position {text!r}: write the board, a space, then o or x for the side to move (C6)"
+                f"bad position {text!r}: write the board, a space, then o or x for the side "
+                "to move (C6)"
             )
         board, side = parts
         cells = board.replace("/", "") if self.grid else board
@@ -277,7 +292,7 @@ class ClobberState(State):
         grid = self._game.grid
         if grid is not None:
             c = grid.columns
-            cells = "/".join(cells[r * c:(r + 1) * c] for r in range(grid.rows))
+            cells = "/".join(cells[r * c : (r + 1) * c] for r in range(grid.rows))
         return f"{cells} {SYMBOLS[self._to_move]}"
 
     @property
@@ -301,7 +316,9 @@ class ClobberState(State):
         grid = self._game.grid
         if grid is None:
             view["nodes"] = list(self._topo.names)
-            view["edges"] = [[self._topo.names[a], self._topo.names[b]] for a, b in self._topo.edges]
+            view["edges"] = [
+                [self._topo.names[a], self._topo.names[b]] for a, b in self._topo.edges
+            ]
         else:
             view["rows"], view["columns"] = grid.rows, grid.columns
         return view

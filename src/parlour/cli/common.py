@@ -1,0 +1,51 @@
+"""Pieces the commands share: building a game from options, where records go, the console."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+import parlour
+from parlour.core import Game, GameRecord, ParlourError
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+def parse_params(pairs: list[str] | None) -> dict[str, str]:
+    """``["rows=3", "cannibal=true"]`` -> ``{"rows": "3", "cannibal": "true"}``."""
+    params: dict[str, str] = {}
+    for pair in pairs or []:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise typer.BadParameter(f"write parameters as key=value, not {pair!r}")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def build_game(name: str, params: dict[str, Any]) -> Game:
+    """Load a game, turning a bad name or parameter into a clean command-line error."""
+    try:
+        return parlour.load_game(name, **params)
+    except ParlourError as exc:
+        err_console.print(f"[red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(2) from None
+
+
+def records_dir() -> Path:
+    path = Path(platformdirs.user_data_dir("parlour")) / "records"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def save_record(record: GameRecord, path: Path | None) -> Path:
+    if path is None:
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        path = records_dir() / f"{record.game}-{stamp}.json"
+    return record.save(path)

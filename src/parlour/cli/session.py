@@ -1,0 +1,169 @@
+"""A game at the terminal: seats filled by people or agents, one loop for every game.
+
+The loop knows no rules: it asks the state for legal actions, parses what people type with the
+game's own notation (``string_to_actions``) and shows each person only their own view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from parlour.agents import Agent
+from parlour.cli.boards import render_board
+from parlour.core import Game, GameRecord, ParlourError, State
+
+HELP = """[bold]Commands[/]
+  [cyan]<move>[/]   a move in the game's notation (see [cyan]moves[/])
+  [cyan]moves[/]    list your legal moves
+  [cyan]board[/]    draw the board again
+  [cyan]undo[/]     take back your last move (and the replies that followed)
+  [cyan]help[/]     this text
+  [cyan]quit[/]     stop; the game so far is saved"""
+
+
+@dataclass
+class Seat:
+    """Who sits in a seat: a person (``agent is None``) or an agent."""
+
+    label: str
+    agent: Agent | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.agent is None
+
+
+@dataclass
+class TerminalGame:
+    game: Game
+    seats: list[Seat]
+    console: Console
+    seed: int | None = None
+    ask: Callable[[str], str] | None = None
+    state: State = field(init=False)
+    quit: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        self.state = self.game.new_initial_state()
+        self.chance = random.Random(self.seed)
+        self._checkpoints: list[int] = []
+        self._ask = self.ask or (lambda prompt: self.console.input(prompt))
+
+    # -- the loop ---------------------------------------------------------------------------
+    def run(self) -> State:
+        shown_for: tuple[int, int] | None = None
+        while not self.state.is_terminal() and not self.quit:
+            if self.state.is_chance_node():
+                actions, probs = zip(*self.state.chance_outcomes(), strict=True)
+                self.state.apply_action(self.chance.choices(actions, probs)[0])
+                continue
+            player = self.state.current_player()
+            seat = self.seats[player]
+            if seat.agent is not None:
+                action = seat.agent.step(self.state)
+                text = self.state.action_to_string(action)
+                self.state.apply_action(action)
+                self.console.print(f"[magenta]{seat.label}[/] plays [bold]{text}[/]")
+                continue
+            key = (player, len(self.state.history()))
+            if shown_for != key:
+                self._show(player)
+                shown_for = key
+            self._human_turn(player)
+        self._show(self._viewer())
+        self._announce()
+        return self.state
+
+    def _viewer(self) -> int | None:
+        humans = [i for i, s in enumerate(self.seats) if s.human]
+        return humans[0] if len(humans) == 1 else None
+
+    def _show(self, player: int | None) -> None:
+        self.console.print()
+        self.console.print(render_board(self.state, player))
+
+    def _human_turn(self, player: int) -> None:
+        seat = self.seats[player]
+        if not self._checkpoints or self._checkpoints[-1] != len(self.state.history()):
+            self._checkpoints.append(len(self.state.history()))
+        try:
+            text = self._ask(f"[bold]{seat.label}[/] > ").strip()
+        except EOFError:
+            self.quit = True
+            return
+        command = text.lower()
+        if not command:
+            return
+        if command in {"quit", "exit", "q"}:
+            self.quit = True
+        elif command in {"help", "?", "h"}:
+            self.console.print(HELP)
+            self._list_moves()
+        elif command in {"moves", "m"}:
+            self._list_moves()
+        elif command == "board":
+            self._show(player)
+        elif command == "undo":
+            self._undo()
+        else:
+            self._play(text)
+
+    def _list_moves(self) -> None:
+        moves = [self.state.action_to_string(a) for a in self.state.legal_actions()]
+        self.console.print("[bold]Legal moves:[/] " + "  ".join(moves))
+
+    def _play(self, text: str) -> None:
+        """Apply everything ``text`` names, or nothing if any part is refused."""
+        trial = self.state.clone()
+        try:
+            actions = trial.string_to_actions(text)
+            for action in actions:
+                if trial.current_player() != self.state.current_player():
+                    raise ParlourError(f"{text!r} goes past the end of your turn")
+                trial.apply_action(trial.parse_move(trial.action_to_string(action)))
+        except ParlourError as exc:
+            self.console.print(
+                f"[red]{escape(str(exc))}[/]  (type [cyan]help[/] for the rules of input)"
+            )
+            return
+        self.state = trial
+
+    def _undo(self) -> None:
+        now = len(self.state.history())
+        earlier = [c for c in self._checkpoints if c < now]
+        if not earlier:
+            self.console.print("[yellow]nothing to undo[/]")
+            return
+        target = earlier[-1]
+        self._checkpoints = [c for c in self._checkpoints if c <= target]
+        self.state = self.game.new_state_from_actions(self.state.history()[:target])
+        self.console.print("[yellow]move taken back[/]")
+        self._show(self.state.current_player())
+
+    def _announce(self) -> None:
+        if not self.state.is_terminal():
+            self.console.print("[yellow]game stopped before the end[/]")
+            return
+        returns, scores = self.state.returns(), self.state.scores()
+        table = Table(title="Result")
+        table.add_column("seat")
+        table.add_column("player")
+        table.add_column("result")
+        if any(scores):
+            table.add_column("points", justify="right")
+        for i, seat in enumerate(self.seats):
+            row = [str(i), seat.label, "[green]won[/]" if returns[i] > 0 else "[red]lost[/]"]
+            if any(scores):
+                row.append(f"{scores[i]:g}")
+            table.add_row(*row)
+        self.console.print(table)
+
+    def record(self, **metadata: object) -> GameRecord:
+        labels = [s.label for s in self.seats]
+        return GameRecord.from_state(self.state, seats=labels, seed=self.seed, **metadata)

@@ -1,0 +1,143 @@
+"""The command line as a user meets it: play, rules, replay, and clean errors."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+import parlour
+from parlour.agents import make_agent
+from parlour.cli import app
+from parlour.cli.session import Seat, TerminalGame
+from parlour.core import GameRecord
+
+runner = CliRunner()
+
+
+def flat(text: str) -> str:
+    """Output with Rich's line wrapping undone."""
+    return " ".join(text.split())
+
+
+def test_hot_seat_game_to_the_end_saves_a_record(tmp_path):
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app,
+        ["play", "clobber", "--vs", "human", "--position", "oxo x", "--record", str(path)],
+        input="b1a1\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "won" in flat(result.output)
+    record = GameRecord.load(path)
+    assert record.game == "clobber" and record.actions == (4 * 1 + 3,)
+    assert record.final_state().returns() == [-1.0, 1.0]
+
+
+def test_illegal_move_is_explained_with_its_rule_and_changes_nothing(tmp_path):
+    result = runner.invoke(
+        app,
+        ["play", "clobber", "--vs", "human", "--size", "3x4", "--record", str(tmp_path / "g.json")],
+        input="b3c3\nquit\n",
+    )
+    assert result.exit_code == 0
+    assert "rule rulebook: Moving" in flat(result.output)
+    assert GameRecord.load(tmp_path / "g.json").actions == ()
+
+
+def test_notation_errors_are_explained(tmp_path):
+    result = runner.invoke(
+        app, ["play", "clobber", "--record", str(tmp_path / "g.json")], input="zz\nquit\n"
+    )
+    assert "cannot read move" in flat(result.output)
+
+
+def _first_legal(session_ref):
+    def ask(_prompt: str) -> str:
+        state = session_ref[0].state
+        return state.action_to_string(state.legal_actions()[0])
+
+    return ask
+
+
+def test_a_person_plays_a_whole_game_against_the_random_agent():
+    game = parlour.load_game("clobber", size="4x4")
+    ref: list[TerminalGame] = []
+    session = TerminalGame(
+        game,
+        [Seat("me"), Seat("bot", make_agent("random", game, seed=3))],
+        Console(file=io.StringIO()),
+        seed=3,
+        ask=_first_legal(ref),
+    )
+    ref.append(session)
+    final = session.run()
+    assert final.is_terminal()
+    assert sorted(final.returns()) == [-1.0, 1.0]
+    replayed = GameRecord.from_json(session.record().to_json()).final_state()
+    assert replayed.position() == final.position()
+
+
+def test_undo_takes_back_my_move_and_the_computers_reply():
+    game = parlour.load_game("clobber", size="4x4")
+    inputs = iter(["a4b4", "undo", "quit"])
+    session = TerminalGame(
+        game,
+        [Seat("me"), Seat("bot", make_agent("random", game, seed=1))],
+        Console(file=io.StringIO()),
+        ask=lambda _p: next(inputs),
+    )
+    final = session.run()
+    assert final.history() == []
+    assert final.position() == game.new_initial_state().position()
+
+
+def test_rules_prints_the_projects_own_rules_with_ruling_ids():
+    result = runner.invoke(app, ["rules", "clobber"])
+    assert result.exit_code == 0
+    assert "C6" in flat(result.output) and "Cannibal" in flat(result.output)
+
+
+def test_replay_prints_every_move(tmp_path):
+    game = parlour.load_game("clobber", size="2x3")
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    path = GameRecord.from_state(state).save(tmp_path / "r.json")
+    result = runner.invoke(app, ["replay", str(path), "--no-boards"])
+    assert result.exit_code == 0, result.output
+    moves = [
+        game.new_state_from_actions(state.history()[:i]).action_to_string(a)
+        for i, a in enumerate(state.history())
+    ]
+    for number, move in enumerate(moves, 1):
+        assert f"{number}. player" in flat(result.output) and move in flat(result.output)
+    assert "winner" in flat(result.output)
+
+
+def test_replay_refuses_a_file_that_is_not_a_record(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"hello": 1}))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert "not a parlour record" in flat(result.output)
+
+
+def test_unknown_game_lists_the_known_ones():
+    result = runner.invoke(app, ["play", "chess"])
+    assert result.exit_code == 2
+    assert "clobber" in flat(result.output)
+
+
+def test_unknown_parameter_lists_the_valid_ones():
+    result = runner.invoke(app, ["play", "clobber", "--param", "colour=red"])
+    assert result.exit_code == 2
+    assert "valid parameters" in flat(result.output) and "rows" in flat(result.output)
+
+
+def test_unknown_opponent_lists_the_agents():
+    result = runner.invoke(app, ["play", "clobber", "--vs", "grandmaster"])
+    assert result.exit_code == 2
+    assert "random" in flat(result.output)
