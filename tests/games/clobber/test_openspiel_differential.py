@@ -14,7 +14,7 @@ import parlour
 
 pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is in the test extras")
 
-SIZES = [(5, 6, 100, 100), (6, 7, 60, 60), (10, 10, 40, 40)]  # rows, cols, default, custom
+SIZES = [(5, 6, 150, 150), (6, 7, 80, 80), (10, 10, 50, 50)]  # rows, cols, default, custom: 560
 
 
 def _random_position(rows: int, columns: int, rng: random.Random) -> tuple[str, int]:
