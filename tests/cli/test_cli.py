@@ -141,3 +141,11 @@ def test_unknown_opponent_lists_the_agents():
     result = runner.invoke(app, ["play", "clobber", "--vs", "grandmaster"])
     assert result.exit_code == 2
     assert "random" in flat(result.output)
+
+
+def test_games_lists_every_game_with_its_parameters():
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    for name in parlour.list_games():
+        assert name in flat(result.output)
+    assert "cannibal" in result.output
