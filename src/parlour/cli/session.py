@@ -16,7 +16,7 @@ from rich.table import Table
 
 from parlour.agents import Agent
 from parlour.cli.boards import render_board
-from parlour.core import Game, GameRecord, ParlourError, State
+from parlour.core import Game, GameRecord, Information, ParlourError, State
 
 HELP = """[bold]Commands[/]
   [cyan]<move>[/]   a move in the game's notation (see [cyan]moves[/])
@@ -67,18 +67,27 @@ class TerminalGame:
             seat = self.seats[player]
             if seat.agent is not None:
                 action = seat.agent.step(self.state)
-                text = self.state.action_to_string(action)
+                text = self.state.public_action_string(action)
                 self.state.apply_action(action)
                 self.console.print(f"[magenta]{seat.label}[/] plays [bold]{text}[/]")
                 continue
             key = (player, len(self.state.history()))
             if shown_for != key:
+                if self._must_hand_over(player, shown_for):
+                    self.console.clear()
+                    self._ask(f"Pass the keyboard to [bold]{seat.label}[/] and press Enter ")
                 self._show(player)
                 shown_for = key
             self._human_turn(player)
         self._show(self._viewer())
         self._announce()
         return self.state
+
+    def _must_hand_over(self, player: int, shown_for: tuple[int, int] | None) -> bool:
+        """Hot-seat with hidden information: hide one player's view before the next sees theirs."""
+        humans = sum(seat.human for seat in self.seats)
+        hidden = self.game.get_type().information == Information.IMPERFECT
+        return hidden and humans > 1 and (shown_for is None or shown_for[0] != player)
 
     def _viewer(self) -> int | None:
         humans = [i for i, s in enumerate(self.seats) if s.human]

@@ -381,6 +381,16 @@ class State(ABC):
     def action_to_string(self, action: int, player: int | None = None) -> str:
         """The action in the game's move notation, as a player would type it."""
 
+    def public_action_string(self, action: int) -> str:
+        """The action as every player may see it happen (G-3).
+
+        Announcing another player's move, or a chance event, must use this: in games with
+        hidden information it hides what only the mover (or no one) may know, such as a
+        face-down tile's colour or a drawn tile. In games of perfect information it is
+        :meth:`action_to_string`.
+        """
+        return self.action_to_string(action)
+
     @abstractmethod
     def string_to_action(self, text: str) -> int:
         """Parse the game's move notation for the player to act. Raises :class:`NotationError`."""

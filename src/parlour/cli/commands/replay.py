@@ -36,7 +36,7 @@ def replay(
             continue
         number += 1
         who = state.current_player()
-        console.print(f"[bold]{number}.[/] player {who}: {state.action_to_string(action)}")
+        console.print(f"[bold]{number}.[/] player {who}: {state.public_action_string(action)}")
         if boards:
             console.print(render_board(state.child(action), None))
     final = steps[-1][0]

@@ -1,0 +1,139 @@
+"""GobbleStones' board for the terminal: the coloured 15 x 15 board with its values, the tiles on
+it, the viewer's rack, and the scores.
+
+Drawn from a player's view only (``GobbleStonesState.view``): another player's rack or the colour
+of their face-down tile is not in the view, so it cannot be drawn here.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+FILES = "abcdefghijklmno"
+SIZE = 15
+COLOURS = "RYGBP"
+NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "P": "purple"}
+SQUARE = {  # colour letter -> (value style on the square, tile glyph colour)
+    "R": ("bold bright_white on red3", "red1"),
+    "Y": ("bold black on yellow3", "yellow1"),
+    "G": ("bold black on green3", "green1"),
+    "B": ("bold bright_white on dodger_blue3", "dodger_blue1"),
+    "P": ("bold bright_white on purple3", "magenta1"),
+}
+TILE_BG = "grey19"
+DOWN_BG = "grey42"
+PENDING_BG = "grey70"
+CENTRES = {(r, c) for r in (2, 7, 12) for c in (2, 7, 12)}
+
+
+def _cell(view: dict, row: int, col: int, pending: dict[str, str]) -> Text:
+    cell = view["board"][row][2 * col:2 * col + 2]
+    letter, value = cell[0], cell[1]
+    name = f"{FILES[col]}{SIZE - row}"
+    mark = view["tiles"][row][col]
+    if name in pending:
+        tile = pending[name]
+        glyph = SQUARE[tile][1] if tile in SQUARE else "black"
+        return Text(f"[{tile}]", style=f"bold {glyph} on {PENDING_BG}")
+    if mark == ".":
+        if letter not in SQUARE:
+            return Text(" · ", style="grey50 on grey11")
+        style = SQUARE[letter][0]
+        centre = "*" if (row, col) in CENTRES else " "
+        return Text(f"{letter}{value}{centre}", style=style)
+    if mark == "?":
+        owner = view["owners"].get(name, "?")
+        return Text(f" {owner} ", style=f"bold bright_white on {DOWN_BG}")
+    if mark.islower():  # the viewer's own face-down tile: they know its colour
+        return Text(f" {mark} ", style=f"bold {SQUARE[mark.upper()][1]} on {DOWN_BG}")
+    return Text(" ● ", style=f"bold {SQUARE[mark][1]} on {TILE_BG}")
+
+
+def _board(view: dict) -> Text:
+    pending = {name: colour for name, colour in view["play"]}
+    text = Text()
+    for row in range(SIZE):
+        text.append(f"{SIZE - row:>2} ", style="bold")
+        for col in range(SIZE):
+            text.append_text(_cell(view, row, col, pending))
+        text.append("\n")
+    text.append("   " + "".join(f"{f}  " for f in FILES), style="bold")
+    return text
+
+
+def _rack(view: dict) -> Text:
+    text = Text("Your rack: ", style="bold")
+    rack = view["rack"] or ""
+    if not rack:
+        text.append("empty", style="dim")
+    for letter in rack:
+        text.append(f" {letter} ", style=SQUARE[letter][0])
+        text.append(" ")
+    return text
+
+
+def _status(view: dict) -> Text:
+    phase = view["phase"]
+    if phase == "board":
+        return Text("Laying out the board...", style="bold")
+    if phase == "deal":
+        return Text(f"Dealing tiles: player {view['drawer']} draws", style="bold")
+    if phase == "draw":
+        return Text(f"Player {view['drawer']} draws {view['to_draw']} tile(s)", style="bold")
+    if phase == "end":
+        won = " and ".join(f"player {p}" for p, r in enumerate(view["returns"]) if r > 0)
+        return Text(f"Game over ({view['end']}): {won} won.", style="bold green")
+    if phase == "challenge":
+        return Text(
+            f"Player {view['decider']}: challenge or trust player {view['turn']}'s play?",
+            style="bold yellow",
+        )
+    return Text(f"Player {view['turn']} to play", style="bold")
+
+
+def _scores(view: dict) -> Table:
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+    table.add_column("seat")
+    table.add_column("points", justify="right")
+    table.add_column("rack", justify="right")
+    for seat, (score, size) in enumerate(zip(view["scores"], view["rack_sizes"], strict=True)):
+        label = f"{seat}" + (" (you)" if seat == view["player"] else "")
+        if seat == view["to_act"]:
+            label = "▶ " + label
+        table.add_row(label, str(score), str(size))
+    return table
+
+
+def _last_challenge(view: dict) -> Text | None:
+    last = view["last_challenge"]
+    if last is None:
+        return None
+    verdict = "the play was right" if last["correct"] else "the play was wrong"
+    text = Text(f"Last challenge: player {last['challenger']} challenged player "
+                f"{last['player']}, {verdict}: ", style="dim")
+    for name, colour in last["tiles"]:
+        text.append(f"{name}=")
+        text.append(colour, style=SQUARE[colour][0])
+        text.append(" ")
+    return text
+
+
+def render(view: dict) -> RenderableType:
+    title = Text.assemble(("GobbleStones", "bold"),
+                          " (bluffing)" if view["bluff"] else "",
+                          f" · turn {view['turns'] + 1} · bag {view['bag']}")
+    legend = Text.assemble(
+        ("Y4", SQUARE["Y"][0]), (" colour, value  ", "dim"), ("*", "bold"), (" centre  ", "dim"),
+        (" ● ", f"bold white on {TILE_BG}"), (" tile  ", "dim"),
+        (" n ", f"bold white on {DOWN_BG}"), (" face down, seat n  ", "dim"),
+        ("[x]", f"bold on {PENDING_BG}"), (" this play", "dim"),
+    )
+    parts: list[RenderableType] = [title, _board(view), legend, _scores(view)]
+    if view["player"] is not None:
+        parts.append(_rack(view))
+    if (last := _last_challenge(view)) is not None:
+        parts.append(last)
+    parts.append(_status(view))
+    return Group(*parts)

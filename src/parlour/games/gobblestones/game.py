@@ -1,0 +1,799 @@
+"""GobbleStones: cover coloured stone squares with matching tiles, in straight gapless plays.
+
+Rulings B1-B9 decide what the rulebook leaves open; ``docs/rules/gobblestones.md`` explains the
+game, the action encoding, the notation, the board and position texts and the tensor planes.
+
+**Actions.** A play of several tiles is several actions of the same player, so the action range
+is small and fixed (RL masks, search trees):
+
+* normal game: ``square`` (0-224, ``row * 15 + column``, row 0 = rank 15) places the rack tile
+  matching that square's colour; ``225`` = ``pass`` (place no tile); ``226`` = ``end`` (finish
+  the play);
+* bluffing variant (B9): ``colour * 225 + square`` places a tile of that colour (R Y G B P =
+  0-4) face down, whatever the square's colour; ``1125`` = ``pass``, ``1126`` = ``end``,
+  ``1127`` = ``challenge``, ``1128`` = ``trust``.
+
+A play's tiles are entered in board order (top to bottom, left to right), so each play is one
+action sequence. At every step the legal actions are exactly those that can still complete a
+legal play (B3, B4, B5); ``end`` is legal once the tiles placed form a legal play.
+
+**Chance** (G-1). Chance actions are at most 120: while building the board, one action per stone
+square picks its colour (probability by the colours left in that board square, five of each),
+then one action per board square picks its value permutation (0-119, uniform over those no
+earlier board square has); each tile drawn from the bag is one action picking its colour,
+with probability proportional to the tiles of that colour left. The bag therefore has no
+order at all, hidden or not.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import numpy as np
+
+from parlour.core import (
+    CHANCE_PLAYER,
+    TERMINAL_PLAYER,
+    ChanceMode,
+    Game,
+    GameInfo,
+    GameType,
+    IllegalActionError,
+    Information,
+    InvalidParameterError,
+    NotationError,
+    Param,
+    State,
+    Utility,
+    View,
+    register_game,
+)
+from parlour.games.gobblestones import views
+from parlour.games.gobblestones.board import (
+    BOARD_STEPS,
+    COLOUR_NAMES,
+    COLOURS,
+    MAX_PLAY,
+    NUM_COLOURS,
+    PANEL_CELLS,
+    PANEL_STEPS,
+    PERMUTATION_INDEX,
+    PERMUTATIONS,
+    RACK_DRAW,
+    SIZE,
+    SQUARES,
+    TILES_PER_COLOUR,
+    colour_index,
+    panel_permutation,
+    parse_board_text,
+    parse_square,
+    square_name,
+)
+from parlour.games.gobblestones.plays import Plays, legal_plays, play_problem
+
+BOARD, DEAL, PLAY, CHALLENGE, DRAW, END = "board", "deal", "play", "challenge", "draw", "end"
+END_REASONS = ("bag", "no-tiles", "passes", "max-turns")
+"""Why a game ended (B7, and the project's turn cap)."""
+
+
+def _players_check(value: int) -> str | None:
+    return None if 2 <= value <= 4 else "GobbleStones is for 2 to 4 players (B2)"
+
+
+def _board_check(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        parse_board_text(value)
+    except NotationError as exc:
+        return str(exc)
+    return None
+
+
+@register_game
+class GobbleStonesGame(Game):
+    """GobbleStones for 2-4 players (B1-B8), optionally with the bluffing variant (B9)."""
+
+    game_type = GameType(
+        short_name="gobblestones",
+        long_name="GobbleStones",
+        chance_mode=ChanceMode.EXPLICIT_STOCHASTIC,
+        information=Information.IMPERFECT,
+        utility=Utility.GENERAL_SUM,
+        min_num_players=2,
+        max_num_players=4,
+    )
+    parameters = {
+        "players": Param(2, int, "number of players, 2-4; seat 0 starts (B2)",
+                         check=_players_check),
+        "bluff": Param(False, bool, "the bluffing variant: tiles face down, challenges (B9)"),
+        "board": Param(None, str, "a board text (15 rows of colour+value cells) instead of a "
+                       "board drawn by chance (B1)", check=_board_check),
+        "max_turns": Param(500, int, "the game ends (scored as usual) after this many turns; a "
+                           "project cap so every bluffing game ends; a normal game never "
+                           "reaches 500", check=lambda v: None if v >= 1 else "at least 1"),
+        "position": Param(None, str, "start from this position text (docs/rules/gobblestones.md)"),
+    }
+
+    def _check_parameters(self) -> None:
+        p = self._params
+        self.bluff: bool = p["bluff"]
+        self.players: int = p["players"]
+        self.max_turns: int = p["max_turns"]
+        self.place_actions = SQUARES * (NUM_COLOURS if self.bluff else 1)
+        self.PASS = self.place_actions
+        self.END = self.place_actions + 1
+        self.CHALLENGE = self.place_actions + 2
+        self.TRUST = self.place_actions + 3
+        self.typed_board = parse_board_text(p["board"]) if p["board"] is not None else None
+        if p["board"] is not None and p["position"] is not None:
+            raise InvalidParameterError(
+                self.name, "a position text already holds its board: give 'board' or 'position'"
+            )
+        self._start: GobbleStonesState | None = None
+        if p["position"] is not None:
+            try:
+                self._start = self.state_from_position(p["position"])
+            except NotationError as exc:
+                raise InvalidParameterError(self.name, f"parameter 'position': {exc}") from None
+
+    def _info(self) -> GameInfo:
+        n = self.players
+        per_turn = MAX_PLAY + 1 + ((n - 1) if self.bluff else 0)
+        return GameInfo(
+            num_distinct_actions=self.place_actions + (4 if self.bluff else 2),
+            max_chance_outcomes=len(PERMUTATIONS),
+            num_players=n,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=self.max_turns * per_turn,
+            observation_tensor_shape=(views.NUM_PLANES, SIZE, SIZE),
+        )
+
+    def new_initial_state(self) -> GobbleStonesState:
+        if self._start is not None:
+            return self._start.clone()
+        state = GobbleStonesState(self)
+        if self.typed_board is not None:
+            state._colour, state._value = self.typed_board
+            state._gen = BOARD_STEPS
+            state._start_deal()
+        return state
+
+    def state_from_position(self, text: str) -> GobbleStonesState:
+        from parlour.games.gobblestones.position import parse_position
+
+        return parse_position(self, text)
+
+
+class GobbleStonesState(State):
+    """The board, the tiles on it, racks, bag counts, points and where the turn stands.
+
+    The legal plays of a turn are computed once, when first needed, from the board and the
+    mover's rack at the start of the turn (``_plays``); each step of the play is then a lookup.
+    """
+
+    def __init__(self, game: GobbleStonesGame) -> None:
+        super().__init__(game)
+        n = game.players
+        self._n = n
+        self._bluff = game.bluff
+        self._colour: tuple[int, ...] = (-1,) * SQUARES
+        self._value: tuple[int, ...] = (0,) * SQUARES
+        self._gen = 0
+        self._tile: list[int] = [-1] * SQUARES
+        self._owner: dict[int, int] = {}
+        self._occ = 0
+        self._racks: list[list[int]] = [[0] * NUM_COLOURS for _ in range(n)]
+        self._bag: list[int] = [TILES_PER_COLOUR] * NUM_COLOURS
+        self._points: list[int] = [0] * n
+        self._phase = BOARD
+        self._turn = 0
+        self._pending: list[tuple[int, int]] = []
+        self._decider = -1
+        self._drawer = -1
+        self._to_draw = 0
+        self._passes = 0
+        self._turns = 0
+        self._last: tuple[int, int, bool, tuple[tuple[int, int], ...]] | None = None
+        self._end: str | None = None
+        self._plays: Plays | None = None
+        self._legal: list[int] | None = None
+        self._legal_set: frozenset[int] | None = None
+
+    # -- turn structure -------------------------------------------------------------------
+    def current_player(self) -> int:
+        phase = self._phase
+        if phase == PLAY:
+            return self._turn
+        if phase == CHALLENGE:
+            return self._decider
+        if phase == END:
+            return TERMINAL_PLAYER
+        return CHANCE_PLAYER
+
+    def is_terminal(self) -> bool:
+        return self._phase == END
+
+    def _start_deal(self) -> None:
+        self._phase = DEAL
+        self._drawer = 0
+        self._to_draw = min(RACK_DRAW, sum(self._bag))
+        if not self._to_draw:
+            self._next_drawer()
+
+    def _next_drawer(self) -> None:
+        """The deal goes round the seats in order, five tiles each (B2); then seat 0 starts."""
+        while True:
+            if self._drawer >= self._n - 1:
+                self._drawer, self._to_draw = -1, 0
+                self._begin_turn(0)
+                return
+            self._drawer += 1
+            self._to_draw = min(RACK_DRAW, sum(self._bag))
+            if self._to_draw:
+                return
+
+    def _begin_turn(self, player: int) -> None:
+        self._turn = player
+        self._plays = None
+        if self._turns >= self._game.max_turns:
+            self._finish("max-turns")
+        elif not any(self._racks[player]):
+            self._finish("no-tiles")  # B7: the turn of a player with no tiles
+        else:
+            self._phase = PLAY
+
+    def _finish(self, reason: str) -> None:
+        self._phase = END
+        self._end = reason
+        self._decider = -1
+        self._drawer, self._to_draw = -1, 0
+
+    def _after_play(self, placed: int, draw: bool = True) -> None:
+        """Close a turn that left ``placed`` new tiles on the board (B6, B7)."""
+        bag = sum(self._bag)
+        self._passes = self._passes + 1 if placed == 0 and bag == 0 else 0
+        self._turns += 1
+        self._pending = []
+        self._decider = -1
+        self._plays = None
+        player = self._turn
+        need = RACK_DRAW - placed if draw else 0
+        if bag < need and not any(self._racks[player]):
+            self._finish("bag")  # B7: must draw, cannot, and has no tile: the game ends at once
+        elif self._passes >= self._n:
+            self._finish("passes")  # B7: every player in turn placed no tile, bag empty
+        elif (count := min(need, bag)) > 0:
+            self._phase, self._drawer, self._to_draw = DRAW, player, count
+        else:
+            self._begin_turn((player + 1) % self._n)
+
+    def _commit(self, face_down: bool, challenger: int | None = None) -> None:
+        """The pending tiles stay on the board; the mover scores them (B6, B9)."""
+        earned = 0
+        for square, colour in self._pending:
+            self._tile[square] = colour
+            self._occ |= 1 << square
+            earned += self._value[square]
+            if face_down:
+                self._owner[square] = self._turn
+        self._points[self._turn] += earned
+        if challenger is not None:
+            self._points[challenger] -= earned  # B9: a wrong challenge costs what the play earned
+        self._after_play(len(self._pending))
+
+    # -- chance -----------------------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        phase = self._phase
+        if phase in (DEAL, DRAW):
+            total = sum(self._bag)
+            return [(c, k / total) for c, k in enumerate(self._bag) if k]
+        if phase != BOARD:
+            return []
+        panel, step = divmod(self._gen, PANEL_STEPS)
+        cells = PANEL_CELLS[panel]
+        if step < len(cells):
+            counts = [0] * NUM_COLOURS
+            for s in cells[:step]:
+                counts[self._colour[s]] += 1
+            per = len(cells) // NUM_COLOURS
+            left = len(cells) - step
+            return [(c, (per - k) / left) for c, k in enumerate(counts) if k < per]
+        used = self._used_permutations(panel)
+        p = 1.0 / (len(PERMUTATIONS) - len(used))
+        return [(i, p) for i in range(len(PERMUTATIONS)) if i not in used]
+
+    def _used_permutations(self, panel: int) -> set[int]:
+        """B1: board squares differ, so a board square's values avoid earlier ones' permutations."""
+        used = set()
+        for k in range(panel):
+            index = panel_permutation(self._colour, self._value, k)
+            if index is not None:
+                used.add(index)
+        return used
+
+    def _apply_chance(self, action: int) -> None:
+        if self._phase == BOARD:
+            panel, step = divmod(self._gen, PANEL_STEPS)
+            cells = PANEL_CELLS[panel]
+            if step < len(cells):
+                colours = list(self._colour)
+                colours[cells[step]] = action
+                self._colour = tuple(colours)
+            else:
+                values = list(self._value)
+                for s in cells:
+                    values[s] = PERMUTATIONS[action][self._colour[s]]
+                self._value = tuple(values)
+            self._gen += 1
+            if self._gen == BOARD_STEPS:
+                self._start_deal()
+            return
+        self._bag[action] -= 1
+        self._racks[self._drawer][action] += 1
+        self._to_draw -= 1
+        if self._to_draw:
+            return
+        if self._phase == DEAL:
+            self._next_drawer()
+        else:
+            self._drawer = -1
+            self._begin_turn((self._turn + 1) % self._n)
+
+    # -- legal actions -----------------------------------------------------------------------
+    def _rack_at_turn_start(self) -> list[int]:
+        rack = list(self._racks[self._turn])
+        for _square, colour in self._pending:
+            rack[colour] += 1
+        return rack
+
+    def plays(self) -> Plays:
+        """The legal plays of this turn: ``(start, step) -> lengths`` (see ``plays.py``)."""
+        if self._plays is None:
+            rack = self._rack_at_turn_start()
+            self._plays = legal_plays(
+                self._occ, self._colour, None if self._bluff else rack, sum(rack)
+            )
+        return self._plays
+
+    def _next_squares(self) -> tuple[list[int], bool]:
+        """Squares that may take the next tile of the play, and whether ``end`` is legal."""
+        plays = self.plays()
+        pending = self._pending
+        if not pending:
+            return sorted({start for start, _step in plays}), False
+        p0 = pending[0][0]
+        if len(pending) == 1:
+            squares = [p0 + step for step in (1, SIZE) if (p0, step) in plays]
+            return squares, (p0, 0) in plays
+        step = pending[1][0] - p0
+        lengths = plays.get((p0, step), ())
+        k = len(pending)
+        squares = [pending[-1][0] + step] if lengths and lengths[-1] > k else []
+        return squares, k in lengths
+
+    def _legal_actions(self) -> list[int]:
+        if self._legal is None:
+            game = self._game
+            if self._phase == CHALLENGE:
+                legal = [game.CHALLENGE, game.TRUST]
+            else:
+                squares, can_end = self._next_squares()
+                if self._bluff:
+                    rack = self._racks[self._turn]
+                    legal = [
+                        c * SQUARES + s for c in range(NUM_COLOURS) if rack[c] for s in squares
+                    ]
+                else:
+                    legal = squares
+                if not self._pending:
+                    legal.append(game.PASS)
+                elif can_end:
+                    legal.append(game.END)
+            self._legal = legal
+            self._legal_set = frozenset(legal)
+        return self._legal
+
+    def _is_legal(self, action: int) -> bool:
+        if self._legal_set is None:
+            self._legal_actions()
+        assert self._legal_set is not None
+        return action in self._legal_set
+
+    def _apply_action(self, action: int) -> None:
+        self._legal = self._legal_set = None
+        if self._phase in (BOARD, DEAL, DRAW):
+            self._apply_chance(action)
+            return
+        game = self._game
+        if self._phase == CHALLENGE:
+            self._apply_decision(action == game.CHALLENGE)
+        elif action == game.PASS:
+            self._after_play(0)
+        elif action == game.END:
+            if self._bluff:
+                self._phase = CHALLENGE
+                self._decider = (self._turn + 1) % self._n
+            else:
+                self._commit(face_down=False)
+        else:
+            colour, square = divmod(action, SQUARES)
+            if not self._bluff:
+                colour = self._colour[square]
+            self._racks[self._turn][colour] -= 1
+            self._pending.append((square, colour))
+
+    def _apply_decision(self, challenge: bool) -> None:
+        """B9: the others decide in turn from the mover's left; the first to challenge does."""
+        if not challenge:
+            self._decider = (self._decider + 1) % self._n
+            if self._decider == self._turn:
+                self._commit(face_down=True)
+            return
+        challenger = self._decider
+        correct = all(self._colour[s] == c for s, c in self._pending)
+        self._last = (self._turn, challenger, correct, tuple(self._pending))
+        if correct:
+            self._commit(face_down=False, challenger=challenger)
+            return
+        rack = self._racks[self._turn]
+        for _square, colour in self._pending:
+            rack[colour] += 1  # B9: a wrong play goes back to the rack, unscored, with no draw
+        self._after_play(0, draw=False)
+
+    # -- why an action is refused (G-2) ----------------------------------------------------------
+    def _illegal_reason(self, action: int) -> tuple[str, str]:
+        game = self._game
+        if self._phase == CHALLENGE:
+            return "B9", (
+                f"player {self._decider} must first decide to challenge or trust "
+                f"player {self._turn}'s play"
+            )
+        if action in (game.CHALLENGE, game.TRUST):
+            return "B9", "there is no play to challenge now"
+        pending = self._pending
+        squares = [s for s, _c in pending]
+        rack = self._rack_at_turn_start()
+        if action == game.PASS:
+            return "B4", "you have placed tiles this turn: finish the play with 'end'"
+        if action == game.END:
+            if not pending:
+                return "B4", "no tile is placed yet: to place none, 'pass'"
+            problem = play_problem(squares, self._occ, self._colour, self._tiles_of(squares),
+                                   rack)
+            return problem or ("B4", "these tiles do not form a legal play")
+        colour, square = divmod(action, SQUARES)
+        if len(pending) >= MAX_PLAY:
+            return "B4", f"a play places at most {MAX_PLAY} tiles: finish it with 'end'"
+        if self._bluff and not self._racks[self._turn][colour]:
+            return "B4", f"your rack has no {COLOUR_NAMES[colour]} tile left to place"
+        squares.append(square)
+        problem = play_problem(squares, self._occ, self._colour, self._tiles_of(squares), rack,
+                               complete=False)
+        if problem:
+            return problem
+        if pending and square < max(squares[:-1]):
+            return "B4", (
+                "enter a play's tiles in board order (top to bottom, left to right); "
+                "type the whole play, e.g. 'h8-h11', to have it ordered for you"
+            )
+        if self._occ == 0:
+            return "B3", (
+                "no legal play through these squares covers the centre of a board square, "
+                "as the game's first play must"
+            )
+        return "B4", (
+            "no legal play through these squares can touch a tile already on the board with "
+            "the tiles in your rack"
+        )
+
+    def _tiles_of(self, squares: list[int]) -> list[int] | None:
+        """The colours of tiles on ``squares`` for matching (B4); none in the bluffing variant."""
+        return None if self._bluff else [self._colour[s] for s in squares]
+
+    # -- results -----------------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        """Points; at the end each player also has 1 per tile left in their rack (B8)."""
+        if self._phase != END:
+            return [float(p) for p in self._points]
+        return [float(p + sum(r)) for p, r in zip(self._points, self._racks, strict=True)]
+
+    def returns(self) -> list[float]:
+        """G-4: +1 for every player with the most points (ties share the win), -1 for the rest."""
+        if self._phase != END:
+            return [0.0] * self._n
+        scores = self.scores()
+        best = max(scores)
+        return [1.0 if s == best else -1.0 for s in scores]
+
+    def winners(self) -> list[int]:
+        return [p for p, r in enumerate(self.returns()) if r > 0]
+
+    # -- notation ------------------------------------------------------------------------------
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        game = self._game
+        phase = self._phase
+        if phase == BOARD:
+            panel, step = divmod(self._gen, PANEL_STEPS)
+            if step < len(PANEL_CELLS[panel]):
+                return f"{square_name(PANEL_CELLS[panel][step])}={COLOURS[action]}"
+            perm = PERMUTATIONS[action]
+            return "values " + " ".join(f"{COLOURS[c]}{perm[c]}" for c in range(NUM_COLOURS))
+        if phase in (DEAL, DRAW):
+            return f"draw {COLOURS[action]}"
+        if action == game.PASS:
+            return "pass"
+        if action == game.END:
+            return "end"
+        if self._bluff and action == game.CHALLENGE:
+            return "challenge"
+        if self._bluff and action == game.TRUST:
+            return "trust"
+        if not 0 <= action < game.place_actions:
+            raise ValueError(f"no GobbleStones action {action}")
+        colour, square = divmod(action, SQUARES)
+        if self._bluff:
+            return f"{square_name(square)}:{COLOURS[colour].lower()}"
+        return square_name(square)
+
+    def public_action_string(self, action: int) -> str:
+        """The action as every player may see it: a face-down tile's colour (B9) and a drawn
+        tile's colour (B2) are hidden. Use this, not :meth:`action_to_string`, to announce
+        another player's move."""
+        phase = self._phase
+        if phase in (DEAL, DRAW):
+            return "draw"
+        if phase in (PLAY,) and self._bluff and 0 <= action < self._game.place_actions:
+            return f"{square_name(action % SQUARES)}:?"
+        return self.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        game = self._game
+        word = text.strip().lower()
+        phase = self._phase
+        if phase == BOARD:
+            panel, step = divmod(self._gen, PANEL_STEPS)
+            if step < len(PANEL_CELLS[panel]):
+                return colour_index(word.split("=")[-1])
+            return _parse_permutation(word)
+        if phase in (DEAL, DRAW):
+            return colour_index(word.removeprefix("draw").strip())
+        if word == "pass":
+            return game.PASS
+        if word in ("end", "done"):
+            return game.END
+        if self._bluff and word == "challenge":
+            return game.CHALLENGE
+        if self._bluff and word == "trust":
+            return game.TRUST
+        square, colour = _parse_tile(word)
+        return self._place_action(square, colour, text)
+
+    def _place_action(self, square: int, colour: int | None, text: str) -> int:
+        if self._bluff:
+            return (self._colour[square] if colour is None else colour) * SQUARES + square
+        if colour is not None and colour != self._colour[square]:
+            raise IllegalActionError(text, "B4", (
+                f"{square_name(square)} is {COLOUR_NAMES[self._colour[square]]}: a tile must "
+                f"match the colour of its square, and this one is {COLOUR_NAMES[colour]}"
+            ))
+        return square
+
+    def string_to_actions(self, text: str) -> list[int]:
+        """A whole play: ``h8-h11``, ``h8 h9 h10``, ``pass``; bluffing: ``h8:r h9:g`` or
+        ``h8-h9:rg`` (a square without a colour gets a tile of its own colour).
+
+        The squares may be written in any order; they are entered in board order and followed
+        by ``end``. The play is checked as a whole first, so an error names the rule it breaks.
+        """
+        word = text.strip().lower()
+        if self._phase != PLAY or word in ("pass", "end", "done", "challenge", "trust"):
+            return [self.string_to_action(text)]
+        tiles: list[tuple[int, int | None]] = []
+        for token in re.split(r"[\s,;]+", word):
+            if token:
+                tiles.extend(_parse_token(token))
+        if not tiles:
+            raise NotationError("write a play like h8-h11 or h8 h9 h10, or 'pass'")
+        if len({s for s, _c in tiles}) != len(tiles):
+            raise IllegalActionError(text, "B4", "a play covers each square once")
+        placed = {s for s, _c in self._pending}
+        new = sorted(((s, c) for s, c in tiles if s not in placed), key=lambda tile: tile[0])
+        actions = [self._place_action(s, c, text) for s, c in new]
+        squares = sorted(placed | {s for s, _c in new})
+        if self._bluff:
+            colours = [a // SQUARES for a in actions]
+            rack = self._racks[self._turn]
+            for c in range(NUM_COLOURS):
+                if colours.count(c) > rack[c]:
+                    raise IllegalActionError(text, "B4", (
+                        f"your rack holds {rack[c]} {COLOUR_NAMES[c]} tiles, not {colours.count(c)}"
+                    ))
+        problem = play_problem(squares, self._occ, self._colour, self._tiles_of(squares),
+                               self._rack_at_turn_start())
+        if problem:
+            raise IllegalActionError(text, *problem)
+        trial = self.clone()
+        for action in actions:
+            trial.apply_action(action)
+        return [*actions, self._game.END]
+
+    # -- position and views ----------------------------------------------------------------------
+    def position(self) -> str:
+        from parlour.games.gobblestones.position import format_position
+
+        return format_position(self)
+
+    def _view(self, player: int | None) -> View:
+        return views.build_view(self, player)
+
+    def _render_view(self, view: View) -> str:
+        return views.render_text(view)
+
+    def _tensor_from_view(self, view: View) -> np.ndarray:
+        return views.tensor(view)
+
+    # -- hidden information (G-3) -------------------------------------------------------------
+    def sample_world(self, player: int, rng: random.Random) -> GobbleStonesState:
+        """Deal what ``player`` cannot see at random, keeping 20 tiles of each colour.
+
+        Hidden from ``player``: the other racks, the bag, and the colours of face-down tiles
+        (board and pending play) that are not theirs. These tiles are pooled and dealt back
+        into the same places, sizes unchanged. If another player is part-way through a play,
+        their new rack must still let them finish a play from the tiles already placed
+        (a player who could not have would not have started it); the deal is redrawn until it
+        does.
+        """
+        world = self.clone()
+        pool = [TILES_PER_COLOUR] * NUM_COLOURS
+        slots: list[tuple[str, int]] = []  # ("rack", seat) / ("board", square) / ("pending", i)
+        for c in range(NUM_COLOURS):
+            pool[c] -= self._racks[player][c]
+        for square in range(SQUARES):
+            colour = self._tile[square]
+            if colour < 0:
+                continue
+            owner = self._owner.get(square)
+            if owner is None or owner == player:
+                pool[colour] -= 1
+            else:
+                slots.append(("board", square))
+        for i, (_square, colour) in enumerate(self._pending):
+            if not self._bluff or self._turn == player:
+                pool[colour] -= 1
+            else:
+                slots.append(("pending", i))
+        for seat in range(self._n):
+            if seat != player:
+                slots += [("rack", seat)] * sum(self._racks[seat])
+        tiles = [c for c in range(NUM_COLOURS) for _ in range(pool[c])]
+        if len(tiles) != len(slots) + sum(self._bag):
+            raise AssertionError("tile count is not conserved")
+        must_finish = (
+            not self._bluff and self._phase == PLAY and self._turn != player and self._pending
+        )
+        for _attempt in range(1000):
+            rng.shuffle(tiles)
+            world._deal_hidden(self, slots, tiles, player)
+            if not must_finish or world._can_finish_play():
+                return world
+        return self.clone()  # only if no deal of 1000 lets the mover finish: keep the truth
+
+    def _deal_hidden(
+        self, origin: GobbleStonesState, slots: list[tuple[str, int]], tiles: list[int],
+        player: int
+    ) -> None:
+        for seat in range(self._n):
+            if seat != player:
+                self._racks[seat] = [0] * NUM_COLOURS
+        pending = list(origin._pending)
+        for (kind, where), colour in zip(slots, tiles, strict=False):
+            if kind == "rack":
+                self._racks[where][colour] += 1
+            elif kind == "board":
+                self._tile[where] = colour
+            else:
+                pending[where] = (pending[where][0], colour)
+        self._pending = pending
+        bag = [0] * NUM_COLOURS
+        for colour in tiles[len(slots):]:
+            bag[colour] += 1
+        self._bag = bag
+        self._plays = None
+        self._legal = self._legal_set = None
+
+    def _can_finish_play(self) -> bool:
+        self._plays = None
+        self._legal = self._legal_set = None
+        return bool(self._legal_actions())
+
+    # -- copies and accessors ----------------------------------------------------------------------
+    def clone(self) -> GobbleStonesState:
+        twin = GobbleStonesState.__new__(GobbleStonesState)
+        twin.__dict__.update(self.__dict__)
+        twin._history = self._history.copy()
+        twin._tile = self._tile.copy()
+        twin._owner = self._owner.copy()
+        twin._racks = [r.copy() for r in self._racks]
+        twin._bag = self._bag.copy()
+        twin._points = self._points.copy()
+        twin._pending = self._pending.copy()
+        return twin
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def end_reason(self) -> str | None:
+        return self._end
+
+    def rack(self, player: int) -> dict[str, int]:
+        """``player``'s tiles by colour letter (the full state: not a view)."""
+        return dict(zip(COLOURS, self._racks[player], strict=True))
+
+    def bag(self) -> dict[str, int]:
+        return dict(zip(COLOURS, self._bag, strict=True))
+
+    def square(self, name: str) -> tuple[str, int]:
+        """The colour letter and value of a stone square, e.g. ``('R', 4)``."""
+        s = parse_square(name)
+        return (COLOURS[self._colour[s]] if self._colour[s] >= 0 else "?", self._value[s])
+
+
+# -- notation helpers -------------------------------------------------------------------------
+_TILE = re.compile(r"^([a-o]\d{1,2})(?::([rygbp]))?$")
+_RANGE = re.compile(r"^([a-o]\d{1,2})-([a-o]\d{1,2})(?::([rygbp]+))?$")
+
+
+def _parse_tile(word: str) -> tuple[int, int | None]:
+    match = _TILE.match(word)
+    if not match:
+        raise NotationError(
+            f"cannot read {word!r}: write a square like h8 (bluffing: h8:r), 'end' or 'pass'"
+        )
+    colour = colour_index(match.group(2)) if match.group(2) else None
+    return parse_square(match.group(1)), colour
+
+
+def _parse_token(token: str) -> list[tuple[int, int | None]]:
+    """``h8``, ``h8:r``, or a range ``h8-h11`` / ``h8-h11:rgby`` (colours in written order)."""
+    match = _RANGE.match(token)
+    if not match:
+        return [_parse_tile(token)]
+    a, b = parse_square(match.group(1)), parse_square(match.group(2))
+    ra, ca = divmod(a, SIZE)
+    rb, cb = divmod(b, SIZE)
+    if ra != rb and ca != cb:
+        raise IllegalActionError(token, "B4", (
+            "the tiles of a play lie in one straight row or column: this range bends"
+        ))
+    step = 1 if ra == rb else SIZE
+    if b < a:
+        step = -step
+    squares = list(range(a, b + step, step)) if a != b else [a]
+    letters = match.group(3)
+    if letters is not None and len(letters) != len(squares):
+        raise NotationError(
+            f"{token!r} names {len(squares)} squares but {len(letters)} tile colours"
+        )
+    colours = [colour_index(ch) for ch in letters] if letters else [None] * len(squares)
+    return list(zip(squares, colours, strict=True))
+
+
+def _parse_permutation(word: str) -> int:
+    body = word.removeprefix("values").replace(" ", "").upper()
+    if body.isdigit() and int(body) < len(PERMUTATIONS):
+        return int(body)
+    match = re.fullmatch(r"(?:([RYGBP])([2-6])){5}", body)
+    if match:
+        pairs = re.findall(r"([RYGBP])([2-6])", body)
+        mapping = {COLOURS.index(c): int(v) for c, v in pairs}
+        if len(mapping) == NUM_COLOURS:
+            perm = tuple(mapping[c] for c in range(NUM_COLOURS))
+            if perm in PERMUTATION_INDEX:
+                return PERMUTATION_INDEX[perm]
+    raise NotationError(f"cannot read values {word!r}: write e.g. 'values R2 Y3 G4 B5 P6'")

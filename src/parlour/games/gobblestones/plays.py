@@ -1,0 +1,240 @@
+"""Which plays are legal (B3, B4, B5), computed once per turn.
+
+A play is a *segment*: ``length`` (1-5) consecutive squares starting at ``start`` and running
+``step`` = 1 (rightwards) or 15 (downwards); a single tile has ``step`` 0. Tiles of a play are
+entered in board order (the start square first), so each play is exactly one sequence of
+actions and a search tree holds no transpositions.
+
+:func:`legal_plays` walks every start square and extends it square by square. Being empty,
+having a tile of the right colour, and leaving no 2 x 2 block are kept by every prefix of a legal
+segment, so a walk stops at the first failure; touching the board (B4) or a centre square (B3)
+is only gained, so it is checked for each length. The result maps ``(start, step)`` to the legal
+lengths, which turns "may this tile still be part of a legal play?" into a dictionary lookup.
+
+:func:`play_problem` checks one whole set of squares from scratch, and names the rule it breaks;
+it is the reference the fast walk is tested against, and the source of error messages.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Sequence
+
+from parlour.games.gobblestones.board import (
+    BLOCKS,
+    CENTRE_MASK,
+    COLOUR_NAMES,
+    MAX_PLAY,
+    NEIGHBOUR_MASK,
+    NUM_COLOURS,
+    SIZE,
+    SQUARES,
+    square_name,
+)
+
+Plays = dict[tuple[int, int], tuple[int, ...]]
+"""``(start, step) -> legal lengths``; ``step`` 0 holds the single-tile play ``(1,)``."""
+
+RIGHT, DOWN = 1, SIZE
+FULL = (1 << SQUARES) - 1
+FIRST_COL = sum(1 << (r * SIZE) for r in range(SIZE))
+NOT_FIRST_COL = FULL & ~FIRST_COL
+NOT_LAST_COL = FULL & ~(FIRST_COL << (SIZE - 1))
+FIRST_ROW = (1 << SIZE) - 1
+CORNERS = NOT_LAST_COL & (FULL >> SIZE)
+"""Top-left corners of the 2 x 2 blocks: every square but the last column and the last row."""
+
+
+def legal_plays(
+    occupied: int, colours: Sequence[int], rack: Sequence[int] | None, tiles: int
+) -> Plays:
+    """Every legal non-empty play on a board whose covered squares are ``occupied``.
+
+    ``rack`` holds the mover's tiles per colour, and each tile must match its square (B4); with
+    ``rack=None`` (the bluffing variant, B9) any ``tiles`` tiles may go on any squares.
+
+    Bitboards do the board-wide work: ``ok`` are the empty squares a tile may cover without
+    completing a 2 x 2 block with three covered squares; ``h_ok``/``v_ok`` are those that may
+    also follow the square to their left/above in a play without completing a block together
+    with it (B5: in a straight play those are the only ways to complete one); ``target`` are the
+    squares whose covering makes the play legal, the empty neighbours of the tiles on the board
+    (B4) or, for the game's first play, the centre squares (B3).
+    """
+    longest = min(MAX_PLAY, tiles)
+    plays: Plays = {}
+    if longest <= 0:
+        return plays
+    o = occupied
+    x0, x1 = o & CORNERS, (o >> 1) & CORNERS
+    x2, x3 = (o >> SIZE) & CORNERS, (o >> (SIZE + 1)) & CORNERS
+    three = (
+        (x1 & x2 & x3 & ~x0)
+        | ((x0 & x2 & x3 & ~x1) << 1)
+        | ((x0 & x1 & x3 & ~x2) << SIZE)
+        | ((x0 & x1 & x2 & ~x3) << (SIZE + 1))
+    )
+    ok = FULL & ~o & ~three
+    pairs_h = o & (o << 1) & NOT_FIRST_COL
+    pairs_v = o & (o << SIZE)
+    h_ok = ok & NOT_FIRST_COL & ~((pairs_h << SIZE) | (pairs_h >> SIZE))
+    v_ok = ok & ~FIRST_ROW & ~(((pairs_v << 1) & NOT_FIRST_COL) | ((pairs_v >> 1) & NOT_LAST_COL))
+    if o == 0:
+        target = CENTRE_MASK
+    else:
+        target = (
+            ((o << 1) & NOT_FIRST_COL) | ((o >> 1) & NOT_LAST_COL) | (o << SIZE) | (o >> SIZE)
+        ) & FULL & ~o
+    if rack is None:
+        usable = ok
+    else:
+        masks = colour_masks(tuple(colours))
+        usable = 0
+        for c, count in enumerate(rack):
+            if count:
+                usable |= masks[c]
+        usable &= ok
+    single = usable & target
+    while single:
+        low = single & -single
+        plays[(low.bit_length() - 1, 0)] = (1,)
+        single ^= low
+    if longest == 1:
+        return plays
+    for step, follow in ((RIGHT, h_ok), (DOWN, v_ok)):
+        reach = target
+        for k in range(1, longest):
+            reach |= target >> (k * step)
+        starts = usable & (follow >> step) & reach
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            start = low.bit_length() - 1
+            square = start
+            touch = target & low
+            left = None
+            if rack is not None:
+                left = list(rack)
+                left[colours[start]] -= 1
+            lengths = []
+            for length in range(2, longest + 1):
+                square += step
+                if not (follow >> square) & 1:
+                    break  # covered (B4: no gap of any kind), off the line, or a 2 x 2 (B5)
+                if left is not None:
+                    c = colours[square]
+                    if not left[c]:
+                        break
+                    left[c] -= 1
+                if not touch:
+                    touch = (target >> square) & 1
+                if touch:
+                    lengths.append(length)
+            if lengths:
+                plays[(start, step)] = tuple(lengths)
+    return plays
+
+
+@functools.lru_cache(maxsize=64)
+def colour_masks(colours: tuple[int, ...]) -> tuple[int, ...]:
+    """One bit mask per colour: the squares of that colour."""
+    masks = [0] * NUM_COLOURS
+    for s, c in enumerate(colours):
+        if c >= 0:
+            masks[c] |= 1 << s
+    return tuple(masks)
+
+
+def _blocked(square: int, covered: int) -> bool:
+    """Whether some 2 x 2 block through ``square`` is entirely covered (B5)."""
+    return any(covered & block == block for block in BLOCKS[square])
+
+
+def segment(start: int, step: int, length: int) -> tuple[int, ...]:
+    return tuple(start + i * step for i in range(length)) if length > 1 else (start,)
+
+
+def line_problem(squares: Sequence[int], occupied: int = 0) -> tuple[str, str] | None:
+    """B4's shape rules for the squares of one play, in any order: one line, no gap, at most 5."""
+    if len(set(squares)) != len(squares):
+        return "B4", "a play covers each square once"
+    if len(squares) > MAX_PLAY:
+        return "B4", f"a play places at most {MAX_PLAY} tiles"
+    if len(squares) <= 1:
+        return None
+    rows = {s // SIZE for s in squares}
+    cols = {s % SIZE for s in squares}
+    if len(rows) > 1 and len(cols) > 1:
+        return "B4", "the tiles of a play lie in one straight row or column: this play bends"
+    ordered = sorted(squares)
+    step = 1 if len(rows) == 1 else SIZE
+    for a, b in itertools.pairwise(ordered):
+        if b - a != step:
+            if any((occupied >> s) & 1 for s in range(a + step, b, step)):
+                return "B4", (
+                    "a play covers consecutive empty squares: it may not jump over a covered "
+                    "square (no gap of any kind)"
+                )
+            return "B4", "the tiles of a play cover consecutive squares: this play leaves a gap"
+    return None
+
+
+def play_problem(
+    squares: Sequence[int],
+    occupied: int,
+    colours: Sequence[int],
+    tile_colours: Sequence[int] | None,
+    rack: Sequence[int],
+    *,
+    complete: bool = True,
+) -> tuple[str, str] | None:
+    """``(rule, reason)`` for the first rule that placing tiles on ``squares`` breaks, or None.
+
+    ``tile_colours`` are the colours of the tiles placed (None in the bluffing variant, where a
+    face-down tile may claim any square); ``rack`` is the mover's rack *before* the play. With
+    ``complete=False`` the squares are the start of a play, and the rules that a later tile could
+    still satisfy (touching the board, B3's centre square) are not checked.
+    """
+    if not squares:
+        return None
+    for s in squares:
+        if (occupied >> s) & 1:
+            return "B4", f"{square_name(s)} is already covered: tiles go on empty squares"
+    if problem := line_problem(squares, occupied):
+        return problem
+    need = [0] * len(rack)
+    for i, s in enumerate(squares):
+        if tile_colours is not None:
+            c = tile_colours[i]
+            if c != colours[s]:
+                return "B4", (
+                    f"{square_name(s)} is {COLOUR_NAMES[colours[s]]}: a tile must match the "
+                    f"colour of its square, and this one is {COLOUR_NAMES[c]}"
+                )
+            need[c] += 1
+            if need[c] > rack[c]:
+                return "B4", (
+                    f"{square_name(s)} is {COLOUR_NAMES[c]} and your rack has no "
+                    f"{'more ' if need[c] > 1 else ''}{COLOUR_NAMES[c]} tiles to match it"
+                )
+    if tile_colours is None and len(squares) > sum(rack):
+        return "B4", f"your rack holds only {sum(rack)} tiles"
+    covered = occupied
+    for s in squares:
+        covered |= 1 << s
+    for s in squares:
+        if _blocked(s, covered):
+            return "B5", (
+                f"a tile on {square_name(s)} would complete a 2 x 2 block of covered squares"
+            )
+    if complete:
+        mask = sum(1 << s for s in squares)
+        if occupied == 0:
+            if not mask & CENTRE_MASK:
+                return "B3", (
+                    "the game's first play must cover the centre square of a board square "
+                    "(c13, h13, m13, c8, h8, m8, c3, h3 or m3)"
+                )
+        elif not any(NEIGHBOUR_MASK[s] & occupied for s in squares):
+            return "B4", "a play must touch a tile already on the board (orthogonally)"
+    return None

@@ -1,0 +1,224 @@
+"""What a GobbleStones player sees (G-3), and the text and tensor built from that view only.
+
+The view holds the board, every tile on it (a face-down tile's colour only for its owner, B9),
+the play being made (its colours hidden in the bluffing variant from everyone but the mover),
+the viewer's own rack, every rack's *size*, the bag's size, scores, and the turn. It never holds
+another player's rack, the bag's colours, or a face-down colour that is not the viewer's.
+
+Observation tensor: shape ``(38, 15, 15)``, row 0 = rank 15, column 0 = file a. "Seat j" means
+seat ``(viewer + j) % players`` (a spectator sees from seat 0); a *constant plane* holds one
+number in every cell.
+
+* 0-4: the square's colour is R, Y, G, B, P (all zero where chance has not drawn it yet);
+* 5: the square's value / 6; 6: the centre square of a board square (B3);
+* 7-11: a tile of colour R, Y, G, B, P whose colour the viewer knows (face up, the viewer's own
+  face-down tiles, and the play being made when its colours are shown to the viewer);
+* 12: a tile on the board (any, pending play included); 13: a face-down tile;
+  14: a tile whose colour the viewer does not know; 15: a face-down tile the viewer placed;
+  16: a tile of the play being made (not yet scored or challenged);
+* 17-21: constant planes, the viewer's rack count of R, Y, G, B, P / 10;
+* 22-25: constant planes, the rack size of seat j / 20 (zero for seats the game lacks);
+* 26-29: constant planes, the points of seat j / 100;
+* 30: constant plane, tiles in the bag / 100;
+* 31: all ones in the play phase; 32: all ones in the challenge phase (B9);
+* 33: all ones when the viewer is to act;
+* 34-37: all ones in the plane of seat j whose turn it is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from parlour.games.gobblestones.board import (
+    CENTRES,
+    COLOURS,
+    FILES,
+    NUM_COLOURS,
+    SIZE,
+    SQUARES,
+    board_text,
+    square_name,
+)
+
+if TYPE_CHECKING:
+    from parlour.games.gobblestones.game import GobbleStonesState
+
+NUM_PLANES = 38
+HIDDEN = "?"
+
+
+def build_view(state: GobbleStonesState, player: int | None) -> dict[str, Any]:
+    n = state._n
+    rows = []
+    for r in range(SIZE):
+        row = []
+        for s in range(r * SIZE, (r + 1) * SIZE):
+            colour = state._tile[s]
+            if colour < 0:
+                row.append(".")
+            elif s in state._owner:
+                row.append(COLOURS[colour].lower() if state._owner[s] == player else HIDDEN)
+            else:
+                row.append(COLOURS[colour])
+        rows.append("".join(row))
+    shown = not state._bluff or state._turn == player
+    phase = state._phase
+    current = state.current_player()
+    last = None
+    if state._last is not None:
+        mover, challenger, correct, tiles = state._last
+        last = {
+            "player": mover,
+            "challenger": challenger,
+            "correct": correct,
+            "tiles": [[square_name(s), COLOURS[c]] for s, c in tiles],
+        }
+    terminal = phase == "end"
+    return {
+        "game": "gobblestones",
+        "player": player,
+        "players": n,
+        "bluff": state._bluff,
+        "board": board_text(state._colour, state._value).split("/"),
+        "tiles": rows,
+        "owners": {square_name(s): p for s, p in sorted(state._owner.items())},
+        "play": [[square_name(s), COLOURS[c] if shown else HIDDEN] for s, c in state._pending],
+        "rack": (
+            None if player is None
+            else "".join(COLOURS[c] * k for c, k in enumerate(state._racks[player]))
+        ),
+        "rack_sizes": [sum(r) for r in state._racks],
+        "bag": sum(state._bag),
+        "scores": [int(s) for s in state.scores()],
+        "phase": phase,
+        "turn": state._turn if phase in ("play", "challenge", "draw") else None,
+        "to_act": current if current >= 0 else None,
+        "decider": state._decider if phase == "challenge" else None,
+        "drawer": state._drawer if phase in ("deal", "draw") else None,
+        "to_draw": state._to_draw,
+        "passes": state._passes,
+        "turns": state._turns,
+        "max_turns": state._game.max_turns,
+        "last_challenge": last,
+        "terminal": terminal,
+        "end": state._end,
+        "returns": state.returns() if terminal else None,
+    }
+
+
+def _cells(view: dict) -> list[tuple[int, int]]:
+    """(colour index or -1, value or 0) per square, from the view's board rows."""
+    out = []
+    for row in view["board"]:
+        for i in range(0, len(row), 2):
+            letter, value = row[i], row[i + 1]
+            out.append((COLOURS.find(letter) if letter != "?" else -1,
+                        int(value) if value != "?" else 0))
+    return out
+
+
+def render_text(view: dict) -> str:
+    """The board as text: each square ``<colour><value>`` in lower case while empty; a tile
+    shows as ``##`` (face up), ``<seat>?`` (face down, colour hidden) or ``<seat><colour>``
+    (face down, yours); the play being made as ``+<colour>``."""
+    cells = _cells(view)
+    pending = {name: colour for name, colour in view["play"]}
+    lines = []
+    for r in range(SIZE):
+        out = [f"{SIZE - r:>2} "]
+        for c in range(SIZE):
+            s = r * SIZE + c
+            name = square_name(s)
+            mark = view["tiles"][r][c]
+            colour, value = cells[s]
+            if name in pending:
+                out.append("+" + pending[name])
+            elif mark == ".":
+                out.append((COLOURS[colour].lower() if colour >= 0 else "?")
+                           + (str(value) if value else "?"))
+            elif mark == HIDDEN or mark.islower():
+                owner = view["owners"].get(name, "?")
+                out.append(f"{owner}{mark.upper() if mark != HIDDEN else HIDDEN}")
+            else:
+                out.append("##")
+        lines.append(" ".join(out))
+    lines.append("    " + "  ".join(FILES))
+    lines.append(_status(view))
+    return "\n".join(lines) + "\n"
+
+
+def _status(view: dict) -> str:
+    parts = [f"scores {view['scores']}", f"racks {view['rack_sizes']}", f"bag {view['bag']}"]
+    if view["rack"] is not None:
+        parts.append(f"your rack {view['rack'] or '-'}")
+    phase = view["phase"]
+    if phase == "play":
+        parts.append(f"player {view['turn']} to play")
+    elif phase == "challenge":
+        parts.append(f"player {view['decider']}: challenge or trust player {view['turn']}'s play")
+    elif phase in ("deal", "draw"):
+        parts.append(f"player {view['drawer']} draws {view['to_draw']}")
+    elif phase == "board":
+        parts.append("drawing the board")
+    else:
+        parts.append(f"game over ({view['end']}), returns {view['returns']}")
+    last = view["last_challenge"]
+    if last is not None:
+        verdict = "right" if last["correct"] else "wrong"
+        tiles = " ".join(f"{sq}={c}" for sq, c in last["tiles"])
+        parts.append(
+            f"last challenge: {last['challenger']} on {last['player']} ({verdict}: {tiles})"
+        )
+    return "; ".join(parts)
+
+
+def tensor(view: dict) -> np.ndarray:
+    planes = np.zeros((NUM_PLANES, SIZE, SIZE), dtype=np.float32)
+    flat = planes.reshape(NUM_PLANES, SQUARES)
+    n = view["players"]
+    viewer = view["player"] if view["player"] is not None else 0
+    for s, (colour, value) in enumerate(_cells(view)):
+        if colour >= 0:
+            flat[colour, s] = 1.0
+        flat[5, s] = value / 6.0
+    for s in CENTRES:
+        flat[6, s] = 1.0
+    for r, row in enumerate(view["tiles"]):
+        for c, mark in enumerate(row):
+            if mark == ".":
+                continue
+            s = r * SIZE + c
+            flat[12, s] = 1.0
+            if mark == HIDDEN:
+                flat[13, s] = flat[14, s] = 1.0
+                continue
+            flat[7 + COLOURS.index(mark.upper()), s] = 1.0
+            if mark.islower():
+                flat[13, s] = flat[15, s] = 1.0
+    for name, colour in view["play"]:
+        file, rank = name[0], int(name[1:])
+        s = (SIZE - rank) * SIZE + FILES.index(file)
+        flat[12, s] = flat[16, s] = 1.0
+        if colour == HIDDEN:
+            flat[14, s] = 1.0
+        else:
+            flat[7 + COLOURS.index(colour), s] = 1.0
+    if view["rack"]:
+        for c in range(NUM_COLOURS):
+            planes[17 + c] = view["rack"].count(COLOURS[c]) / 10.0
+    for j in range(n):
+        seat = (viewer + j) % n
+        planes[22 + j] = view["rack_sizes"][seat] / 20.0
+        planes[26 + j] = view["scores"][seat] / 100.0
+    planes[30] = view["bag"] / 100.0
+    if view["phase"] == "play":
+        planes[31] = 1.0
+    if view["phase"] == "challenge":
+        planes[32] = 1.0
+    if view["to_act"] is not None and view["to_act"] == view["player"]:
+        planes[33] = 1.0
+    if view["turn"] is not None and view["phase"] in ("play", "challenge"):
+        planes[34 + (view["turn"] - viewer) % n] = 1.0
+    return planes

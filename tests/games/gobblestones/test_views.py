@@ -1,0 +1,106 @@
+"""G-3: what each player sees, worlds sampled from a view, the tensor and the terminal board."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+from rich.console import Console
+
+from parlour.cli.boards.gobblestones import render
+from parlour.games.gobblestones.board import COLOURS, parse_square
+
+from .helpers import game, letters, play, state
+
+
+def test_g3_view_of_player_1_must_not_contain_player_0s_rack():
+    a = state(racks=("RRYYB", "GGGGG"))
+    b = state(racks=("PPPPP", "GGGGG"))
+    assert a.view(1) == b.view(1), "player 0's rack changes nothing player 1 sees"
+    view = a.view(1)
+    assert view["rack"] == "GGGGG" and view["rack_sizes"] == [5, 5]
+    assert "RRYYB" not in json.dumps(view)
+    assert a.view(0)["rack"] == "RRYYB"
+    assert a.observation_string(1) == b.observation_string(1)
+    assert np.array_equal(a.observation_tensor(1), b.observation_tensor(1))
+
+
+def test_g3_a_spectator_sees_no_rack_and_everyone_sees_sizes_scores_and_bag_count():
+    s = state(players=3, racks=("RR", "YYY", "G"), points=(4, 7, 1))
+    view = s.view(None)
+    assert view["rack"] is None
+    assert view["rack_sizes"] == [2, 3, 1] and view["scores"] == [4, 7, 1]
+    assert view["bag"] == 94 and isinstance(view["bag"], int), "a count, never the colours"
+
+
+def test_g3_a_face_down_colour_is_seen_by_its_owner_only():
+    red = state(bluff=True, tiles={"h8": "r"}, owners={"h8": 0}, racks=("Y", "G"))
+    blue = state(bluff=True, tiles={"h8": "b"}, owners={"h8": 0}, racks=("Y", "G"))
+    assert red.view(1) == blue.view(1) and red.view(None) == blue.view(None)
+    assert red.view(0) != blue.view(0)
+
+
+def test_g3_a_pending_bluff_play_hides_its_colours_from_the_others():
+    s = state(bluff=True, racks=("RRRRR", "GGGGG"))
+    play(s, "h8:r")
+    t = state(bluff=True, racks=("YRRRR", "GGGGG"))
+    play(t, "h8:y")
+    assert s.view(1) == t.view(1)
+
+
+def test_g3_sampled_worlds_match_the_view_and_keep_20_tiles_of_each_colour():
+    s = state(players=3, bluff=True, tiles={"h8": "r", "i8": "Y"}, owners={"h8": 1},
+              racks=("RRGBP", "YYYPP", "GGBBB"))
+    g = s.game
+    rng = random.Random(0)
+    others = set()
+    for _ in range(30):
+        world = s.sample_world(0, rng)
+        assert world.view(0) == s.view(0)
+        copy = g.state_from_position(world.position())  # checks 20 of each colour
+        assert copy.position() == world.position()
+        others.add((tuple(world.rack(1).items()), world._tile[parse_square("h8")]))
+    assert len(others) > 5, "the hidden parts really vary"
+
+
+def test_g3_sampled_world_lets_a_player_in_mid_play_finish_it():
+    s = state(tiles={"h8": "*"}, racks=(letters("i9", "i8"), "PPPPP"))
+    s.apply_action(parse_square("i9"))  # i9 alone touches nothing: only i9-i8 is legal
+    assert s.legal_actions() == [parse_square("i8")]
+    rng = random.Random(1)
+    for _ in range(20):
+        world = s.sample_world(1, rng)
+        assert world.view(1) == s.view(1)
+        assert world.legal_actions() == [parse_square("i8")], "player 0 can still finish it"
+        assert world.rack(0)["Y"] == 1
+
+
+def test_tensor_planes_follow_the_view():
+    s = state(bluff=True, tiles={"h8": "r", "i8": "Y"}, owners={"h8": 1},
+              racks=("RRGBP", "YYYPP"), points=(10, 20))
+    t0, t1 = s.observation_tensor(0), s.observation_tensor(1)
+    h8, i8 = (7, 7), (7, 8)
+    assert t0.shape == game().observation_tensor_shape()
+    assert t0[14][h8] == 1 and t0[15][h8] == 0, "player 0 does not know h8's colour"
+    assert t1[14][h8] == 0 and t1[15][h8] == 1 and t1[7 + COLOURS.index("R")][h8] == 1
+    assert t0[7 + COLOURS.index("Y")][i8] == 1 and t0[12][i8] == 1 and t0[13][i8] == 0
+    assert t0[17][0, 0] == 0.2 and t0[18][0, 0] == 0.0  # two red tiles of player 0, no yellow
+    assert t0[26][0, 0] == 0.1 and t0[27][0, 0] == 0.2  # own points first, then the next seat
+    assert t1[26][0, 0] == 0.2
+    assert t0[31].all() and t0[33].all() and not t1[33].any()
+
+
+def test_terminal_board_shows_the_viewers_rack_only():
+    s = state(racks=("RRYYB", "GGPPP"), tiles={"h8": "*"})
+    console = Console(record=True, width=120, color_system=None)
+    console.print(render(s.view(1)))
+    text = console.export_text()
+    assert "Your rack:  G   G   P   P   P" in text
+    assert "R   R   Y   Y   B" not in text
+    assert "R5*G3 G3 B6 B6  ● Y4" in text, "c8 a centre, h8 covered"
+    for row in range(1, 16):
+        assert f"{row:>2} " in text
+    console = Console(record=True, width=120, color_system=None)
+    console.print(render(s.view(None)))
+    assert "Your rack" not in console.export_text()
