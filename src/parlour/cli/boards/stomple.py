@@ -1,0 +1,112 @@
+"""Stomple's board for the terminal: coloured marbles, stompers, coordinates and the scores.
+
+Drawn from a player's view only (``StompleState.view``), like every board in this package.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+BOARD_BG = "grey23"
+MARBLE = {  # letter -> (glyph, style)
+    "w": ("●", f"bold bright_white on {BOARD_BG}"),
+    "y": ("●", f"bold yellow1 on {BOARD_BG}"),
+    "r": ("●", f"bold red1 on {BOARD_BG}"),
+    "b": ("●", f"bold dodger_blue1 on {BOARD_BG}"),
+    "g": ("●", f"bold green1 on {BOARD_BG}"),
+    "k": ("●", f"bold grey3 on {BOARD_BG}"),
+    "c": ("◉", f"bold bright_magenta on {BOARD_BG}"),
+}
+STOMPER = {  # stomper colour -> style of the seat number drawn in its hole
+    "white": "bold black on bright_white",
+    "yellow": "bold black on yellow1",
+    "red": "bold bright_white on red3",
+    "blue": "bold bright_white on dodger_blue2",
+    "green": "bold black on green1",
+    "black": "bold bright_white on grey3",
+}
+SWATCH = {name: MARBLE[letter][1].split(" on ")[0] for name, letter in (
+    ("white", "w"), ("yellow", "y"), ("red", "r"), ("blue", "b"), ("green", "g"), ("black", "k"),
+    ("cat's eye", "c"),
+)}
+STATUS = {"first": "first turn to come", "on": "on the board", "out": "out"}
+FILES = "abcdefg"
+
+
+def _cell(ch: str, view: dict, name: str) -> Text:
+    legal = name in view["legal"]
+    left, right = ("(", ")") if legal else (" ", " ")
+    edge = f"bold bright_white on {BOARD_BG}"
+    if ch in MARBLE:
+        glyph, style = MARBLE[ch]
+        return Text.assemble((left, edge), (glyph, style), (right, edge))
+    if ch.isdigit():
+        colour = view["colours"][int(ch)]
+        return Text(f" {ch} ", style=STOMPER.get(colour or "", "bold reverse"))
+    glyph = "?" if ch == "?" else "·"
+    return Text(f" {glyph} ", style=f"grey50 on {BOARD_BG}")
+
+
+def _board(view: dict) -> Text:
+    text = Text()
+    for row, rank in enumerate(view["board"]):
+        number = 7 - row
+        text.append(f"{number} ", style="bold")
+        for col, ch in enumerate(rank):
+            text.append_text(_cell(ch, view, f"{FILES[col]}{number}"))
+        text.append("\n")
+    text.append("  " + "".join(f" {f} " for f in FILES), style="bold")
+    return text
+
+
+def _heading(view: dict) -> Text:
+    goal = "a single round" if view["single_round"] else f"first to {view['target']} points"
+    text = Text.assemble(("Stomple", "bold"), f" · round {view['round']} · {goal}\n")
+    phase = view["phase"]
+    if phase == "deal":
+        text.append("Dealing the marbles...")
+    elif phase == "draw":
+        text.append("Drawing stompers...")
+    elif phase == "over":
+        won = " and ".join(f"player {p}" for p in view["winners"])
+        text.append(f"Game over: {won} won.", style="bold green")
+    else:
+        text.append(f"Player {view['to_move']} to stomp", style="bold")
+        if view["string"] is not None:
+            text.append(" — keep stomping the ")
+            text.append(view["string"], style=SWATCH[view["string"]])
+            text.append(" string")
+        text.append(f"   (the round is worth {view['round_points']} points now)", style="dim")
+    return text
+
+
+def _players(view: dict) -> Table:
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+    for column in ("", "player", "stomper", "status", "points"):
+        table.add_column(column, justify="right" if column == "points" else "left")
+    for p in range(view["players"]):
+        colour = view["colours"][p]
+        marker = "▶" if view["to_move"] == p else ""
+        who = f"{p}" + (" (you)" if view["player"] == p else "")
+        stomper = Text(colour, style=SWATCH[colour]) if colour else Text("—", style="dim")
+        status = STATUS[view["status"][p]]
+        table.add_row(
+            marker, who, stomper, Text(status, style="dim" if status == "out" else ""),
+            str(view["scores"][p]),
+        )
+    return table
+
+
+def render(view: dict) -> RenderableType:
+    """The board, whose turn it is and the score table, for one player's view."""
+    parts: list[RenderableType] = [_heading(view), _board(view), _players(view)]
+    me, colour = view["player"], view["your_colour"]
+    if me is not None and colour and view["status"][me] == "on":
+        parts.append(Text.assemble("You hop to ", (colour, SWATCH[colour]), " marbles."))
+    elif me is not None and view["status"][me] == "first":
+        parts.append(Text("Your first turn this round: stomp any marble of the outer row."))
+    if view["legal"]:
+        parts.append(Text("Legal holes are shown in ( ).", style="dim"))
+    return Group(*parts)
