@@ -334,24 +334,25 @@ class State(ABC):
 
         Raises :class:`IllegalActionError` naming the broken rule; the state is unchanged.
         """
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(action, "G-2", "an action is an integer id")
-        action = int(action)
+        if type(action) is not int:  # the common case skips these checks
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+                raise IllegalActionError(action, "G-2", "an action is an integer id")
+            action = int(action)
         current = self.current_player()
-        if current == TERMINAL_PLAYER:
+        if current >= 0:
+            if not self._is_legal(action):
+                if not 0 <= action < self._game.num_distinct_actions():
+                    raise IllegalActionError(
+                        action,
+                        "G-2",
+                        f"action ids run from 0 to {self._game.num_distinct_actions() - 1}",
+                    )
+                rule, reason = self._illegal_reason(action)
+                raise IllegalActionError(self._safe_action_string(action), rule, reason)
+        elif current == TERMINAL_PLAYER:
             raise IllegalActionError(action, "G-2", "the game is over")
-        if current == CHANCE_PLAYER:
-            if action not in {a for a, p in self.chance_outcomes() if p > 0}:
-                raise IllegalActionError(action, "G-1", "it is not a possible chance outcome here")
-        elif not self._is_legal(action):
-            if not 0 <= action < self._game.num_distinct_actions():
-                raise IllegalActionError(
-                    action,
-                    "G-2",
-                    f"action ids run from 0 to {self._game.num_distinct_actions() - 1}",
-                )
-            rule, reason = self._illegal_reason(action)
-            raise IllegalActionError(self._safe_action_string(action), rule, reason)
+        elif action not in {a for a, p in self.chance_outcomes() if p > 0}:
+            raise IllegalActionError(action, "G-1", "it is not a possible chance outcome here")
         self._apply_action(action)
         self._history.append(action)
 
