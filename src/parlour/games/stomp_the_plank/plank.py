@@ -1,0 +1,43 @@
+"""The plank model (ruling P5): when an elephant's plank tips into the water.
+
+The physical plank tips by balance, which the rulebook never puts into numbers. Our model:
+an elephant stands on a step (0 at the start zone, one more for every match it is caught
+with) and its plank carries crates at the far end. Both push the plank toward tipping; a
+step weighs ``step_weight`` crates. The plank tips when
+
+    crates + step_weight * step >= tip_at
+
+Ruling P5 sets the defaults ``tip_at=20``, ``step_weight=4``, and parlour keeps them. An
+elephant with no crates then tips on its fifth step, so it stands on steps 0..4 as P5 says.
+With four players, though, four planks can hold 4 * 19 = 76 crates without one tipping, more
+than the 60 in the supply, so play can go on after the supply runs dry. The P8 simulations
+(``docs/reports/stomp-the-plank-tuning.md``) therefore recommend ``tip_at=15, step_weight=3``
+for four players: steps 0..4 stay, and four planks hold at most 4 * 14 = 56 < 60 crates.
+
+The *balance* shown to every player is ``tip_at - load``: how many more crates the plank
+takes before it tips (a step costs ``step_weight`` of it). A plank with balance 0 or less has
+tipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PlankModel:
+    """The tipping rule of P5, with its two parameters."""
+
+    tip_at: int = 20
+    step_weight: int = 4
+
+    def load(self, crates: int, step: int) -> int:
+        """How hard the plank is pushed toward the water, in crates."""
+        return crates + self.step_weight * step
+
+    def balance(self, crates: int, step: int) -> int:
+        """How far the plank is from tipping: more crates it can take (<= 0: it has tipped)."""
+        return self.tip_at - self.load(crates, step)
+
+    def tips(self, crates: int, step: int) -> bool:
+        return self.load(crates, step) >= self.tip_at
