@@ -1,0 +1,321 @@
+"""Load test of the web table: many websocket clients playing random moves at many tables.
+
+    python bench/web_load.py                       # 200 tables, 20 s, a fresh server
+    python bench/web_load.py --tables 50 --seconds 10 --think 0.2
+
+It starts a real ``parlour serve`` process on 127.0.0.1 with a fresh SQLite database (or uses
+``--url`` pointing at a server on this machine: loopback only), then runs two phases in the
+same run: a reference phase with one table, and the load phase with ``--tables`` tables at
+once. Each table has two seats, each its own websocket client; a seat whose turn it is waits
+``--think`` seconds (a random 0.5x-1.5x of it, like a person or a bot deciding), then sends a
+random legal move with the move number it saw. A small share of moves is sent twice with the
+same client id, as a client does after a dropped connection. When a game ends the table is
+replaced by a new one, until the phase's time is up.
+
+Reported per phase: action round-trip latency (sending a move to receiving its
+acknowledgement, which the server sends only after the move is committed to the database):
+p50, p99 and max; acknowledged moves per second; errors; and, checked afterwards against every
+table's record on the server, lost moves (acknowledged but not stored as sent) and duplicated
+moves (stored more often than acknowledged, or a resend applied twice). Every request loop is
+bounded by count and time, and all traffic stays on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import httpx
+from websockets.asyncio.client import connect
+
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+GRACE = 10.0
+"""Seconds a client keeps waiting for acknowledgements after its phase ends."""
+
+
+@dataclass
+class Phase:
+    name: str
+    latencies: list[float] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)  # when each latency was measured
+    errors: list[str] = field(default_factory=list)
+    games: int = 0
+    resends: int = 0
+    unanswered: int = 0
+    acked: dict[str, dict[int, int]] = field(default_factory=dict)  # table -> seq -> action
+    started: float = 0.0
+    ended: float = 0.0
+
+
+async def seat_client(url: str, phase: Phase, table: str, rng: random.Random, think: float,
+                      deadline: float, resend_share: float) -> None:
+    """Play one seat until the game ends or the phase's time is up, then collect the
+    acknowledgements still due (for at most ``GRACE`` seconds)."""
+    unacked: dict[str, tuple[float, int, int]] = {}  # client id -> (sent at, action, move no.)
+    acted = -1
+    tasks: set[asyncio.Task] = set()
+    async with connect(url, max_size=2**22, open_timeout=30, compression=None) as ws:
+
+        async def move(message: dict) -> None:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            if time.monotonic() >= deadline:
+                return
+            action = rng.choice(message["legal"])["a"]
+            client_id = f"{table}-{message['version']}-{rng.getrandbits(32):x}"
+            body = json.dumps({"type": "act", "client_id": client_id, "steps": [action],
+                               "at": message["version"]})
+            unacked[client_id] = (time.perf_counter(), action, message["version"])
+            await ws.send(body)
+            if rng.random() < resend_share:  # a resend, as after a dropped connection
+                phase.resends += 1
+                await ws.send(body)
+
+        finished = False
+        while True:
+            now = time.monotonic()
+            if now >= deadline + GRACE or ((now >= deadline or finished) and not unacked):
+                break
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, deadline + GRACE - now))
+            except TimeoutError:
+                break
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "state":
+                finished = message["terminal"]
+                if message["legal"] and message["version"] > acted:
+                    acted = message["version"]  # a state resent (someone came online): no new move
+                    task = asyncio.create_task(move(message))
+                    tasks.add(task)
+                    task.add_done_callback(tasks.discard)
+            elif kind == "ack":
+                sent = unacked.pop(message["client_id"], None)
+                if message["duplicate"]:
+                    continue  # the resend of a move acknowledged just before
+                if sent is None:
+                    phase.errors.append(f"an acknowledgement for no move sent: {message}")
+                    continue
+                phase.latencies.append(time.perf_counter() - sent[0])
+                phase.times.append(time.monotonic() - phase.started)
+                seqs = phase.acked.setdefault(table, {})
+                if message["seq"] in seqs or message["seq"] != sent[2]:
+                    phase.errors.append(f"move {message['seq']} acknowledged wrongly at {table}")
+                seqs[message["seq"]] = sent[1]
+            elif kind == "error":
+                unacked.pop(message.get("client_id") or "", None)
+                phase.errors.append(f"{message['code']}: {message['message']}")
+        for task in tasks:
+            task.cancel()
+    phase.unanswered += len(unacked)
+
+
+async def table_loop(base: str, ws_base: str, phase: Phase, rng: random.Random, think: float,
+                     deadline: float, resend_share: float, http: httpx.AsyncClient,
+                     params: dict, delay: float) -> None:
+    """Create a table, play it out with two seat clients, repeat until the deadline."""
+    await asyncio.sleep(delay)  # players arrive over the ramp-up, not all in one instant
+    while time.monotonic() < deadline - 1.0:
+        reply = await http.post(f"{base}/api/tables", json={"game": "clobber", "params": params})
+        if reply.status_code != 201:
+            phase.errors.append(f"create: {reply.status_code} {reply.text[:100]}")
+            await asyncio.sleep(0.5)
+            continue
+        table = reply.json()
+        urls = [table["url"], table["invites"][0]["url"]]
+        await asyncio.gather(*(
+            seat_client(ws_base + "/ws" + u, phase, table["table"], random.Random(rng.random()),
+                        think, deadline, resend_share)
+            for u in urls
+        ))
+        phase.games += 1
+
+
+async def verify(base: str, phase: Phase, http: httpx.AsyncClient) -> tuple[int, int]:
+    """Lost and duplicated moves: the server's stored records against the acknowledgements."""
+    lost = duplicated = 0
+    for table, acked in phase.acked.items():
+        record = (await http.get(f"{base}/api/watch/{table}/record")).json()
+        stored = record["actions"]
+        for seq, action in acked.items():
+            if seq >= len(stored) or stored[seq] != action:
+                lost += 1
+        duplicated += max(0, len(stored) - len(acked))  # stored moves nobody was told of
+    return lost, duplicated
+
+
+async def run_phase(name: str, base: str, tables: int, seconds: float, think: float,
+                    resend_share: float, seed: int, params: dict, ramp: float = 0.0) -> Phase:
+    phase = Phase(name)
+    ws_base = base.replace("http://", "ws://")
+    rng = random.Random(seed)
+    limits = httpx.Limits(max_connections=100)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+        phase.started = time.monotonic()
+        deadline = phase.started + seconds
+        phase.seconds = seconds  # type: ignore[attr-defined]
+        await asyncio.gather(*(
+            table_loop(base, ws_base, phase, random.Random(rng.random()), think, deadline,
+                       resend_share, http, params, ramp * i / tables)
+            for i in range(tables)
+        ))
+        phase.ended = time.monotonic()
+        lost, duplicated = await verify(base, phase, http)
+    phase.lost, phase.duplicated = lost, duplicated  # type: ignore[attr-defined]
+    return phase
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def report(phase: Phase) -> dict:
+    ms = [v * 1000 for v in phase.latencies]
+    elapsed = min(phase.ended - phase.started, phase.seconds)  # type: ignore[attr-defined]
+    return {
+        "phase": phase.name,
+        "moves": len(ms),
+        "games": phase.games,
+        "p50_ms": round(percentile(ms, 0.50), 2),
+        "p99_ms": round(percentile(ms, 0.99), 2),
+        "max_ms": round(max(ms), 2) if ms else None,
+        "mean_ms": round(statistics.fmean(ms), 2) if ms else None,
+        "moves_per_s": round(len(ms) / elapsed, 1) if elapsed else None,
+        "resends": phase.resends,
+        "errors": len(phase.errors),
+        "unanswered": phase.unanswered,
+        "lost": phase.lost,  # type: ignore[attr-defined]
+        "duplicated": phase.duplicated,  # type: ignore[attr-defined]
+    }
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """CPU time (user + system, all threads) the server process has used so far (Linux)."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    log = db.with_suffix(".log").open("ab")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "parlour.server", "--port", str(port), "--db", f"sqlite:///{db}",
+         "--no-open", "--ai", "thread", "--ai-delay", "0"],
+        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                return proc, base
+        time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def run(coroutine):
+    """uvloop when installed (it comes with uvicorn[standard]): the clients cost less CPU."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200, help="tables played at once")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of the load phase")
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="mean seconds a seat waits before moving (0: as fast as possible)")
+    parser.add_argument("--resend", type=float, default=0.02, help="share of moves sent twice")
+    parser.add_argument("--ramp", type=float, default=2.0,
+                        help="seconds over which the tables start (players arrive)")
+    parser.add_argument("--size", default="5x6", help="Clobber board size")
+    parser.add_argument("--url", help="an already running server on this machine")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
+        raise SystemExit("keep --tables within 1-2000 and --seconds within 0-600")
+    proc = None
+    load_before = os.getloadavg()[0]
+    if args.url:
+        if urlparse(args.url).hostname not in LOOPBACK:
+            raise SystemExit("web_load only sends traffic to a server on this machine (127.0.0.1)")
+        base = args.url.rstrip("/")
+    else:
+        folder = Path(tempfile.mkdtemp(prefix="parlour-web-load-"))
+        proc, base = start_server(folder / "load.db")
+    params = {"size": args.size}
+    try:
+        pid = proc.pid if proc is not None else None
+        cpu0 = cpu_seconds(pid)
+        reference = run(run_phase("reference: 1 table", base, 1, min(5.0, args.seconds),
+                                          args.think, args.resend, args.seed, params))
+        cpu1 = cpu_seconds(pid)
+        load = run(run_phase(f"load: {args.tables} tables", base, args.tables, args.seconds,
+                             args.think, args.resend, args.seed + 1, params, args.ramp))
+        cpu2 = cpu_seconds(pid)
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=30)
+    rows = [report(reference), report(load)]
+    if cpu0 is not None and cpu1 is not None and cpu2 is not None:
+        # server CPU per acknowledged move: the cost that load on a busy machine cannot hide
+        for row, used in ((rows[0], cpu1 - cpu0), (rows[1], cpu2 - cpu1)):
+            row["server_cpu_ms_per_move"] = round(1000 * used / max(1, row["moves"]), 2)
+    ratio = rows[1]["p99_ms"] / rows[0]["p50_ms"] if rows[0]["p50_ms"] else float("nan")
+    if args.json:
+        print(json.dumps({"phases": rows, "p99_over_reference_p50": round(ratio, 2),
+                          "load_average_before": load_before}, indent=1))
+    else:
+        print(f"parlour web load: Clobber {args.size}, think {args.think} s, "
+              f"resend share {args.resend}, ramp-up {args.ramp} s, {os.cpu_count()} cores, "
+              f"load average before the run {load_before:.2f}")
+        for row in rows:
+            print(f"  {row['phase']:<22} moves {row['moves']:>6}  games {row['games']:>5}  "
+                  f"p50 {row['p50_ms']:>7} ms  p99 {row['p99_ms']:>7} ms  max {row['max_ms']} ms  "
+                  f"{row['moves_per_s']} moves/s  resends {row['resends']}  "
+                  f"server CPU {row.get('server_cpu_ms_per_move')} ms/move  "
+                  f"errors {row['errors']}  unanswered {row['unanswered']}  "
+                  f"lost {row['lost']}  duplicated {row['duplicated']}")
+        print(f"  load p99 / reference p50: {ratio:.2f}")
+        for error in (load.errors + reference.errors)[:5]:
+            print("  error:", error)
+    target = (rows[1]["p99_ms"] < 100 and rows[1]["lost"] == 0 and rows[1]["duplicated"] == 0
+              and rows[1]["errors"] == 0 and rows[1]["unanswered"] == 0)
+    verdict = "met" if target else "NOT met"
+    print(f"  target (p99 < 100 ms; no move lost, duplicated, refused or unanswered): {verdict}")
+
+
+if __name__ == "__main__":
+    main()

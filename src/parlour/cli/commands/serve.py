@@ -1,0 +1,37 @@
+"""``parlour serve``: the web table, on localhost, with no setup."""
+
+from __future__ import annotations
+
+import logging
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def serve(
+        host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+        port: int = typer.Option(8000, help="Port to listen on."),
+        db: str | None = typer.Option(
+            None,
+            help="Database URL (e.g. postgresql://user@host/parlour). "
+            "Default: $PARLOUR_DB, else SQLite in your data directory.",
+        ),
+        open_browser: bool = typer.Option(
+            True, "--open/--no-open", help="Open the lobby in a web browser."
+        ),
+        ai: str = typer.Option(
+            "process", help="Where computer players think: 'process' (workers) or 'thread'."
+        ),
+        ai_delay: float = typer.Option(
+            0.3, help="Seconds a computer player waits before moving, so people can follow."
+        ),
+    ) -> None:
+        """Play in the browser: a lobby, live tables, AI seats, replays and rematches."""
+        from parlour.server import default_db_url, normalise_db_url, run
+
+        url = normalise_db_url(db) if db else default_db_url()
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        shown = url.split("@")[-1] if "@" in url else url
+        typer.echo(f"parlour: serving http://{host}:{port}/  (database: {shown})")
+        run(host, port, url, open_browser=open_browser, ai_mode=ai, ai_delay=ai_delay)

@@ -1,0 +1,54 @@
+"""The web table: ``parlour serve``.
+
+A FastAPI app (:func:`create_app`) with an SQLAlchemy store, websockets for live play and a
+static front-end. See ``docs/web.md`` for the architecture and the guarantees it keeps.
+"""
+
+from parlour.server.app import create_app
+from parlour.server.config import default_db_url, normalise_db_url
+
+__all__ = ["create_app", "default_db_url", "normalise_db_url", "run"]
+
+
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db_url: str | None = None,
+    *,
+    open_browser: bool = False,
+    ai_mode: str = "process",
+    ai_delay: float = 0.3,
+    log_level: str = "info",
+) -> None:
+    """Serve until interrupted (blocking)."""
+    import threading
+    import webbrowser
+
+    import uvicorn
+
+    app = create_app(db_url, ai_mode=ai_mode, ai_delay=ai_delay)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=65536,
+        # game messages are a few kB: compressing each costs more CPU than it saves on a LAN
+        ws_per_message_deflate=False,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+    )
+    server = uvicorn.Server(config)
+    if open_browser:
+
+        def _open_when_ready() -> None:
+            import time
+
+            while not server.started and not server.should_exit:
+                time.sleep(0.05)
+            if server.started:
+                shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+                webbrowser.open(f"http://{shown}:{port}/")
+
+        threading.Thread(target=_open_when_ready, daemon=True).start()
+    server.run()

@@ -1,0 +1,418 @@
+"""The web application: pages, a small JSON API and the websockets of the live tables.
+
+Routes (``TOKEN`` is a hand's secret token, ``TABLE`` a table id):
+
+- ``/`` the lobby; ``/play/TOKEN`` a seat's table page; ``/watch/TABLE`` a spectator's;
+  ``/rules/GAME`` the rules.
+- ``GET /api/games``, ``POST /api/games/GAME/check``, ``POST /api/tables`` (create),
+  ``GET /api/play/TOKEN`` (state), ``POST /api/play/TOKEN/act``, ``.../replay``,
+  ``.../record``, ``POST .../rematch``; the same read routes under ``/api/watch/TABLE``.
+- ``/ws/play/TOKEN`` and ``/ws/watch/TABLE``: live updates, and actions (seats only).
+
+Every reply about a game comes from :mod:`parlour.server.views` via the table's message
+builder, so it is cut to the asker's view (G-3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from parlour.agents import agent_names
+from parlour.core import ParlourError, game_class, list_games, load_game
+from parlour.server.ai import AIRunner
+from parlour.server.config import default_db_url, normalise_db_url
+from parlour.server.protocol import (
+    ActMessage,
+    PingMessage,
+    ProtocolError,
+    error,
+    parse_message,
+)
+from parlour.server.rules import rules_html
+from parlour.server.store import HandData, Store
+from parlour.server.tables import SEAT_CHOICES, Connection, CreateError, Hub, Table
+from parlour.server.views import is_public, record_document, replay_steps
+
+log = logging.getLogger("parlour.server")
+STATIC = Path(__file__).parent / "static"
+MAX_BODY_BYTES = 16384
+GC_THRESHOLDS = (10_000, 20, 50)
+ParamValue = bool | int | float | str | None
+
+
+class SeatChoice(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["me", "invite", "hotseat", "ai"]
+    agent: Annotated[str, Field(max_length=64)] | None = None
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: Annotated[str, Field(min_length=1, max_length=64)]
+    params: dict[Annotated[str, Field(max_length=64)], ParamValue] = Field(default_factory=dict)
+    seats: list[SeatChoice] | None = Field(default=None, max_length=16)
+
+
+class CheckParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    params: dict[Annotated[str, Field(max_length=64)], ParamValue] = Field(default_factory=dict)
+
+
+def _clean_params(params: dict[str, ParamValue]) -> dict[str, Any]:
+    """Blank form fields mean "the default"."""
+    return {k: v for k, v in params.items() if v is not None and v != ""}
+
+
+def game_catalogue() -> list[dict[str, Any]]:
+    """What the lobby offers: every game, its parameters and seat range, and the AIs."""
+    games = []
+    for name in list_games():
+        cls = game_class(name)
+        kind = cls.game_type
+        params = [
+            {
+                "name": key,
+                "default": spec.default,
+                "kind": spec.kind.__name__,
+                "doc": spec.doc,
+                "choices": list(spec.choices) if spec.choices else None,
+            }
+            for key, spec in cls.parameters.items()
+        ]
+        default_players = load_game(name).num_players()
+        games.append(
+            {
+                "name": name,
+                "title": kind.long_name,
+                "min_players": kind.min_num_players,
+                "max_players": kind.max_num_players,
+                "default_players": default_players,
+                "information": kind.information.value,
+                "params": params,
+            }
+        )
+    return games
+
+
+async def _json_body(request: Request, model: type[BaseModel]) -> Any:
+    body = await request.body()
+    if len(body) > MAX_BODY_BYTES:
+        raise HTTPException(413, f"request body over {MAX_BODY_BYTES} bytes")
+    try:
+        return model.model_validate_json(body or b"{}")
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "body"
+        raise HTTPException(400, f"{where}: {first['msg']}") from None
+
+
+def create_app(
+    db_url: str | None = None,
+    *,
+    ai_mode: str = "process",
+    ai_delay: float = 0.3,
+    synchronous: str = "NORMAL",
+) -> FastAPI:
+    """Build the app. ``db_url`` defaults to SQLite in the user's data directory."""
+    url = normalise_db_url(db_url) if db_url else default_db_url()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(url, synchronous=synchronous)
+        hub = Hub(store, AIRunner(ai_mode), ai_delay=ai_delay)
+        resumed = await hub.start()
+        log.info("parlour server ready: %d unfinished tables resumed", resumed)
+        # Latency: a full garbage collection walks every long-lived object (the libraries,
+        # the loaded tables) and stalled moves by 100 ms and more under load. Freeze what
+        # startup made, and collect the young generation less often.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.close()
+            store.close()
+
+    app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        return request.app.state.hub
+
+    async def by_token(request: Request, token: str) -> tuple[Table, HandData]:
+        found = await hub_of(request).find_token(token)
+        if found is None:
+            raise HTTPException(404, "no seat has this link: check it was copied whole")
+        return found
+
+    async def by_table(request: Request, table_id: str) -> Table:
+        table = await hub_of(request).table(table_id) if len(table_id) <= 32 else None
+        if table is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        return table
+
+    # -- pages ----------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC / "lobby.html")
+
+    @app.get("/play/{token}", include_in_schema=False)
+    async def play_page(request: Request, token: str) -> FileResponse:
+        await by_token(request, token)
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/watch/{table_id}", include_in_schema=False)
+    async def watch_page(request: Request, table_id: str) -> FileResponse:
+        await by_table(request, table_id)
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> HTMLResponse:
+        html = _rules_or_404(game)
+        title = game_class(game).game_type.long_name
+        return HTMLResponse(
+            "<!doctype html><meta charset=utf-8><link rel=stylesheet href=/static/parlour.css>"
+            f"<title>{title} rules</title><main class=rules-page>{html}</main>"
+        )
+
+    def _rules_or_404(game: str) -> str:
+        if game not in list_games():
+            raise HTTPException(404, f"no game {game!r}; games: {', '.join(list_games())}")
+        html = rules_html(game)
+        if html is None:
+            raise HTTPException(404, f"no rules text shipped for {game}")
+        return html
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    # -- lobby API ------------------------------------------------------------------------
+    @app.get("/api/games")
+    async def games() -> dict[str, Any]:
+        return {"games": game_catalogue(), "agents": agent_names(), "seat_kinds": SEAT_CHOICES}
+
+    @app.post("/api/games/{game}/check")
+    async def check(request: Request, game: str) -> dict[str, Any]:
+        body = await _json_body(request, CheckParams)
+        try:
+            configured = load_game(game, **_clean_params(body.params))
+        except ParlourError as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True, "num_players": configured.num_players(), "game": str(configured)}
+
+    @app.get("/api/rules/{game}")
+    async def rules(game: str) -> dict[str, str]:
+        return {"game": game, "html": _rules_or_404(game)}
+
+    @app.post("/api/tables", status_code=201)
+    async def create(request: Request) -> dict[str, Any]:
+        body = await _json_body(request, CreateTable)
+        kinds = [(s.kind, s.agent) for s in body.seats] if body.seats is not None else None
+        try:
+            table = await hub_of(request).create(body.game, _clean_params(body.params), kinds)
+        except CreateError as exc:
+            raise HTTPException(400, str(exc)) from None
+        creator = table.hands[0]
+        return {
+            "table": table.id,
+            "game": table.game.name,
+            "url": f"/play/{creator.token}",
+            "seats": list(creator.seats),
+            "watch": f"/watch/{table.id}",
+            "invites": [
+                {"seats": list(h.seats), "url": f"/play/{h.token}"}
+                for h in table.hands
+                if h.role == "invite"
+            ],
+        }
+
+    # -- a seat's API ---------------------------------------------------------------------
+    def _viewer(table: Table, hand: HandData | None, seat: int | None) -> int | None:
+        if hand is None:
+            return None
+        if seat is None:
+            return table.focus(hand)
+        if seat not in hand.seats:
+            raise HTTPException(403, f"this link does not hold seat {seat}")
+        return seat
+
+    @app.get("/api/play/{token}")
+    async def play_state(request: Request, token: str, seat: int | None = None) -> dict[str, Any]:
+        table, hand = await by_token(request, token)
+        return table.message(hand, _viewer(table, hand, seat))
+
+    @app.post("/api/play/{token}/act")
+    async def play_act(request: Request, token: str) -> JSONResponse:
+        table, hand = await by_token(request, token)
+        body = await request.body()
+        try:
+            message = parse_message(body)
+        except ProtocolError as exc:
+            return JSONResponse(error(exc.code, exc.message), status_code=400)
+        if not isinstance(message, ActMessage):
+            return JSONResponse(error("malformed", "send an act message here"), status_code=400)
+        reply = await _act(hub_of(request), table, hand, message, None)
+        return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
+
+    @app.get("/api/play/{token}/replay")
+    async def play_replay(request: Request, token: str, seat: int | None = None) -> dict[str, Any]:
+        table, hand = await by_token(request, token)
+        return await _replay(table, _viewer(table, hand, seat))
+
+    @app.get("/api/play/{token}/record")
+    async def play_record(request: Request, token: str, seat: int | None = None) -> Response:
+        table, hand = await by_token(request, token)
+        return await _record(table, _viewer(table, hand, seat))
+
+    @app.post("/api/play/{token}/rematch")
+    async def play_rematch(request: Request, token: str) -> dict[str, Any]:
+        table, hand = await by_token(request, token)
+        if not table.state.is_terminal():
+            raise HTTPException(409, "a rematch is offered once the game is over")
+        await hub_of(request).rematch(table)
+        return {"url": f"/play/{table.rematch_tokens[hand.hand]}", "table": table.rematch_id}
+
+    # -- a spectator's API ----------------------------------------------------------------
+    @app.get("/api/watch/{table_id}")
+    async def watch_state(request: Request, table_id: str) -> dict[str, Any]:
+        return (await by_table(request, table_id)).message(None)
+
+    @app.get("/api/watch/{table_id}/replay")
+    async def watch_replay(request: Request, table_id: str) -> dict[str, Any]:
+        return await _replay(await by_table(request, table_id), None)
+
+    @app.get("/api/watch/{table_id}/record")
+    async def watch_record(request: Request, table_id: str) -> Response:
+        return await _record(await by_table(request, table_id), None)
+
+    async def _replay(table: Table, viewer: int | None) -> dict[str, Any]:
+        history, notes = table.state.history(), list(table.notes)
+        steps = await asyncio.to_thread(replay_steps, table.game, history, notes, viewer)
+        return {"table": table.id, "game": table.game.name, "viewer": viewer, "steps": steps}
+
+    async def _record(table: Table, viewer: int | None) -> Response:
+        state, notes = table.state.clone(), list(table.notes)
+        metadata = {"table": table.id, "site": "parlour serve"}
+        document = await asyncio.to_thread(record_document, state, notes, viewer, metadata)
+        text = document if isinstance(document, str) else json.dumps(document, indent=1)
+        if is_public(table.game):
+            suffix = "record"
+        else:
+            suffix = f"seat{viewer}" if viewer is not None else "spectator"
+        name = f"{table.game.name}-{table.id}-{suffix}.json"
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    # -- websockets -----------------------------------------------------------------------
+    @app.websocket("/ws/play/{token}")
+    async def ws_play(websocket: WebSocket, token: str) -> None:
+        await websocket.accept()
+        found = await hub_of(websocket).find_token(token)
+        if found is None:
+            await websocket.send_json(error("unknown_seat", "no seat has this link"))
+            await websocket.close(code=4404)
+            return
+        await _serve(websocket, *found)
+
+    @app.websocket("/ws/watch/{table_id}")
+    async def ws_watch(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        table = await hub_of(websocket).table(table_id) if len(table_id) <= 32 else None
+        if table is None:
+            await websocket.send_json(error("unknown_table", f"no table {table_id!r}"))
+            await websocket.close(code=4404)
+            return
+        await _serve(websocket, table, None)
+
+    async def _serve(websocket: WebSocket, table: Table, hand: HandData | None) -> None:
+        hub = hub_of(websocket)
+        conn = Connection(hand)
+        writer = asyncio.create_task(_pump(websocket, conn))
+        hub.join(table, conn)
+        try:
+            while not conn.closed:
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                data = frame.get("text")
+                if data is None:
+                    data = frame.get("bytes") or b""
+                try:
+                    message = parse_message(data)
+                except ProtocolError as exc:
+                    conn.send(error(exc.code, exc.message))
+                    continue
+                if isinstance(message, PingMessage):
+                    conn.send({"type": "pong", "nonce": message.nonce, "version": table.version})
+                elif isinstance(message, ActMessage):
+                    if hand is None:
+                        conn.send(
+                            error(
+                                "spectator",
+                                "a spectator's link cannot make moves",
+                                client_id=message.client_id,
+                            )
+                        )
+                        continue
+                    await _act(hub, table, hand, message, conn)
+                else:
+                    conn.send(table.message(hand))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.leave(table, conn)
+            with contextlib.suppress(Exception):
+                await writer
+
+    async def _pump(websocket: WebSocket, conn: Connection) -> None:
+        """Send a connection's queued messages in order; stop when it closes."""
+        try:
+            while (message := await conn.queue.get()) is not None:
+                await websocket.send_text(json.dumps(message, separators=(",", ":")))
+        except Exception:  # the client went away
+            conn.closed = True
+        finally:
+            if websocket.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+
+    async def _act(
+        hub: Hub, table: Table, hand: HandData, message: ActMessage, conn: Connection | None
+    ) -> dict[str, Any]:
+        return await hub.submit(
+            table,
+            hand.seats,
+            message.steps,
+            f"{hand.hand}:{message.client_id}",
+            client_id=message.client_id,
+            at=message.at,
+            partial=message.partial,
+            preview=message.preview,
+            origin=conn,
+        )
+
+    return app

@@ -1,0 +1,100 @@
+"""The messages a client may send, checked before anything else looks at them.
+
+A message that is not JSON, too large, of an unknown type or with a field out of range is
+refused with a clear error and changes nothing; the connection stays open.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+MAX_MESSAGE_BYTES = 8192
+"""Largest message accepted from a client (a whole turn of notation fits many times over)."""
+MAX_STEPS = 64
+MAX_STEP_TEXT = 200
+
+Step = StrictInt | Annotated[str, Field(min_length=1, max_length=MAX_STEP_TEXT)]
+ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+
+
+class ActMessage(BaseModel):
+    """Play ``steps`` (action ids, or move notation to parse) for the seat to act.
+
+    ``at`` is the move number the client saw: if the table has moved on, the action is
+    refused as stale instead of being applied to a position the player never saw. Unless
+    ``partial`` is set, steps that leave the same player to act are not stored: the reply is
+    a preview (``partial``) so a multi-step turn (a GobbleStones play, a Stomple string) is
+    composed first and committed whole. ``preview`` never stores anything.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["act"]
+    client_id: ClientId
+    steps: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
+    at: StrictInt | None = None
+    partial: bool = False
+    preview: bool = False
+
+
+class PingMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["ping"]
+    nonce: Annotated[str, Field(max_length=64)] | None = None
+
+
+class StateRequest(BaseModel):
+    """Ask for the current state message again (after a missed update, say)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["state"]
+
+
+Message = ActMessage | PingMessage | StateRequest
+_BY_TYPE: dict[str, type[BaseModel]] = {
+    "act": ActMessage,
+    "ping": PingMessage,
+    "state": StateRequest,
+}
+
+
+class ProtocolError(Exception):
+    """A message that cannot be understood; ``code`` is machine-readable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_message(text: str | bytes) -> Message:
+    """Check and parse one client message; raises :class:`ProtocolError`."""
+    size = len(text.encode() if isinstance(text, str) else text)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too_large", f"message of {size} bytes refused: the limit is {MAX_MESSAGE_BYTES}"
+        )
+    try:
+        body: Any = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ProtocolError("malformed", "a message must be a JSON object") from None
+    if not isinstance(body, dict):
+        raise ProtocolError("malformed", "a message must be a JSON object")
+    kind = body.get("type")
+    model = _BY_TYPE.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        known = ", ".join(sorted(_BY_TYPE))
+        raise ProtocolError("malformed", f"unknown message type {kind!r}; known types: {known}")
+    try:
+        return model.model_validate(body)  # type: ignore[return-value]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "message"
+        raise ProtocolError("malformed", f"bad {kind} message: {where}: {first['msg']}") from None
+
+
+def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """An error reply: nothing was changed."""
+    return {"type": "error", "code": code, "message": message, **extra}

@@ -1,0 +1,127 @@
+// Clobber: a checkerboard of White (o) and Black (x) stones, or stones on a graph (C7).
+// Click one of your stones, then the enemy stone to capture. Legal moves come from the server
+// (as notation like "a1b1" or "a-b"); any other pair of squares is sent as typed notation so
+// that the server explains which rule it breaks.
+import { canvas, svg } from "./svg.js";
+
+const CELL = 64;
+const MARGIN = 26;
+const FILES = "abcdefghijklmnopqrstuvwxyz";
+
+function parseMove(text) {
+  let m = /^([a-z])(\d+)([a-z])(\d+)$/.exec(text);
+  if (m) return [m[1] + m[2], m[3] + m[4]];
+  m = /^([A-Za-z0-9_]+)-([A-Za-z0-9_]+)$/.exec(text);
+  return m ? [m[1], m[2]] : null;
+}
+
+function layout(view) {
+  // Square/node name -> {x, y, mark}; plus the board's size and edges (graphs only).
+  const [board] = view.position.split(" ");
+  const cells = {};
+  if (view.rows) {
+    const ranks = board.split("/");
+    ranks.forEach((rank, r) => [...rank].forEach((mark, c) => {
+      const name = FILES[c] + String(view.rows - r);
+      cells[name] = { x: MARGIN + c * CELL, y: r * CELL, mark, dark: (view.rows - 1 - r + c) % 2 === 0 };
+    }));
+    return { cells, width: MARGIN + view.columns * CELL, height: view.rows * CELL + MARGIN, edges: [] };
+  }
+  const n = view.nodes.length;
+  const radius = Math.max(120, n * 22);
+  const centre = radius + 40;
+  view.nodes.forEach((name, i) => {
+    const angle = (2 * Math.PI * i) / n - Math.PI / 2;
+    cells[name] = { x: centre + radius * Math.cos(angle) - CELL / 2,
+      y: centre + radius * Math.sin(angle) - CELL / 2, mark: board[i], dark: false };
+  });
+  return { cells, width: 2 * centre, height: 2 * centre, edges: view.edges };
+}
+
+export default {
+  seatName(i) { return ["White", "Black"][i]; },
+
+  render(root, model, ui) {
+    const { view, legal, last, interactive } = model;
+    const { cells, width, height, edges } = layout(view);
+    const moves = legal.map((m) => ({ ...m, squares: parseMove(m.s) })).filter((m) => m.squares);
+    const lastSquares = last && last.text ? parseMove(last.text) || [] : [];
+    const selected = ui.memo.selected;
+    const root_ = canvas(width, height, `Clobber board, ${view.to_move === "o" ? "White" : "Black"} to move`);
+    const grid = Boolean(view.rows);
+
+    for (const [a, b] of edges) {
+      const p = cells[a];
+      const q = cells[b];
+      root_.append(svg("line", { x1: p.x + CELL / 2, y1: p.y + CELL / 2, x2: q.x + CELL / 2,
+        y2: q.y + CELL / 2, stroke: "#a89676", "stroke-width": 3 }));
+    }
+    for (const [name, cell] of Object.entries(cells)) {
+      const sources = moves.filter((m) => m.squares[0] === name);
+      const target = selected ? moves.find((m) => m.squares[0] === selected && m.squares[1] === name) : null;
+      const group = svg("g", { "data-square": name, class: interactive ? "clickable" : "" });
+      if (grid) {
+        group.append(svg("rect", { x: cell.x, y: cell.y, width: CELL, height: CELL,
+          class: cell.dark ? "sq-dark" : "sq-light" }));
+      } else {
+        group.append(svg("circle", { cx: cell.x + CELL / 2, cy: cell.y + CELL / 2, r: CELL / 2 - 2,
+          class: "sq-light", stroke: "#a89676" }));
+        group.append(svg("text", { x: cell.x + CELL / 2, y: cell.y - 4, "text-anchor": "middle",
+          class: "coord", text: name }));
+      }
+      if (lastSquares.includes(name)) {
+        group.append(svg("rect", { x: cell.x + 2, y: cell.y + 2, width: CELL - 4, height: CELL - 4,
+          class: "sq-last", "data-last": "1" }));
+      }
+      if (cell.mark === "o" || cell.mark === "x") {
+        group.append(svg("circle", { cx: cell.x + CELL / 2, cy: cell.y + CELL / 2, r: CELL * 0.34,
+          fill: cell.mark === "o" ? "#fbfaf5" : "#26221d", stroke: cell.mark === "o" ? "#6b6254" : "#000",
+          "stroke-width": 2, "data-stone": cell.mark }));
+      }
+      if (sources.length && !selected) {
+        group.append(svg("rect", { x: cell.x + 3, y: cell.y + 3, width: CELL - 6, height: CELL - 6,
+          rx: 8, class: "from-legal" }));
+      }
+      if (selected === name) {
+        group.append(svg("rect", { x: cell.x + 3, y: cell.y + 3, width: CELL - 6, height: CELL - 6,
+          rx: 8, class: "selected" }));
+      }
+      if (target) {
+        group.append(svg("circle", { cx: cell.x + CELL / 2, cy: cell.y + CELL / 2, r: CELL * 0.14,
+          class: "target", "data-target": "1" }));
+      }
+      if (interactive) {
+        group.addEventListener("click", () => {
+          if (!selected) {
+            ui.memo.selected = name;
+            ui.say(sources.length ? "" : `No move starts at ${name}: choose one of the outlined stones.`);
+          } else if (selected === name) {
+            ui.memo.selected = null;
+          } else if (target) {
+            ui.memo.selected = null;
+            ui.step(target.a);
+            return;
+          } else {
+            // Not a listed move: let the server say which rule forbids it.
+            ui.memo.selected = null;
+            ui.step(grid ? selected + name : `${selected}-${name}`);
+            return;
+          }
+          ui.redraw();
+        });
+      }
+      root_.append(group);
+    }
+    if (grid) {
+      for (let c = 0; c < view.columns; c++) {
+        root_.append(svg("text", { x: MARGIN + c * CELL + CELL / 2, y: view.rows * CELL + 18,
+          "text-anchor": "middle", class: "coord", text: FILES[c] }));
+      }
+      for (let r = 0; r < view.rows; r++) {
+        root_.append(svg("text", { x: MARGIN / 2, y: r * CELL + CELL / 2 + 4,
+          "text-anchor": "middle", class: "coord", text: String(view.rows - r) }));
+      }
+    }
+    root.replaceChildren(root_);
+  },
+};

@@ -1,0 +1,346 @@
+// The table page: one seat's (or a spectator's) live window on a game.
+//
+// Everything shown comes from the server's messages, each built from this seat's view. The
+// page holds no rule: it offers the legal moves the server lists, sends what is clicked, and
+// shows the server's explanation when a move is refused. A turn of several steps (a
+// GobbleStones play, a Stomple string) is composed with server previews and stored whole.
+import { $, api, copyRow, el, newId } from "./common.js";
+
+const path = window.location.pathname.split("/").filter(Boolean);
+const MODE = path[0] === "play" ? "play" : "watch";
+const KEY = path[1];
+const API = MODE === "play" ? `/api/play/${KEY}` : `/api/watch/${KEY}`;
+const WS = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}/ws/${MODE}/${KEY}`;
+
+let socket = null;
+let latest = null;       // the last state message
+let shown = null;        // what the board shows: latest, or a preview of a turn being composed
+let pending = [];        // steps of the turn being composed (not stored yet)
+let inflight = null;     // the act message awaiting its reply (resent after a reconnect)
+let renderer = null;
+let rendererGame = null;
+let replay = null;       // {steps, index} while stepping through a replay
+let retry = 500;
+let memo = {};           // a renderer's scratch state for the position on screen
+let memoKey = "";
+const keep = {};         // a renderer's choices that outlive a position (a chosen tile colour)
+let curtainSeen = null;
+let previous = null;     // this viewer's view before the last change (to mark what moved)
+
+const boards = {};
+async function loadRenderer(game) {
+  if (!boards[game]) {
+    boards[game] = import(`./boards/${game.replace(/-/g, "_")}.js`)
+      .catch(() => import("./boards/generic.js"))
+      .then((m) => m.default);
+  }
+  return boards[game];
+}
+
+function seatName(i) {
+  if (i === null || i === undefined || i < 0) return "chance";
+  const own = renderer && renderer.seatName ? renderer.seatName(i, shown ? shown.view : null) : null;
+  return own || `Player ${i + 1}`;
+}
+
+function mySeats() {
+  return latest && latest.hand ? latest.hand.seats : [];
+}
+
+function say(text, isError = false) {
+  const box = $("#message");
+  box.textContent = text || "";
+  box.className = isError ? "error" : "";
+}
+
+// -- talking to the server ----------------------------------------------------------------
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function act(steps, extra = {}) {
+  if (inflight) return;
+  inflight = { type: "act", client_id: newId(), at: latest.version, steps, ...extra };
+  send(inflight);
+  draw();
+}
+
+function step(choice) {
+  act([...pending, choice]);
+}
+
+function replace(steps) {
+  // A renderer that composes a turn in its own order (a GobbleStones play is entered in board
+  // order) sends the whole turn so far; an empty turn is simply cancelled.
+  if (steps.length === 0) { pending = []; shown = latest; say(""); draw(); return; }
+  act(steps);
+}
+
+function connect() {
+  $("#conn").textContent = "connecting…";
+  socket = new WebSocket(WS);
+  socket.addEventListener("open", () => {
+    retry = 500;
+    $("#conn").textContent = "live";
+    if (inflight) send(inflight);  // same client id: stored at most once
+  });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    $("#conn").textContent = "reconnecting…";
+    if (event.code === 4404) { $("#conn").textContent = "no such table"; return; }
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+async function receive(msg) {
+  if (msg.type === "state") {
+    if (!latest || msg.version !== latest.version || msg.viewer !== latest.viewer) {
+      previous = latest && msg.viewer === latest.viewer && msg.version !== latest.version
+        ? latest.view : previous;
+      if (latest && msg.viewer !== latest.viewer) previous = null;
+      pending = [];
+      shown = null;
+    }
+    latest = msg;
+    if (rendererGame !== msg.game) {
+      renderer = await loadRenderer(msg.game);
+      rendererGame = msg.game;
+      $("#title").textContent = msg.title;
+      document.title = `parlour: ${msg.title}`;
+    }
+    if (!shown || !shown.preview) shown = msg;
+    draw();
+  } else if (msg.type === "partial") {
+    if (inflight && msg.client_id === inflight.client_id) inflight = null;
+    pending = msg.steps;
+    shown = { ...latest, ...msg };
+    say(pending.length ? "Go on with your turn, or undo." : "");
+    draw();
+  } else if (msg.type === "ack") {
+    if (inflight && msg.client_id === inflight.client_id) inflight = null;
+    pending = [];
+    say("");
+    draw();
+  } else if (msg.type === "error") {
+    if (inflight && msg.client_id === inflight.client_id) inflight = null;
+    if (msg.code === "stale") { pending = []; shown = latest; }
+    say(msg.message, true);
+    draw();
+  }
+}
+
+// -- drawing -------------------------------------------------------------------------------
+function resultText(result) {
+  if (!result) return "";
+  const winners = result.returns.map((r, i) => (r > 0 ? i : -1)).filter((i) => i >= 0);
+  const mine = mySeats();
+  if (winners.length === 0) return "Nobody wins.";
+  const names = winners.map((i) => seatName(i) + (mine.includes(i) ? " (you)" : ""));
+  if (mine.length === 1 && winners.includes(mine[0]) && winners.length === 1) return `You win! (${names[0]})`;
+  if (mine.length === 1 && !winners.includes(mine[0])) return `${names.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}. You lose.`;
+  return `${names.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}.`;
+}
+
+function statusText(model) {
+  if (model.terminal) return resultText(model.result);
+  if (model.to_act < 0) return "Dealing…";
+  const mine = mySeats().includes(model.to_act);
+  if (mine && MODE === "play") {
+    return mySeats().length > 1 ? `${seatName(model.to_act)} to move: your turn` : `Your turn (${seatName(model.to_act)})`;
+  }
+  const seat = latest.seats[model.to_act];
+  return `Waiting for ${seatName(model.to_act)}${seat && seat.kind === "ai" ? " (computer)" : ""}…`;
+}
+
+function drawSeats(model) {
+  const scores = (renderer.scores && renderer.scores(model.view)) || model.view.scores ||
+    (model.result ? model.result.scores : null);
+  const list = $("#seats");
+  list.replaceChildren();
+  for (const s of latest.seats) {
+    const online = s.kind === "ai" || s.online;
+    const who = s.kind === "ai" ? `computer (${s.agent})` : mySeats().includes(s.seat) ? "you" : "";
+    list.append(el("li", { class: model.to_act === s.seat ? "acting" : "", "data-seat": s.seat },
+      el("span", { class: online ? "dot on" : "dot", title: online ? "here" : "away" }),
+      el("span", { text: seatName(s.seat) }),
+      el("span", { class: "muted", text: who }),
+      el("span", { class: "score", text: scores ? String(scores[s.seat]) : "" })));
+  }
+}
+
+function drawLog(model) {
+  const log = $("#log");
+  log.replaceChildren();
+  for (const move of latest.log) {
+    const item = el("li", { value: move.seq + 1 },
+      `${seatName(move.player)}: ${move.text === null ? "(moved)" : move.text}`);
+    log.append(item);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function drawBoard(model, interactive, before = previous) {
+  const key = `${model.version}|${model.viewer}|${JSON.stringify(pending)}|${replay ? replay.index : "live"}`;
+  if (key !== memoKey) { memo = {}; memoKey = key; }
+  const board = $("#board");
+  renderer.render(board, {
+    view: model.view,
+    legal: interactive ? model.legal : [],
+    last: model.last,
+    viewer: model.viewer,
+    toAct: model.to_act,
+    interactive,
+    pending,
+    previous: before,
+    seatName,
+  }, { step, replace, say, memo, keep, redraw: draw });
+}
+
+function drawPrivate(model) {
+  const info = renderer.info ? renderer.info(model.view, model.viewer) : null;
+  $("#private-panel").hidden = !info;
+  if (info) $("#private").replaceChildren(info);
+}
+
+function drawLegal(model, interactive) {
+  const box = $("#legal-list");
+  box.replaceChildren();
+  if (!interactive) return;
+  for (const move of model.legal) {
+    box.append(el("button", { class: "quiet", text: move.s, "data-action": move.a, onclick: () => step(move.a) }));
+  }
+}
+
+function drawCompose() {
+  const on = pending.length > 0 && !replay;
+  $("#compose").classList.toggle("on", on);
+  if (on) $("#compose-text").textContent = `Turn so far: ${pending.length} step${pending.length > 1 ? "s" : ""}.`;
+}
+
+function drawEnd() {
+  const over = latest.terminal;
+  $("#end-panel").hidden = !over;
+  if (!over) return;
+  $("#result").textContent = resultText(latest.result);
+  $("#record-link").href = `${API}/record`;
+  $("#rematch-button").hidden = MODE !== "play" || Boolean(latest.rematch);
+  $("#rematch-link").hidden = !latest.rematch;
+  if (latest.rematch) $("#rematch-link").href = latest.rematch;
+}
+
+function drawShare() {
+  const box = $("#share");
+  box.replaceChildren(copyRow("Spectators", latest.watch));
+  for (const invite of latest.invites || []) {
+    box.append(copyRow(`Seat ${invite.seats.map((s) => s + 1).join(", ")}`, invite.url));
+  }
+}
+
+function drawCurtain(model) {
+  const hotseat = mySeats().length > 1 && !latest.public && MODE === "play";
+  const needs = hotseat && !replay && !model.terminal && model.to_act === model.viewer &&
+    curtainSeen !== model.viewer;
+  $("#curtain").classList.toggle("on", needs);
+  if (needs) $("#curtain-text").textContent = `Pass the screen to ${seatName(model.viewer)}.`;
+}
+
+function draw() {
+  if (!latest || !renderer) return;
+  if (replay) { drawReplay(); return; }
+  const model = shown || latest;
+  const interactive = MODE === "play" && !inflight && !model.terminal &&
+    model.legal.length > 0 && mySeats().includes(model.to_act);
+  const status = $("#status");
+  status.textContent = statusText(model);
+  status.className = interactive ? "mine" : "";
+  drawBoard(model, interactive);
+  drawSeats(model);
+  drawLog(model);
+  drawPrivate(model);
+  drawLegal(model, interactive);
+  drawCompose();
+  drawEnd();
+  drawShare();
+  drawCurtain(model);
+}
+
+// -- replay ----------------------------------------------------------------------------------
+async function startReplay() {
+  const data = await api(`${API}/replay`);
+  replay = { steps: data.steps, index: data.steps.length - 1 };
+  const slider = $("#replay-slider");
+  slider.max = String(data.steps.length - 1);
+  slider.value = String(replay.index);
+  $("#replay-bar").classList.add("on");
+  draw();
+}
+
+function drawReplay() {
+  const s = replay.steps[replay.index];
+  const model = { ...latest, view: s.view, last: s.last, legal: [], version: s.version,
+    terminal: false, to_act: -4 };
+  $("#status").textContent = `Replay: step ${replay.index} of ${replay.steps.length - 1}`;
+  $("#status").className = "";
+  drawBoard(model, false, replay.index > 0 ? replay.steps[replay.index - 1].view : null);
+  drawPrivate(model);
+  const last = s.last;
+  $("#replay-label").textContent = last ? `${seatName(last.player)}: ${last.text ?? "(moved)"}` : "start";
+  $("#replay-slider").value = String(replay.index);
+  drawCompose();
+}
+
+function moveReplay(delta) {
+  if (!replay) return;
+  replay.index = Math.max(0, Math.min(replay.steps.length - 1, replay.index + delta));
+  draw();
+}
+
+// -- wiring ----------------------------------------------------------------------------------
+$("#undo").addEventListener("click", () => {
+  const rest = pending.slice(0, -1);
+  if (rest.length === 0) { pending = []; shown = latest; say(""); draw(); return; }
+  act(rest, { preview: true });
+});
+$("#cancel").addEventListener("click", () => { pending = []; shown = latest; say(""); draw(); });
+$("#typed-go").addEventListener("click", () => {
+  const text = $("#typed").value.trim();
+  if (text) { step(text); $("#typed").value = ""; }
+});
+$("#typed").addEventListener("keydown", (e) => { if (e.key === "Enter") $("#typed-go").click(); });
+$("#replay-button").addEventListener("click", startReplay);
+$("#replay-any").addEventListener("click", startReplay);
+$("#replay-prev").addEventListener("click", () => moveReplay(-1));
+$("#replay-next").addEventListener("click", () => moveReplay(1));
+$("#replay-slider").addEventListener("input", (e) => { replay.index = Number(e.target.value); draw(); });
+$("#replay-exit").addEventListener("click", () => {
+  replay = null; $("#replay-bar").classList.remove("on"); draw();
+});
+$("#rematch-button").addEventListener("click", async () => {
+  try {
+    const data = await api(`${API}/rematch`, {});
+    window.location.href = data.url;
+  } catch (err) { say(err.message, true); }
+});
+$("#curtain-go").addEventListener("click", () => {
+  curtainSeen = (shown || latest).viewer; draw();
+});
+$("#rules-button").addEventListener("click", async () => {
+  const dialog = $("#rules-dialog");
+  if (!$("#rules").dataset.loaded && latest) {
+    try {
+      const data = await api(`/api/rules/${latest.game}`);
+      $("#rules").innerHTML = data.html;  // rendered server-side from the project's rules text
+      $("#rules").dataset.loaded = "1";
+    } catch (err) { $("#rules").textContent = err.message; }
+  }
+  dialog.showModal();
+});
+document.addEventListener("keydown", (e) => {
+  if (!replay) return;
+  if (e.key === "ArrowLeft") moveReplay(-1);
+  if (e.key === "ArrowRight") moveReplay(1);
+});
+
+window.parlour = { get latest() { return latest; }, get pending() { return pending; } };
+connect();

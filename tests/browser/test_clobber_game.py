@@ -1,0 +1,102 @@
+"""Two browsers play a whole game of Clobber by clicking, from the lobby to the rematch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser
+
+from parlour import GameRecord, load_game
+
+from .conftest import Server
+from .pages import latest, wait_my_turn, wait_version, watch_errors
+
+
+def test_two_browsers_play_a_full_clobber_game_by_clicking(
+    server: Server, browser: Browser, screenshots: Path
+):
+    host_context, guest_context = browser.new_context(), browser.new_context()
+    host, guest = host_context.new_page(), guest_context.new_page()
+    errors = watch_errors(host) + watch_errors(guest)
+    try:
+        # the lobby: Clobber on 3 x 4, seat 2 invited
+        host.goto(server.base + "/")
+        host.select_option("#game", "clobber")
+        host.fill("#param-rows", "3")
+        host.fill("#param-columns", "4")
+        host.press("#param-columns", "Tab")
+        host.wait_for_selector("text=clobber(rows=3,columns=4): 2 players")
+        host.select_option("[data-seat='1']", "invite")
+        host.click("#create")
+        host.wait_for_selector("#created:not([hidden])")
+        invite = host.locator("#links input").nth(1).input_value()
+        host.click("#go")
+        guest.goto(invite)
+        pages = [host, guest]
+        for page in pages:
+            page.wait_for_selector("[data-square='a1']")
+
+        # an illegal attempt is explained with the rule it breaks
+        host.click("[data-square='a1']")
+        host.click("[data-square='c3']")
+        host.wait_for_selector("#message.error")
+        assert "not orthogonally adjacent" in host.inner_text("#message")
+
+        game = load_game("clobber", rows=3, columns=4)
+        state = game.new_initial_state()
+        shot = False
+        while not state.is_terminal():
+            page = pages[state.current_player()]
+            seen = wait_version(page, state.move_number())
+            seen = wait_my_turn(page)
+            assert [m["a"] for m in seen["legal"]] == state.legal_actions()
+            move = seen["legal"][-1]
+            origin, target = move["s"][:2], move["s"][2:]
+            page.click(f"[data-square='{origin}']")
+            page.wait_for_selector(f"[data-square='{target}'] [data-target]")
+            page.click(f"[data-square='{target}']")
+            state.apply_action(move["a"])
+            for other in pages:
+                shown = wait_version(other, state.move_number())
+                assert shown["view"]["position"] == state.position()
+            # the last move is marked on both boards
+            assert host.locator(f"[data-square='{target}'] [data-last]").count() == 1
+            if not shot and state.move_number() == 2:
+                host.screenshot(path=str(screenshots / "clobber.png"), full_page=True)
+                shot = True
+
+        winner = state.returns().index(1.0)
+        pages[winner].wait_for_selector("#end-panel:not([hidden])")
+        assert "You win" in pages[winner].inner_text("#result")
+        pages[1 - winner].wait_for_selector("#end-panel:not([hidden])")
+        assert "You lose" in pages[1 - winner].inner_text("#result")
+
+        # replay: step back to the start and forward again
+        host.click("#replay-button")
+        host.wait_for_selector("#replay-bar.on")
+        for _ in range(state.move_number()):
+            host.click("#replay-prev")
+        assert "step 0 of" in host.inner_text("#status")
+        host.click("#replay-next")
+        assert host.locator("[data-last]").count() == 2  # the first move's two squares
+        host.click("#replay-exit")
+
+        # the record downloads and replays to the same final position
+        with host.expect_download() as download:
+            host.click("#record-link")
+        record = GameRecord.from_json(Path(download.value.path()).read_text())
+        assert record.final_state().position() == state.position()
+
+        # a rematch: the guest follows the link the host's request created
+        host.click("#rematch-button")
+        host.wait_for_url("**/play/**")
+        host.wait_for_selector("[data-square='a1']")
+        guest.wait_for_selector("#rematch-link:not([hidden])")
+        guest.click("#rematch-link")
+        guest.wait_for_selector("[data-square='a1']")
+        assert latest(host)["table"] == latest(guest)["table"] != seen["table"]
+        assert latest(host)["hand"]["seats"] == [1] and latest(guest)["hand"]["seats"] == [0]
+        assert errors == []
+    finally:
+        host_context.close()
+        guest_context.close()

@@ -1,0 +1,191 @@
+"""A real parlour server in a subprocess, and small blocking clients for it.
+
+Tests talk to the server only as a browser would: HTTP and websockets on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """``python -m parlour.server`` on a free port, with its own database."""
+
+    def __init__(self, db_path: Path, *, ai_delay: float = 0.0, ai: str = "thread") -> None:
+        self.db_path = db_path
+        self.ai_delay = ai_delay
+        self.ai = ai
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = db_path.with_suffix(".log")
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        command = [
+            sys.executable, "-m", "parlour.server",
+            "--port", str(self.port),
+            "--db", f"sqlite:///{self.db_path}",
+            "--no-open",
+            "--ai", self.ai,
+            "--ai-delay", str(self.ai_delay),
+        ]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start in time")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs at all."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=TIMEOUT)
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.log.close()
+
+    # -- HTTP ---------------------------------------------------------------------------------
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        return httpx.get(self.base + path, timeout=TIMEOUT, **kwargs)
+
+    def post(self, path: str, body: Any = None, **kwargs: Any) -> httpx.Response:
+        return httpx.post(self.base + path, json=body, timeout=TIMEOUT, **kwargs)
+
+    def create(self, game: str, params: dict[str, Any] | None = None,
+               seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"game": game, "params": params or {}}
+        if seats is not None:
+            body["seats"] = seats
+        response = self.post("/api/tables", body)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def client(self, url: str) -> Client:
+        """A websocket client for a page URL like ``/play/TOKEN`` or ``/watch/ID``."""
+        ws = connect(
+            self.ws_base + "/ws" + url, open_timeout=TIMEOUT, max_size=2**24, max_queue=None
+        )
+        return Client(ws.__enter__())  # closed by Client.close
+
+
+def token_of(url: str) -> str:
+    return url.rsplit("/", 1)[-1]
+
+
+class Client:
+    """One websocket, keeping every message it received (for the G-3 checks)."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.received: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.counter = 0
+
+    def send(self, message: Any) -> None:
+        self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        message = json.loads(self.ws.recv(timeout=timeout))
+        self.received.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def wait(self, predicate: Callable[[dict[str, Any]], bool],
+             timeout: float = TIMEOUT) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching message")
+            message = self.recv(left)
+            if predicate(message):
+                return message
+
+    def wait_state(self, predicate: Callable[[dict[str, Any]], bool] = lambda m: True,
+                   timeout: float = TIMEOUT) -> dict[str, Any]:
+        if self.state is not None and predicate(self.state):
+            return self.state
+        return self.wait(lambda m: m["type"] == "state" and predicate(m), timeout)
+
+    def act(self, steps: list[int | str], client_id: str | None = None,
+            at: int | None = None, **extra: Any) -> dict[str, Any]:
+        """Send an act and return its reply (ack, partial or error)."""
+        if client_id is None:
+            self.counter += 1
+            client_id = f"c{self.counter}-{time.monotonic_ns()}"
+        message = {"type": "act", "client_id": client_id, "steps": steps, **extra}
+        if at is not None:
+            message["at"] = at
+        self.send(message)
+        return self.wait(lambda m: m["type"] in ("ack", "partial", "error")
+                         and m.get("client_id") == client_id)
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def play_turn(client: Client, message: dict[str, Any], choose: Callable[[list[int]], int],
+              **extra: Any) -> dict[str, Any]:
+    """Play one whole turn for the seat of ``message`` (which must be to act).
+
+    Steps are chosen one at a time from the legal moves the server lists; a step that leaves
+    the same seat to act comes back as a preview (``partial``) and the turn goes on.
+    """
+    steps: list[int] = []
+    legal = [m["a"] for m in message["legal"]]
+    while True:
+        steps.append(choose(legal))
+        reply = client.act(list(steps), at=message["version"], **extra)
+        if reply["type"] != "partial":
+            return reply
+        legal = [m["a"] for m in reply["legal"]]

@@ -1,0 +1,243 @@
+"""G-3: everything a seat or a spectator receives is built from that seat's own view.
+
+Whole games of GobbleStones (with and without bluffing) and Stomp the Plank are played through
+a real server, one websocket per seat plus a spectator; afterwards the true game is rebuilt
+from the server's database and every message, replay and record each listener received is
+checked against what that listener may see: its board equals ``state.view(viewer)`` at that
+move, legal moves go only to the seat to act, another player's move is named only when the
+game hides nothing, and a record of a hidden-information game holds no action list.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from parlour import CHANCE_PLAYER, load_game
+from parlour.server.store import Store
+
+from .helpers import ServerProcess, play_turn, token_of
+
+STATE_KEYS = {
+    "type",
+    "table",
+    "game",
+    "title",
+    "params",
+    "public",
+    "num_players",
+    "seats",
+    "hand",
+    "log",
+    "watch",
+    "rematch",
+    "view",
+    "viewer",
+    "version",
+    "to_act",
+    "terminal",
+    "legal",
+    "last",
+    "result",
+    "preview",
+    "invites",
+}
+PARTIAL_KEYS = {
+    "type",
+    "client_id",
+    "steps",
+    "at",
+    "complete",
+    "view",
+    "viewer",
+    "version",
+    "to_act",
+    "terminal",
+    "legal",
+    "last",
+    "result",
+    "preview",
+}
+CONFIGS = [
+    ("gobblestones", {"max_turns": 24}),
+    ("gobblestones", {"bluff": True, "players": 3, "max_turns": 24}),
+    ("stomp-the-plank", {"players": 3}),
+]
+
+
+def _play_out(server: ServerProcess, game: str, params: dict[str, Any], seed: int):
+    rng = random.Random(seed)
+    n = load_game(game, **params).num_players()
+    table = server.create(game, params, seats=[{"kind": "invite"}] * n)
+    urls = {inv["seats"][0]: inv["url"] for inv in table["invites"]}
+    clients = {seat: server.client(urls[seat]) for seat in range(n)}
+    clients[None] = server.client(table["watch"])
+    clients["host"] = server.client(table["url"])  # the creator, holding no seat
+    try:
+        for client in clients.values():
+            client.wait_state()
+        for _turn in range(400):
+            spectator = clients[None].wait_state()
+            if spectator["terminal"]:
+                break
+            seat = spectator["to_act"]
+            mover = clients[seat]
+            message = mover.wait_state(lambda m, v=spectator["version"]: m["version"] == v)
+            reply = play_turn(mover, message, rng.choice)
+            assert reply["type"] == "ack", reply
+            clients[None].wait_state(lambda m, v=reply["version"]: m["version"] == v)
+        assert clients[None].state["terminal"], "the game did not finish"
+        for seat in range(n):
+            clients[seat].wait_state(lambda m: m["terminal"])
+        documents = {}
+        for seat in range(n):
+            token = token_of(urls[seat])
+            documents[seat] = (
+                server.get(f"/api/play/{token}/replay").json(),
+                server.get(f"/api/play/{token}/record").text,
+                server.get(f"/api/play/{token}").json(),
+            )
+        documents[None] = (
+            server.get(f"/api/watch/{table['table']}/replay").json(),
+            server.get(f"/api/watch/{table['table']}/record").text,
+            server.get(f"/api/watch/{table['table']}").json(),
+        )
+        return table, clients, documents
+    finally:
+        for client in clients.values():
+            client.close()
+
+
+def _true_states(server: ServerProcess, game: str, params: dict[str, Any], table_id: str):
+    store = Store(f"sqlite:///{server.db_path}")
+    try:
+        stored = store.load(table_id)
+    finally:
+        store.close()
+    assert stored is not None
+    state = load_game(game, **params).new_initial_state()
+    states, players, texts = [state.clone()], [], []
+    for row in stored.actions:
+        players.append(row.player)
+        texts.append(state.public_action_string(row.action))
+        state.apply_action(row.action)
+        states.append(state.clone())
+    return states, players, texts
+
+
+def _check_moves(
+    moves: list[dict | None],
+    viewer: int | None,
+    public: bool,
+    players: list[int],
+    texts: list[str],
+):
+    """Others' moves are worded only as the game says everyone may see them (G-3)."""
+    for move in moves:
+        if move is None:
+            continue
+        assert move["player"] == players[move["seq"]]
+        if public or (move["player"] == viewer and move["player"] != CHANCE_PLAYER):
+            continue
+        assert move["text"] == texts[move["seq"]]
+
+
+@pytest.mark.parametrize(("game", "params"), CONFIGS, ids=["gobble", "gobble-bluff", "plank"])
+def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
+    server: ServerProcess, game: str, params: dict[str, Any]
+):
+    table, clients, documents = _play_out(server, game, params, seed=len(json.dumps(params)))
+    states, players, texts = _true_states(server, game, params, table["table"])
+    public = load_game(game, **params).get_type().information.value == "perfect"
+    for key, client in clients.items():
+        viewer = None if key in (None, "host") else key
+        assert client.received, key
+        for message in client.received:
+            if message["type"] == "state":
+                assert set(message) <= STATE_KEYS, set(message) - STATE_KEYS
+                truth = states[message["version"]]
+                assert message["viewer"] == viewer
+                assert message["view"] == truth.view(viewer)
+                if viewer is not None and truth.current_player() == viewer:
+                    assert [m["a"] for m in message["legal"]] == truth.legal_actions()
+                else:
+                    assert message["legal"] == []
+                _check_moves([message["last"], *message["log"]], viewer, public, players, texts)
+                assert (message["result"] is not None) == truth.is_terminal()
+            elif message["type"] == "partial":
+                assert set(message) <= PARTIAL_KEYS
+                preview = states[message["at"]].clone()
+                for action in message["steps"]:
+                    preview.apply_action(action)
+                assert message["view"] == preview.view(viewer)
+            else:
+                assert message["type"] in ("ack", "error", "pong"), message
+                assert set(message) <= {
+                    "type",
+                    "client_id",
+                    "seq",
+                    "version",
+                    "duplicate",
+                    "code",
+                    "message",
+                    "rule",
+                    "step",
+                }
+    for viewer, (replay, record, snapshot) in documents.items():
+        assert snapshot["view"] == states[-1].view(viewer)
+        for step in replay["steps"]:
+            assert step["view"] == states[step["version"]].view(viewer)
+        _check_moves([s["last"] for s in replay["steps"]], viewer, public, players, texts)
+        document = json.loads(record)
+        if public:
+            assert document["format"] == "parlour-record"
+            assert document["actions"] == states[-1].history()
+        else:
+            assert document["format"] == "parlour-seat-replay" and "actions" not in document
+            assert document["steps"] == replay["steps"]
+            assert document["viewer"] == viewer
+
+
+def test_g3_hidden_racks_differ_between_seats_and_never_cross(server: ServerProcess):
+    """A direct probe: in GobbleStones each seat's messages carry its own rack and never the
+    other's (racks are dealt at random, so over a game they differ)."""
+    table, clients, _documents = _play_out(server, "gobblestones", {"max_turns": 6}, seed=3)
+    states, _players, _texts = _true_states(
+        server, "gobblestones", {"max_turns": 6}, table["table"]
+    )
+    differing = 0
+    for seat in (0, 1):
+        for message in clients[seat].received:
+            if message["type"] != "state":
+                continue
+            truth = states[message["version"]]
+            own, other = truth.view(seat)["rack"], truth.view(1 - seat)["rack"]
+            assert message["view"]["rack"] == own
+            differing += own != other
+            assert "rack" not in json.dumps(message).replace('"rack":', "", 1).replace(
+                '"rack_sizes":', ""
+            )
+    assert differing > 0
+    assert all(m["view"]["rack"] is None for m in clients[None].received if m["type"] == "state")
+
+
+def test_g3_a_table_started_from_a_position_text_does_not_show_it(server: ServerProcess):
+    """A position text holds every rack: the seats of a hidden-information game never get it."""
+    rng = random.Random(5)
+    dealt = load_game("gobblestones").new_initial_state()
+    while dealt.is_chance_node():
+        dealt.apply_action(rng.choice([a for a, _p in dealt.chance_outcomes()]))
+    position = dealt.position()
+    table = server.create("gobblestones", {"position": position}, seats=[{"kind": "invite"}] * 2)
+    for invite in table["invites"]:
+        seat = invite["seats"][0]
+        with server.client(invite["url"]) as client:
+            message = client.wait_state()
+            assert message["view"] == dealt.view(seat)
+            assert "position" not in message["params"]
+            assert position not in json.dumps(message)
+        record = server.get(f"/api/play/{token_of(invite['url'])}/record").text
+        assert position not in record
