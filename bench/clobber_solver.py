@@ -1,0 +1,173 @@
+"""Benchmark of the Clobber solver on alternating (checkerboard) boards.
+
+    python bench/clobber_solver.py                  # the issue-7 boards + every board <= 20 squares
+    python bench/clobber_solver.py --stretch        # also 3x9, 3x10, 4x7, 5x5, 5x6 (long)
+    python bench/clobber_solver.py --engine python  # the pure-Python engine (small boards)
+    python bench/clobber_solver.py --baseline       # also the same search without the CGT shortcuts
+    python bench/clobber_solver.py --mcgs-6x6 --time-limit 1800   # 6x6 openings MCGS solved
+
+Each board is solved in a fresh process (cold tables, no on-disk cache), so "peak MB" is the
+peak resident memory of that solve. "outcome" is N (first player wins) or P (second player
+wins). The MCGS column holds the MCGS (C++) times quoted in issue 7, measured on this kind of
+2-core machine after building its 4x4 database once (57 s): constants, printed for reference,
+not measured here. ``--baseline`` measures, in the same run, the same engine with the region
+table of outcome classes switched off (``db_max_stones=0``), to show what the CGT shortcuts buy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+
+MCGS_SECONDS = {"2x10": 0.4, "2x12": 13.0, "3x6": 0.4, "3x7": 1.5, "3x8": 85.0, "4x5": 1.1}
+"""MCGS (Folkersen, Du, Müller) solve times quoted in issue 7, in seconds."""
+
+ISSUE_BOARDS = ["2x10", "2x12", "3x6", "3x7", "3x8", "4x5", "4x6"]
+
+MCGS_6X6 = [
+    # (name, position text (C6), winner, MCGS seconds) -- 6x6 openings that the MCGS authors
+    # solved and published on their "Solving 6x6 Clobber" page (their machine, with 4x4 or 4x5
+    # databases). An independent check of our answers on hard positions.
+    ("game 1, move 5", "x.ox.o/.ooxx./xoxx.o/oxoxox/xoxoxo/oxoxox o", "o", 839),
+    ("game 8, move 4", "xoxoxo/oxoxox/xoxoxo/xxoxoo/.oxoo./o.xx.x x", "x", 1353),
+    ("game 6, move 4", "xoxx.o/oxoxo./xoxoxx/oxoxox/xoxoo./oxoo.x x", "x", 1763),
+    ("game 4, move 5", "xoxo.o/oxo.x./xoxxxx/oxoxoo/xoxoo./oxox.x o", "o", 1802),
+    ("game 3, move 6", "xoxoo./.xoxo./oo.oxx/xxxxox/.oxoxo/.ooxox x", "x", 1805),
+    ("game 3, move 5", "xoxoo./oxoxo./xo.oxx/xxxxox/.oxoxo/.ooxox o", "o", 2809),
+    ("game 2, move 4", "xoxoxo/oxoxox/xoxoxo/oxoxox/.xxoo./o.xo.x x", "x", 4258),
+    ("game 1, move 4", "x.ox.o/.ooxx./xoxoxo/oxoxox/xoxoxo/oxoxox x", "x", 22959),
+    ("game 3, move 4", "xoxoo./oxoxo./xoxoxx/xxoxox/.oxoxo/.ooxox x", "o", 62910),
+]
+STRETCH_BOARDS = ["3x9", "2x14", "4x7", "3x10", "5x5", "5x6"]
+
+
+def small_boards(max_squares: int = 20) -> list[str]:
+    """Every alternating board of at most ``max_squares`` squares, up to turning it."""
+    return [
+        f"{r}x{c}"
+        for r in range(1, max_squares + 1)
+        for c in range(r, max_squares + 1)
+        if 2 <= r * c <= max_squares and c <= 26
+    ]
+
+
+def solve_one(size: str, engine: str, tt_bits: int, db_max: int, limit: float) -> dict:
+    """Solve one board (``RxC``: its outcome class) or position (the winner) in this process."""
+    import parlour
+    from parlour.analysis import ClobberSolver, SolverTimeout
+
+    is_position = " " in size
+    game = parlour.load_game("clobber", **({"position": size} if is_position else {"size": size}))
+    solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits, db_max_stones=db_max)
+    state = game.new_initial_state()
+    started = time.perf_counter()
+    try:
+        if is_position:
+            mover = size[-1]
+            outcome = mover if solver.mover_wins(state, limit) else "xo"[mover == "x"]
+        else:
+            outcome = solver.outcome(state, time_limit=limit)
+    except SolverTimeout:
+        outcome = "timeout"
+    seconds = time.perf_counter() - started
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {
+        "board": size,
+        "engine": solver.engine_name,
+        "outcome": outcome,
+        "nodes": solver.nodes,
+        "seconds": seconds,
+        "peak_mb": peak_mb,
+    }
+
+
+def run_in_child(size: str, args: argparse.Namespace, db_max: int) -> dict:
+    command = [
+        sys.executable, __file__, "--one", size, "--engine", args.engine,
+        "--tt-bits", str(args.tt_bits), "--db-max", str(db_max),
+        "--time-limit", str(args.time_limit),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return {"board": size, "outcome": "error: " + done.stderr.strip().splitlines()[-1]}
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", default="auto", choices=["auto", "c", "python"])
+    parser.add_argument("--tt-bits", type=int, default=24, help="transposition table: 2^bits")
+    parser.add_argument("--db-max", type=int, default=14, help="largest region in the table")
+    parser.add_argument("--time-limit", type=float, default=600.0, help="per board, seconds")
+    parser.add_argument("--stretch", action="store_true", help="also the long, larger boards")
+    parser.add_argument("--baseline", action="store_true", help="also run without CGT tables")
+    parser.add_argument("--boards", nargs="*", help="only these boards, e.g. 3x8 4x6")
+    parser.add_argument("--mcgs-6x6", action="store_true",
+                        help="only the 6x6 openings solved by the MCGS authors")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(solve_one(args.one, args.engine, args.tt_bits, args.db_max,
+                                   args.time_limit)))
+        return
+
+    if args.mcgs_6x6:
+        run_6x6(args)
+        return
+    boards = args.boards or list(
+        dict.fromkeys(ISSUE_BOARDS + small_boards() + (STRETCH_BOARDS if args.stretch else []))
+    )
+    header = (
+        f"{'board':>6} {'outcome':>8} {'nodes':>13} {'seconds':>9} {'peak MB':>8} "
+        f"{'MCGS s':>7} {'MCGS/ours':>9}"
+    )
+    if args.baseline:
+        header += f" {'plain nodes':>13} {'plain s':>9} {'plain/ours':>10}"
+    print(f"Clobber solver benchmark (engine={args.engine}, tt 2^{args.tt_bits} entries, "
+          f"region table <= {args.db_max} stones, limit {args.time_limit:g} s per board)")
+    print(header)
+    total = 0.0
+    for size in boards:
+        row = run_in_child(size, args, args.db_max)
+        if "nodes" not in row:
+            print(f"{size:>6} {row['outcome']}")
+            continue
+        total += row["seconds"]
+        ref = MCGS_SECONDS.get(size)
+        ratio = f"{ref / row['seconds']:.1f}x" if ref and row["outcome"] != "timeout" else ""
+        line = (
+            f"{size:>6} {row['outcome']:>8} {row['nodes']:>13,} {row['seconds']:>9.2f} "
+            f"{row['peak_mb']:>8.0f} {ref if ref is not None else '':>7} {ratio:>9}"
+        )
+        if args.baseline:
+            plain = run_in_child(size, args, 0)
+            if "nodes" in plain:
+                speed = (
+                    f"{plain['seconds'] / row['seconds']:.1f}x"
+                    if plain["outcome"] != "timeout" else ">limit"
+                )
+                line += f" {plain['nodes']:>13,} {plain['seconds']:>9.2f} {speed:>10}"
+        print(line, flush=True)
+    print(f"total solve time {total:.1f} s")
+
+
+def run_6x6(args: argparse.Namespace) -> None:
+    print("6x6 openings solved by MCGS (their figures: their machine, 4x4/4x5 databases)")
+    print(f"{'position':>15} {'winner':>6} {'ours':>8} {'nodes':>13} {'seconds':>9} "
+          f"{'peak MB':>8} {'MCGS s':>7}")
+    for name, text, winner, mcgs in MCGS_6X6:
+        row = run_in_child(text, args, args.db_max)
+        if "nodes" not in row:
+            print(f"{name:>15} {row['outcome']}")
+            continue
+        agrees = "" if row["outcome"] in (winner, "timeout") else "  DISAGREES"
+        print(f"{name:>15} {winner:>6} {row['outcome']:>8} {row['nodes']:>13,} "
+              f"{row['seconds']:>9.1f} {row['peak_mb']:>8.0f} {mcgs:>7}{agrees}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

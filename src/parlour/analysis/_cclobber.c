@@ -1,0 +1,980 @@
+/*
+ * The compiled Clobber engine: the algorithm of parlour/analysis/engine.py, step for step.
+ *
+ * A sum of grid regions is searched by boolean negamax. A region is a bounding box of at most
+ * 64 cells holding two bitboards: `a`, the stones of the player to move, and `b`, the other
+ * player's. Every region is kept in normal form (least of its eight turned/mirrored copies)
+ * together with the normal form of its negative (colours swapped), so that transposed,
+ * relocated and mirrored regions meet in the tables, and `G + -G` cancels.
+ *
+ * Tables:
+ *  - the transposition table keys a whole sum by two independent 64-bit multiset signatures
+ *    (sums of per-region hashes, so the order of regions does not matter);
+ *  - the region table keys one region exactly (box and both bitboards) and holds its outcome
+ *    class; it is never evicted, and the Python side saves its small entries to disk.
+ *
+ * The search never stores a result computed after its time budget ran out: it unwinds with -1
+ * and the caller raises a timeout instead of answering.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint64_t u64;
+
+/* ---------------------------------------------------------------- region keys */
+typedef struct {
+    u64 a, b;
+    uint8_t h, w;
+} Key;
+
+typedef struct {
+    Key k, nk;          /* normal form seen by the mover, and of the negative */
+    u64 h1, h2, nh1, nh2;
+    int stones;
+} Reg;
+
+static inline int key_cmp(const Key *x, const Key *y) {
+    if (x->h != y->h) return x->h < y->h ? -1 : 1;
+    if (x->w != y->w) return x->w < y->w ? -1 : 1;
+    if (x->a != y->a) return x->a < y->a ? -1 : 1;
+    if (x->b != y->b) return x->b < y->b ? -1 : 1;
+    return 0;
+}
+
+static inline int key_eq(const Key *x, const Key *y) {
+    return x->a == y->a && x->b == y->b && x->h == y->h && x->w == y->w;
+}
+
+static inline u64 mix64(u64 z) {
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static inline u64 key_hash(const Key *k, u64 seed) {
+    u64 z = mix64(k->a ^ seed);
+    z = mix64(z ^ k->b ^ (seed << 1));
+    return mix64(z ^ ((u64)k->h << 8 | k->w) ^ (seed >> 3));
+}
+
+#define SEED1 0x243f6a8885a308d3ULL
+#define SEED2 0x13198a2e03707344ULL
+
+/* ---------------------------------------------------------------- box geometry */
+typedef struct {
+    int ready;
+    u64 full, not_first, not_last;
+    uint8_t perm[8][64];
+    uint8_t dims[8][2];
+} Box;
+
+static Box boxes[65][65];
+
+static inline u64 shr(u64 x, int n) { return n >= 64 ? 0 : x >> n; }
+static inline u64 shl(u64 x, int n) { return n >= 64 ? 0 : x << n; }
+
+static Box *box(int h, int w) {
+    Box *bx = &boxes[h][w];
+    if (bx->ready) return bx;
+    int n = h * w;
+    bx->full = n >= 64 ? ~0ULL : ((1ULL << n) - 1);
+    u64 first = 0;
+    for (int r = 0; r < h; r++) first |= 1ULL << (r * w);
+    bx->not_first = bx->full & ~first;
+    bx->not_last = bx->full & ~shl(first, w - 1);
+    for (int k = 0; k < 8; k++) {
+        int nh = k < 4 ? h : w, nw = k < 4 ? w : h;
+        bx->dims[k][0] = (uint8_t)nh;
+        bx->dims[k][1] = (uint8_t)nw;
+        for (int r = 0; r < h; r++)
+            for (int c = 0; c < w; c++) {
+                int rr, cc;
+                switch (k) {
+                case 0: rr = r; cc = c; break;
+                case 1: rr = r; cc = w - 1 - c; break;
+                case 2: rr = h - 1 - r; cc = c; break;
+                case 3: rr = h - 1 - r; cc = w - 1 - c; break;
+                case 4: rr = c; cc = r; break;
+                case 5: rr = c; cc = h - 1 - r; break;
+                case 6: rr = w - 1 - c; cc = r; break;
+                default: rr = w - 1 - c; cc = h - 1 - r; break;
+                }
+                bx->perm[k][r * w + c] = (uint8_t)(rr * nw + cc);
+            }
+    }
+    bx->ready = 1;
+    return bx;
+}
+
+static inline u64 neighbours(u64 x, const Box *bx, int w) {
+    return shr(x, w) | (shl(x, w) & bx->full) | ((x << 1) & bx->not_first) |
+           ((x >> 1) & bx->not_last);
+}
+
+static inline u64 apply_perm(u64 x, const uint8_t *perm) {
+    u64 out = 0;
+    while (x) {
+        int i = __builtin_ctzll(x);
+        out |= 1ULL << perm[i];
+        x &= x - 1;
+    }
+    return out;
+}
+
+/* ---- the 8x8 frame: regions whose box fits in 8x8 are turned with a few bit tricks.
+   In a frame, cell (r, c) is bit 8r + c whatever the box width. */
+#define FILE_A 0x0101010101010101ULL
+#define FILE_H 0x8080808080808080ULL
+
+static inline u64 to_frame(u64 x, int h, int w) {
+    if (w == 8) return x;
+    u64 f = 0, m = (1ULL << w) - 1;
+    for (int r = 0; r < h; r++) f |= ((x >> (r * w)) & m) << (8 * r);
+    return f;
+}
+
+static inline u64 from_frame(u64 f, int h, int w) {
+    if (w == 8) return f;
+    u64 x = 0, m = (1ULL << w) - 1;
+    for (int r = 0; r < h; r++) x |= ((f >> (8 * r)) & m) << (r * w);
+    return x;
+}
+
+static inline u64 flip_rows(u64 f, int h) { return __builtin_bswap64(f) >> (8 * (8 - h)); }
+
+static inline u64 mirror_cols(u64 f, int w) {
+    f = ((f >> 1) & 0x5555555555555555ULL) | ((f & 0x5555555555555555ULL) << 1);
+    f = ((f >> 2) & 0x3333333333333333ULL) | ((f & 0x3333333333333333ULL) << 2);
+    f = ((f >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((f & 0x0f0f0f0f0f0f0f0fULL) << 4);
+    return f >> (8 - w);
+}
+
+static inline u64 transpose8(u64 x) { /* (r, c) -> (c, r) */
+    u64 t;
+    t = 0x0f0f0f0f00000000ULL & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    t = 0x3333000033330000ULL & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    t = 0x5500550055005500ULL & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    return x;
+}
+
+static inline void keep_least(Key *best, int *have, int h, int w, u64 a, u64 b) {
+    Key cand = {a, b, (uint8_t)h, (uint8_t)w};
+    if (!*have || key_cmp(&cand, best) < 0) *best = cand;
+    *have = 1;
+}
+
+/* Normal forms of a region and of its negative, from a tight region in an 8x8 frame. Only the
+   symmetries giving the smallest height can win (keys compare the height first). */
+static void normal_forms_frame(int h, int w, u64 fa, u64 fb, Key *k, Key *nk) {
+    int have = 0, nhave = 0;
+    for (int turned = 0; turned < 2; turned++) {
+        int th = turned ? w : h, tw = turned ? h : w;
+        if ((h != w) && (th > tw)) continue;
+        u64 a0 = turned ? transpose8(fa) : fa, b0 = turned ? transpose8(fb) : fb;
+        u64 a1 = mirror_cols(a0, tw), b1 = mirror_cols(b0, tw);
+        u64 as[4] = {a0, a1, flip_rows(a0, th), flip_rows(a1, th)};
+        u64 bs[4] = {b0, b1, flip_rows(b0, th), flip_rows(b1, th)};
+        for (int i = 0; i < 4; i++) {
+            u64 pa = from_frame(as[i], th, tw), pb = from_frame(bs[i], th, tw);
+            keep_least(k, &have, th, tw, pa, pb);
+            keep_least(nk, &nhave, th, tw, pb, pa);
+        }
+    }
+}
+
+/* The same through permutation tables, for any box of at most 64 cells (the reference). */
+static void normal_forms_slow(int h, int w, u64 a, u64 b, Key *k, Key *nk) {
+    Box *bx = box(h, w);
+    int least = h < w ? h : w, have = 0, nhave = 0;
+    for (int t = 0; t < 8; t++) {
+        if (bx->dims[t][0] != least) continue;
+        u64 pa = apply_perm(a, bx->perm[t]), pb = apply_perm(b, bx->perm[t]);
+        keep_least(k, &have, bx->dims[t][0], bx->dims[t][1], pa, pb);
+        keep_least(nk, &nhave, bx->dims[t][0], bx->dims[t][1], pb, pa);
+    }
+}
+
+/* Normal forms (least of the eight turned/mirrored copies) of a tight region and its negative. */
+static void normal_forms(int h, int w, u64 a, u64 b, Key *k, Key *nk) {
+    if (h <= 8 && w <= 8)
+        normal_forms_frame(h, w, to_frame(a, h, w), to_frame(b, h, w), k, nk);
+    else
+        normal_forms_slow(h, w, a, b, k, nk);
+}
+
+/* Crop a group inside box (h, w) to its tight box; returns the new dims through hp/wp. */
+static void crop(int h, int w, u64 a, u64 b, int *hp, int *wp, u64 *ap, u64 *bp) {
+    u64 occ = a | b;
+    u64 rowmask = w >= 64 ? ~0ULL : ((1ULL << w) - 1);
+    int r0 = -1, r1 = -1;
+    u64 cols = 0;
+    for (int r = 0; r < h; r++) {
+        u64 row = shr(occ, r * w) & rowmask;
+        if (row) {
+            if (r0 < 0) r0 = r;
+            r1 = r;
+            cols |= row;
+        }
+    }
+    int c0 = __builtin_ctzll(cols), c1 = 63 - __builtin_clzll(cols);
+    int nh = r1 - r0 + 1, nw = c1 - c0 + 1;
+    *hp = nh;
+    *wp = nw;
+    if (nh == h && nw == w) {
+        *ap = a;
+        *bp = b;
+        return;
+    }
+    u64 nmask = nw >= 64 ? ~0ULL : ((1ULL << nw) - 1);
+    u64 na = 0, nb = 0;
+    for (int i = 0; i < nh; i++) {
+        int r = r0 + i;
+        na |= ((shr(a, r * w + c0)) & nmask) << (i * nw);
+        nb |= ((shr(b, r * w + c0)) & nmask) << (i * nw);
+    }
+    *ap = na;
+    *bp = nb;
+}
+
+static void finish_reg(Reg *g, int stones) {
+    g->h1 = key_hash(&g->k, SEED1);
+    g->h2 = key_hash(&g->k, SEED2);
+    g->nh1 = key_hash(&g->nk, SEED1);
+    g->nh2 = key_hash(&g->nk, SEED2);
+    g->stones = stones;
+}
+
+static void make_reg(Reg *g, int h, int w, u64 a, u64 b) {
+    normal_forms(h, w, a, b, &g->k, &g->nk);
+    finish_reg(g, __builtin_popcountll(a | b));
+}
+
+static inline void neg_reg(Reg *dst, const Reg *src) {
+    dst->k = src->nk;
+    dst->nk = src->k;
+    dst->h1 = src->nh1;
+    dst->h2 = src->nh2;
+    dst->nh1 = src->h1;
+    dst->nh2 = src->h2;
+    dst->stones = src->stones;
+}
+
+static inline int count_moves(u64 x, u64 y, const Box *bx, int w) {
+    return __builtin_popcountll(x & shl(y, w)) + __builtin_popcountll(x & shr(y, w)) +
+           __builtin_popcountll(x & (y >> 1) & bx->not_last) +
+           __builtin_popcountll(x & (y << 1) & bx->not_first);
+}
+
+/* ---------------------------------------------------------------- tables */
+typedef struct {
+    u64 h, g; /* g: bits 8.. signature, bits 2..7 log2 work, bit 1 valid, bit 0 result */
+} TTEntry;
+
+typedef struct {
+    u64 a, b;
+    uint16_t hw;
+    uint8_t value; /* bit 7 valid, bits 0-1 outcome */
+} DBEntry;
+
+typedef struct {
+    PyObject_HEAD
+    int cannibal;
+    int db_max;
+    TTEntry *tt;
+    u64 tt_mask; /* number of buckets - 1; each bucket holds 4 entries */
+    DBEntry *db;
+    u64 db_cap, db_count, db_limit;
+    long long nodes;
+    long long tt_hits, db_hits;
+    /* per-search state */
+    double deadline, started, next_report;
+    PyObject *progress;
+    int aborted; /* 1: time out, 2: Python exception set */
+    int slow_path; /* tests: use the permutation tables everywhere (the reference) */
+} Engine;
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int tt_probe(Engine *E, u64 h, u64 g) {
+    TTEntry *bucket = E->tt + ((h & E->tt_mask) << 2);
+    u64 sig = g & ~0xffULL;
+    for (int i = 0; i < 4; i++)
+        if (bucket[i].h == h && (bucket[i].g & ~0xffULL) == sig && (bucket[i].g & 2))
+            return (int)(bucket[i].g & 1);
+    return -1;
+}
+
+static void tt_store(Engine *E, u64 h, u64 g, int result, long long work) {
+    TTEntry *bucket = E->tt + ((h & E->tt_mask) << 2);
+    u64 sig = g & ~0xffULL;
+    int lw = 0;
+    while (work > 1 && lw < 63) {
+        work >>= 1;
+        lw++;
+    }
+    u64 val = sig | ((u64)lw << 2) | 2 | (u64)(result & 1);
+    int victim = 0, least = 1 << 30;
+    for (int i = 0; i < 4; i++) {
+        if (bucket[i].h == h && (bucket[i].g & ~0xffULL) == sig) {
+            bucket[i].g = val;
+            return;
+        }
+        int w = (bucket[i].g & 2) ? (int)((bucket[i].g >> 2) & 63) : -1;
+        if (w < least) {
+            least = w;
+            victim = i;
+        }
+    }
+    bucket[victim].h = h;
+    bucket[victim].g = val;
+}
+
+static inline u64 db_slot(const Key *k, u64 cap) { return key_hash(k, 0x5bd1e995ULL) & (cap - 1); }
+
+static int db_grow(Engine *E) {
+    u64 cap = E->db_cap ? E->db_cap * 2 : (1ULL << 16);
+    DBEntry *fresh = calloc(cap, sizeof(DBEntry));
+    if (!fresh) return -1;
+    for (u64 i = 0; i < E->db_cap; i++) {
+        DBEntry *e = &E->db[i];
+        if (!(e->value & 0x80)) continue;
+        Key k = {e->a, e->b, (uint8_t)(e->hw >> 8), (uint8_t)(e->hw & 0xff)};
+        u64 s = db_slot(&k, cap);
+        while (fresh[s].value & 0x80) s = (s + 1) & (cap - 1);
+        fresh[s] = *e;
+    }
+    free(E->db);
+    E->db = fresh;
+    E->db_cap = cap;
+    return 0;
+}
+
+static int db_get(Engine *E, const Key *k) {
+    if (!E->db_cap) return -1;
+    u64 s = db_slot(k, E->db_cap);
+    uint16_t hw = (uint16_t)(k->h << 8 | k->w);
+    while (E->db[s].value & 0x80) {
+        DBEntry *e = &E->db[s];
+        if (e->a == k->a && e->b == k->b && e->hw == hw) return e->value & 3;
+        s = (s + 1) & (E->db_cap - 1);
+    }
+    return -1;
+}
+
+/* Returns 0 when stored (or when the table is full: the entry is then simply not kept, so
+   memory stays bounded on very long searches), -1 when out of memory. */
+static int db_put(Engine *E, const Key *k, int value) {
+    if (E->db_count >= E->db_limit) return 0;
+    if ((E->db_count + 1) * 2 > E->db_cap && db_grow(E) < 0) return -1;
+    u64 s = db_slot(k, E->db_cap);
+    uint16_t hw = (uint16_t)(k->h << 8 | k->w);
+    while (E->db[s].value & 0x80) {
+        DBEntry *e = &E->db[s];
+        if (e->a == k->a && e->b == k->b && e->hw == hw) {
+            e->value = (uint8_t)(0x80 | value);
+            return 0;
+        }
+        s = (s + 1) & (E->db_cap - 1);
+    }
+    E->db[s].a = k->a;
+    E->db[s].b = k->b;
+    E->db[s].hw = hw;
+    E->db[s].value = (uint8_t)(0x80 | value);
+    E->db_count++;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- search */
+#define POSITIVE 1
+#define NEGATIVE 2
+#define FUZZY 3
+#define ZERO 0
+
+typedef struct {
+    int region;   /* index of the region moved in */
+    int ncomps;
+    Reg comps[4]; /* live regions after the move, seen by the next mover */
+    u64 h1, h2;   /* signature of the child sum */
+    int score;    /* moves left to the opponent: fewer first */
+} Child;
+
+static int win(Engine *E, const Reg *in, int n);
+
+static int check_budget(Engine *E) {
+    double t = now_seconds();
+    if (E->deadline > 0 && t > E->deadline) {
+        E->aborted = 1;
+        return -1;
+    }
+    if ((E->nodes & 0x3ffff) == 0 && PyErr_CheckSignals() < 0) {
+        E->aborted = 2;
+        return -1;
+    }
+    if (E->progress && t >= E->next_report) {
+        E->next_report = t + 0.25;
+        PyObject *r = PyObject_CallFunction(E->progress, "Ld", E->nodes, t - E->started);
+        if (!r) {
+            E->aborted = 2;
+            return -1;
+        }
+        Py_DECREF(r);
+    }
+    return 0;
+}
+
+/* The outcome class of one region (mover's view), from the table or by searching it. */
+static int outcome(Engine *E, const Reg *g) {
+    int v = db_get(E, &g->k);
+    if (v >= 0) {
+        E->db_hits++;
+        return v;
+    }
+    int first = win(E, g, 1);
+    if (first < 0) return -1;
+    Reg ng;
+    neg_reg(&ng, g);
+    int second = win(E, &ng, 1);
+    if (second < 0) return -1;
+    v = first | (second << 1);
+    if (db_put(E, &g->k, v) < 0) {
+        PyErr_NoMemory();
+        E->aborted = 2;
+        return -1;
+    }
+    return v;
+}
+
+static int child_cmp(const void *x, const void *y) {
+    const Child *p = x, *q = y;
+    return (p->score > q->score) - (p->score < q->score);
+}
+
+/* Ordering bonus from the region table (looked up, never computed here): a part already
+   known to be lost for the opponent (or zero) makes the move more promising. */
+static inline int known_bonus(Engine *E, const Reg *g) {
+    if (g->stones > E->db_max) return 0;
+    switch (db_get(E, &g->k)) {
+    case NEGATIVE: return -4;
+    case ZERO: return -2;
+    case POSITIVE: return 4;
+    default: return 0;
+    }
+}
+
+static inline void start_child(Child *c, int idx, u64 rest1, u64 rest2) {
+    c->region = idx;
+    c->ncomps = 0;
+    c->h1 = rest1;
+    c->h2 = rest2;
+    c->score = 0;
+}
+
+static inline void add_comp(Child *c, const Reg *g) {
+    c->h1 += g->h1;
+    c->h2 += g->h2;
+}
+
+/* Children of moving in a region whose box fits 8x8: everything in frame coordinates. */
+static int gen_children_frame(Engine *E, const Reg *r, int idx, u64 rest1, u64 rest2,
+                              Child *kids, int nk) {
+    const Key *k = &r->k;
+    u64 a = to_frame(k->a, k->h, k->w), b = to_frame(k->b, k->h, k->w);
+    u64 targets = E->cannibal ? (a | b) : b;
+    u64 src[4] = {a & (targets << 8), a & (targets >> 8), a & ((targets >> 1) & ~FILE_H),
+                  a & ((targets << 1) & ~FILE_A)};
+    const int delta[4] = {-8, 8, 1, -1};
+    for (int d = 0; d < 4; d++) {
+        u64 s_bits = src[d];
+        while (s_bits) {
+            int s = __builtin_ctzll(s_bits);
+            s_bits &= s_bits - 1;
+            int t = s + delta[d];
+            u64 na = (a & ~(1ULL << s)) | (1ULL << t);
+            u64 nb = b & ~(1ULL << t);
+            Child *c = &kids[nk++];
+            start_child(c, idx, rest1, rest2);
+            u64 occ = na | nb;
+            while (occ) {
+                u64 grp = occ & (~occ + 1);
+                for (;;) {
+                    u64 grown = (grp | (grp << 8) | (grp >> 8) | ((grp << 1) & ~FILE_A) |
+                                 ((grp >> 1) & ~FILE_H)) & occ;
+                    if (grown == grp) break;
+                    grp = grown;
+                }
+                occ &= ~grp;
+                /* the next mover owns the b stones */
+                u64 ga = nb & grp, gb = na & grp;
+                int live = E->cannibal ? (__builtin_popcountll(grp) >= 2) : (ga && gb);
+                if (!live) continue;
+                int r0 = __builtin_ctzll(grp) >> 3, r1 = (63 - __builtin_clzll(grp)) >> 3;
+                u64 fold = grp | (grp >> 32);
+                fold |= fold >> 16;
+                fold |= fold >> 8;
+                fold &= 0xff;
+                int c0 = __builtin_ctzll(fold), c1 = 63 - __builtin_clzll(fold);
+                int shift = 8 * r0 + c0;
+                ga >>= shift;
+                gb >>= shift;
+                Reg *g = &c->comps[c->ncomps++];
+                normal_forms_frame(r1 - r0 + 1, c1 - c0 + 1, ga, gb, &g->k, &g->nk);
+                finish_reg(g, __builtin_popcountll(grp));
+                add_comp(c, g);
+                /* move ordering: leave the opponent as few moves as possible. (In plain
+                   Clobber both players always have equally many moves, one per o-x
+                   adjacency, so a mobility *difference* would carry no information.) */
+                c->score += known_bonus(E, g);
+                u64 tg = E->cannibal ? (ga | gb) : gb;
+                c->score += __builtin_popcountll(ga & (tg << 8)) +
+                            __builtin_popcountll(ga & (tg >> 8)) +
+                            __builtin_popcountll(ga & (tg >> 1) & ~FILE_H) +
+                            __builtin_popcountll(ga & (tg << 1) & ~FILE_A);
+            }
+        }
+    }
+    return nk;
+}
+
+/* Children of moving in region r (any box of at most 64 cells); appended to kids. */
+static int gen_children(Engine *E, const Reg *r, int idx, u64 rest1, u64 rest2, Child *kids,
+                        int nk) {
+    const Key *k = &r->k;
+    int h = k->h, w = k->w;
+    if (h <= 8 && w <= 8 && !E->slow_path) return gen_children_frame(E, r, idx, rest1, rest2, kids, nk);
+    const Box *bx = box(h, w);
+    u64 a = k->a, b = k->b;
+    u64 targets = E->cannibal ? (a | b) : b;
+    u64 src[4] = {a & shl(targets, w), a & (shr(targets, w) & bx->full),
+                  a & (targets >> 1) & bx->not_last, a & (targets << 1) & bx->not_first};
+    const int delta[4] = {-w, w, 1, -1};
+    for (int d = 0; d < 4; d++) {
+        u64 s_bits = src[d];
+        while (s_bits) {
+            int s = __builtin_ctzll(s_bits);
+            s_bits &= s_bits - 1;
+            int t = s + delta[d];
+            u64 na = (a & ~(1ULL << s)) | (1ULL << t);
+            u64 nb = b & ~(1ULL << t);
+            Child *c = &kids[nk++];
+            start_child(c, idx, rest1, rest2);
+            u64 occ = na | nb;
+            while (occ) {
+                u64 grp = occ & (~occ + 1);
+                for (;;) {
+                    u64 grown = (grp | neighbours(grp, bx, w)) & occ;
+                    if (grown == grp) break;
+                    grp = grown;
+                }
+                occ &= ~grp;
+                u64 ga = na & grp, gb = nb & grp;
+                int live = E->cannibal ? (__builtin_popcountll(grp) >= 2) : (ga && gb);
+                if (!live) continue;
+                int ch, cw;
+                u64 ca, cb;
+                crop(h, w, gb, ga, &ch, &cw, &ca, &cb); /* the next mover owns the b stones */
+                Reg *g = &c->comps[c->ncomps++];
+                if (E->slow_path)
+                    normal_forms_slow(ch, cw, ca, cb, &g->k, &g->nk);
+                else
+                    normal_forms(ch, cw, ca, cb, &g->k, &g->nk);
+                finish_reg(g, __builtin_popcountll(grp));
+                add_comp(c, g);
+                c->score += known_bonus(E, g) +
+                            count_moves(ca, E->cannibal ? (ca | cb) : cb, box(ch, cw), cw);
+            }
+        }
+    }
+    return nk;
+}
+
+static int count_region_moves(const Engine *E, const Reg *r) {
+    const Key *k = &r->k;
+    const Box *bx = box(k->h, k->w);
+    u64 targets = E->cannibal ? (k->a | k->b) : k->b;
+    return count_moves(k->a, targets, bx, k->w);
+}
+
+static int win(Engine *E, const Reg *in, int n) {
+    E->nodes++;
+    if ((E->nodes & 0xfff) == 0 && check_budget(E) < 0) return -1;
+    if (n == 0) return 0;
+    long long start_nodes = E->nodes;
+    int result = -1;
+    int n_in = n;
+    u64 raw1 = 0, raw2 = 0;
+    for (int i = 0; i < n; i++) {
+        raw1 += in[i].h1;
+        raw2 += in[i].h2;
+    }
+    Reg *r = malloc(sizeof(Reg) * (size_t)n);
+    Child *kids = NULL;
+    if (!r) goto nomem;
+    memcpy(r, in, sizeof(Reg) * (size_t)n);
+
+    /* G + -G = 0 */
+    if (n >= 2) {
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                if (key_eq(&r[i].k, &r[j].nk)) {
+                    r[j] = r[--n]; /* j > i: drop j first, then i */
+                    r[i] = r[--n];
+                    i--;
+                    break;
+                }
+            }
+        }
+        if (n == 0) {
+            result = 0;
+            goto done;
+        }
+    }
+
+    /* a lone region already in the region table is answered from there */
+    if (n == 1 && r[0].stones <= E->db_max) {
+        int v = db_get(E, &r[0].k);
+        if (v >= 0) {
+            E->db_hits++;
+            result = v & 1;
+            goto done;
+        }
+    }
+
+    /* outcome classes of small regions: drop zeros, decide the sum if we can */
+    if (n >= 2) {
+        int positive = 0, negative = 0, fuzzy = 0, unknown = 0;
+        for (int i = 0; i < n; i++) {
+            if (r[i].stones > E->db_max) {
+                unknown++;
+                continue;
+            }
+            int v = outcome(E, &r[i]);
+            if (v < 0) goto done;
+            if (v == ZERO) {
+                r[i] = r[n - 1];
+                n--;
+                i--;
+                continue;
+            }
+            if (v == POSITIVE) positive++;
+            else if (v == NEGATIVE) negative++;
+            else fuzzy++;
+        }
+        if (n == 0) {
+            result = 0;
+            goto done;
+        }
+        if (!unknown) {
+            if (!negative && fuzzy <= 1) {
+                result = 1;
+                goto done;
+            }
+            if (!positive && !fuzzy) {
+                result = 0;
+                goto done;
+            }
+        }
+    }
+
+    u64 s1 = 0, s2 = 0, n1 = 0, n2 = 0;
+    for (int i = 0; i < n; i++) {
+        s1 += r[i].h1;
+        s2 += r[i].h2;
+        n1 += r[i].nh1;
+        n2 += r[i].nh2;
+    }
+    int known = tt_probe(E, s1, s2);
+    if (known >= 0) {
+        E->tt_hits++;
+        result = known;
+        goto done;
+    }
+
+    int total = 0;
+    for (int i = 0; i < n; i++) total += count_region_moves(E, &r[i]);
+    kids = malloc(sizeof(Child) * (size_t)(total + 1));
+    if (!kids) goto nomem;
+    int nk = 0;
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            if (key_eq(&r[i].k, &r[j].k)) {
+                dup = 1;
+                break;
+            }
+        if (dup) continue;
+        int first = nk;
+        nk = gen_children(E, &r[i], i, n1 - r[i].nh1, n2 - r[i].nh2, kids, nk);
+        for (int c = first; c < nk; c++) {
+            if (tt_probe(E, kids[c].h1, kids[c].h2) == 0) {
+                E->tt_hits++;
+                result = 1; /* a child already known lost for the opponent */
+                tt_store(E, s1, s2, 1, 1);
+                goto done;
+            }
+        }
+    }
+    qsort(kids, (size_t)nk, sizeof(Child), child_cmp);
+
+    Reg *child = malloc(sizeof(Reg) * (size_t)(n + 4));
+    if (!child) goto nomem;
+    result = 0;
+    for (int c = 0; c < nk && result == 0; c++) {
+        int m = 0;
+        for (int j = 0; j < n; j++)
+            if (j != kids[c].region) neg_reg(&child[m++], &r[j]);
+        for (int q = 0; q < kids[c].ncomps; q++) child[m++] = kids[c].comps[q];
+        int sub = win(E, child, m);
+        if (sub < 0) {
+            result = -1;
+            break;
+        }
+        if (sub == 0) result = 1;
+    }
+    free(child);
+    if (result >= 0) tt_store(E, s1, s2, result, E->nodes - start_nodes);
+    goto done;
+
+nomem:
+    PyErr_NoMemory();
+    E->aborted = 2;
+    result = -1;
+done:
+    /* also file the result under the unsimplified sum, for parents' transposition cut-offs */
+    if (result >= 0 && n_in >= 2) tt_store(E, raw1, raw2, result, E->nodes - start_nodes);
+    free(kids);
+    free(r);
+    return result;
+}
+
+/* ---------------------------------------------------------------- Python type */
+static void Engine_dealloc(Engine *E) {
+    free(E->tt);
+    free(E->db);
+    Py_XDECREF(E->progress);
+    Py_TYPE(E)->tp_free((PyObject *)E);
+}
+
+static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"cannibal", "tt_bits", "db_max_stones", "slow_path", "db_limit",
+                             NULL};
+    int cannibal = 0, tt_bits = 22, db_max = 14, slow_path = 0;
+    unsigned long long db_limit = 1ULL << 23;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|piipK", kwlist, &cannibal, &tt_bits, &db_max,
+                                     &slow_path, &db_limit))
+        return -1;
+    E->db_limit = db_limit;
+    E->slow_path = slow_path;
+    if (tt_bits < 10 || tt_bits > 32) {
+        PyErr_SetString(PyExc_ValueError, "tt_bits must be between 10 and 32");
+        return -1;
+    }
+    E->cannibal = cannibal;
+    E->db_max = db_max;
+    free(E->tt);
+    u64 buckets = 1ULL << (tt_bits - 2);
+    E->tt = calloc(buckets * 4, sizeof(TTEntry));
+    if (!E->tt) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    E->tt_mask = buckets - 1;
+    return 0;
+}
+
+static int parse_regions(Engine *E, PyObject *seq, Reg **out, int *n) {
+    PyObject *fast = PySequence_Fast(seq, "regions must be a sequence of (h, w, a, b)");
+    if (!fast) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    Reg *regs = malloc(sizeof(Reg) * (size_t)(len + 1));
+    if (!regs) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        int h, w;
+        unsigned long long a, b;
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        if (!PyArg_ParseTuple(item, "iiKK", &h, &w, &a, &b)) goto fail;
+        if (h < 1 || w < 1 || h * w > 64) {
+            PyErr_SetString(PyExc_ValueError, "a region's box must hold at most 64 cells");
+            goto fail;
+        }
+        u64 full = box(h, w)->full;
+        if ((a & b) || ((a | b) & ~full) || !(a | b)) {
+            PyErr_SetString(PyExc_ValueError, "bad region bitboards");
+            goto fail;
+        }
+        int ch, cw;
+        u64 ca, cb;
+        crop(h, w, a, b, &ch, &cw, &ca, &cb);
+        if (E->slow_path) {
+            normal_forms_slow(ch, cw, ca, cb, &regs[i].k, &regs[i].nk);
+            finish_reg(&regs[i], __builtin_popcountll(ca | cb));
+        } else {
+            make_reg(&regs[i], ch, cw, ca, cb);
+        }
+    }
+    Py_DECREF(fast);
+    *out = regs;
+    *n = (int)len;
+    return 0;
+fail:
+    Py_DECREF(fast);
+    free(regs);
+    return -1;
+}
+
+static PyObject *Engine_win(Engine *E, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"regions", "time_limit", "progress", NULL};
+    PyObject *seq, *progress = Py_None;
+    double limit = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|dO", kwlist, &seq, &limit, &progress))
+        return NULL;
+    Reg *regs;
+    int n;
+    if (parse_regions(E, seq, &regs, &n) < 0) return NULL;
+    E->started = now_seconds();
+    E->deadline = limit > 0 ? E->started + limit : 0;
+    E->next_report = E->started + 0.25;
+    Py_XDECREF(E->progress);
+    E->progress = progress == Py_None ? NULL : progress;
+    Py_XINCREF(E->progress);
+    E->aborted = 0;
+    int res = win(E, regs, n);
+    free(regs);
+    Py_CLEAR(E->progress);
+    if (res < 0) {
+        if (E->aborted == 2) return NULL;
+        return PyLong_FromLong(-1);
+    }
+    return PyLong_FromLong(res);
+}
+
+/* Entries of the region table with at most max_stones stones, packed "<BBQQB" each. */
+static PyObject *Engine_export(Engine *E, PyObject *args) {
+    int max_stones = 64;
+    if (!PyArg_ParseTuple(args, "|i", &max_stones)) return NULL;
+    u64 count = 0;
+    for (u64 i = 0; i < E->db_cap; i++)
+        if ((E->db[i].value & 0x80) &&
+            __builtin_popcountll(E->db[i].a | E->db[i].b) <= max_stones)
+            count++;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 19));
+    if (!out) return NULL;
+    unsigned char *p = (unsigned char *)PyBytes_AS_STRING(out);
+    for (u64 i = 0; i < E->db_cap; i++) {
+        DBEntry *e = &E->db[i];
+        if (!(e->value & 0x80) || __builtin_popcountll(e->a | e->b) > max_stones) continue;
+        p[0] = (unsigned char)(e->hw >> 8);
+        p[1] = (unsigned char)(e->hw & 0xff);
+        for (int j = 0; j < 8; j++) p[2 + j] = (unsigned char)(e->a >> (8 * j));
+        for (int j = 0; j < 8; j++) p[10 + j] = (unsigned char)(e->b >> (8 * j));
+        p[18] = e->value & 3;
+        p += 19;
+    }
+    return out;
+}
+
+static PyObject *Engine_import(Engine *E, PyObject *args) {
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    if (buf.len % 19) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "region table data must be 19-byte records");
+        return NULL;
+    }
+    const unsigned char *p = buf.buf;
+    Py_ssize_t count = buf.len / 19;
+    for (Py_ssize_t i = 0; i < count; i++, p += 19) {
+        Key k;
+        k.h = p[0];
+        k.w = p[1];
+        k.a = k.b = 0;
+        for (int j = 0; j < 8; j++) k.a |= (u64)p[2 + j] << (8 * j);
+        for (int j = 0; j < 8; j++) k.b |= (u64)p[10 + j] << (8 * j);
+        if (k.h < 1 || k.w < 1 || k.h * k.w > 64 || p[18] > 3) continue;
+        if (db_put(E, &k, p[18]) < 0) {
+            PyBuffer_Release(&buf);
+            return PyErr_NoMemory();
+        }
+    }
+    PyBuffer_Release(&buf);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Engine_clear(Engine *E, PyObject *Py_UNUSED(ignored)) {
+    memset(E->tt, 0, sizeof(TTEntry) * (size_t)((E->tt_mask + 1) * 4));
+    free(E->db);
+    E->db = NULL;
+    E->db_cap = E->db_count = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Engine_get_nodes(Engine *E, void *closure) { return PyLong_FromLongLong(E->nodes); }
+static PyObject *Engine_get_db_size(Engine *E, void *closure) {
+    return PyLong_FromUnsignedLongLong(E->db_count);
+}
+static PyObject *Engine_get_stats(Engine *E, void *closure) {
+    return Py_BuildValue("{sLsLsLsK}", "nodes", E->nodes, "tt_hits", E->tt_hits, "db_hits",
+                         E->db_hits, "db_size", (unsigned long long)E->db_count);
+}
+
+static PyMethodDef Engine_methods[] = {
+    {"win", (PyCFunction)(void (*)(void))Engine_win, METH_VARARGS | METH_KEYWORDS,
+     "win(regions, time_limit=0, progress=None) -> 1 (mover wins), 0 (mover loses), -1 (out of time)"},
+    {"export_table", (PyCFunction)Engine_export, METH_VARARGS,
+     "Packed region-table entries with at most max_stones stones."},
+    {"import_table", (PyCFunction)Engine_import, METH_VARARGS, "Load packed region-table entries."},
+    {"clear", (PyCFunction)Engine_clear, METH_NOARGS, "Forget every table entry."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Engine_getset[] = {
+    {"nodes", (getter)Engine_get_nodes, NULL, "nodes searched so far", NULL},
+    {"db_size", (getter)Engine_get_db_size, NULL, "entries in the region table", NULL},
+    {"stats", (getter)Engine_get_stats, NULL, "search counters", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "parlour.analysis._cclobber.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Boolean negamax over sums of normalised Clobber grid regions.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Engine_init,
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_methods = Engine_methods,
+    .tp_getset = Engine_getset,
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "_cclobber", "Compiled Clobber search engine.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__cclobber(void) {
+    if (PyType_Ready(&EngineType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    Py_INCREF(&EngineType);
+    if (PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) {
+        Py_DECREF(&EngineType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "VERSION", 1);
+    return m;
+}

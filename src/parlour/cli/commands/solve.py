@@ -1,0 +1,141 @@
+"""``parlour solve clobber``: who wins a position with perfect play, and the winning moves."""
+
+from __future__ import annotations
+
+import json
+from contextlib import nullcontext
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from parlour.analysis import ClobberSolver, SolverTimeout
+from parlour.cli.common import build_game, console, err_console
+
+COLOURS = {"o": "White (o)", "x": "Black (x)"}
+VALUE_MAX_STONES = 12
+"""``--value`` computes canonical forms only for regions this small (the cost is exponential)."""
+
+
+def solve(
+    game: Annotated[str, typer.Argument(help="the game to solve (clobber)")],
+    position: Annotated[
+        str | None,
+        typer.Option(
+            help="position text (C6): ranks from the top joined by /, a space, o or x to move"
+        ),
+    ] = None,
+    size: Annotated[
+        str | None, typer.Option(help="solve the start position of this board, e.g. 3x6")
+    ] = None,
+    first: Annotated[
+        str | None, typer.Option(help="who moves first from the start position: white or black")
+    ] = None,
+    graph: Annotated[
+        str | None, typer.Option(help="play on a graph (C7): edges like 'a-b b-c'")
+    ] = None,
+    cannibal: Annotated[bool, typer.Option(help="Cannibal Clobber (C8)")] = False,
+    all_moves: Annotated[bool, typer.Option("--all", help="list every winning move")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    time_limit: Annotated[
+        float | None, typer.Option(help="give up (with a message, never a guess) after S seconds")
+    ] = None,
+    value: Annotated[
+        bool, typer.Option(help="also print the combinatorial game value (small positions)")
+    ] = False,
+    engine: Annotated[str, typer.Option(help="search engine: auto, c or python")] = "auto",
+) -> None:
+    """Solve a Clobber position exactly: the winner with perfect play and the winning moves."""
+    if game.strip().lower() != "clobber":
+        err_console.print(f"[red]error:[/] only clobber can be solved, not {escape(game)!r}")
+        raise typer.Exit(2)
+    if engine not in ("auto", "c", "python"):
+        err_console.print("[red]error:[/] --engine must be auto, c or python")
+        raise typer.Exit(2)
+    if time_limit is not None and time_limit <= 0:
+        err_console.print("[red]error:[/] --time-limit must be a positive number of seconds")
+        raise typer.Exit(2)
+    params: dict[str, Any] = {"cannibal": cannibal}
+    for key, given in (("position", position), ("size", size), ("first", first), ("graph", graph)):
+        if given is not None:
+            params[key] = given
+    configured = build_game("clobber", params)
+    state = configured.new_initial_state()
+    try:
+        solver = ClobberSolver(
+            configured,  # type: ignore[arg-type]
+            engine=engine,
+            disk_cache=True,
+            tt_bits=24,  # 256 MB at most, touched only as the search fills it
+        )
+    except RuntimeError as exc:
+        err_console.print(f"[red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(2) from None
+
+    status = (
+        err_console.status("solving…", spinner="dots")
+        if err_console.is_terminal
+        else nullcontext()
+    )
+    with status as live:
+
+        def progress(nodes: int, seconds: float) -> None:
+            if live is not None:
+                live.update(f"solving… {nodes:,} positions searched, {seconds:.0f} s")
+
+        try:
+            solution = solver.solve(
+                state, all_moves=all_moves, time_limit=time_limit, progress=progress
+            )
+        except SolverTimeout as exc:
+            err_console.print(f"[red]no answer:[/] {escape(str(exc))}")
+            raise typer.Exit(1) from None
+
+    cgt_value = _value_text(state, configured) if value else None
+    if as_json:
+        data = solution.as_dict()
+        if value:
+            data["value"] = cgt_value
+        print(json.dumps(data))
+        return
+    mover, winner = COLOURS[solution.to_move], COLOURS[solution.winner]
+    console.print(f"{configured}: {escape(solution.position)}")
+    if solution.mover_wins:
+        moves = ", ".join(solution.winning_moves)
+        label = "winning moves" if all_moves else "a winning move"
+        console.print(
+            f"[bold]{mover}[/] to move [green]wins[/] with perfect play; {label}: {moves}"
+        )
+    elif state.is_terminal():
+        console.print(f"[bold]{mover}[/] to move has no move and [red]loses[/]: {winner} has won")
+    else:
+        console.print(
+            f"[bold]{mover}[/] to move [red]loses[/] against perfect play: "
+            f"{winner} wins whatever {mover} plays"
+        )
+    if value:
+        console.print(f"value (Left = Black x): {cgt_value}")
+    console.print(
+        f"[dim]{solution.nodes:,} position{'' if solution.nodes == 1 else 's'} searched in "
+        f"{solution.seconds:.2f} s "
+        f"({solution.engine} engine)[/]"
+    )
+    if solution.engine == "python" and configured.grid is not None and engine == "auto":
+        console.print(
+            "[dim]the compiled engine is not built, so the slower pure-Python engine ran; "
+            "reinstall parlour where a C compiler is present for the fast one[/]"
+        )
+
+
+def _value_text(state: Any, configured: Any) -> str:
+    from parlour.analysis.cgt import position_value
+
+    solver = ClobberSolver(configured, engine="python")
+    regions = solver.regions(state)
+    if any(solver.py_engine.space.stones(r) > VALUE_MAX_STONES for r in regions):
+        return f"not computed (a region has more than {VALUE_MAX_STONES} stones)"
+    return str(position_value(state))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("solve")(solve)
