@@ -11,20 +11,18 @@ exactly as an agent or a test would drive a game, so any slowdown of a game show
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 import sys
 import time
 
 import parlour
-from parlour.core import game_class
+from parlour.games import conformance_configs
 
 
 def configs(name: str, every: bool) -> list[dict]:
     if not every:
         return [{}]
-    package = ".".join(game_class(name).__module__.split(".")[:3])
-    return list(getattr(importlib.import_module(package), "CONFORMANCE_CONFIGS", [{}]))
+    return [config for _name, config in conformance_configs(name)]
 
 
 def measure(name: str, config: dict, seconds: float, seed: int = 0) -> tuple[float, float, float]:

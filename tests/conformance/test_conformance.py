@@ -6,7 +6,6 @@ covered as soon as it registers. One concept per test, as in python-chess.
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 
@@ -25,20 +24,12 @@ from parlour.core import (
     Utility,
     game_class,
 )
+from parlour.games import conformance_configs
 
 GAMES_PER_CONFIG = 6
 
 
-def _configs() -> list[tuple[str, dict]]:
-    cases = []
-    for name in parlour.list_games():
-        package = ".".join(game_class(name).__module__.split(".")[:3])
-        configs = getattr(importlib.import_module(package), "CONFORMANCE_CONFIGS", [{}])
-        cases += [(name, dict(config)) for config in configs]
-    return cases
-
-
-CASES = _configs()
+CASES = conformance_configs()
 IDS = [f"{name}-{i}" for i, (name, _config) in enumerate(CASES)]
 
 

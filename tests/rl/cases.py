@@ -3,23 +3,13 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 
 import parlour
-from parlour.core import State, game_class
+from parlour.core import State
+from parlour.games import conformance_configs
 
-
-def conformance_cases() -> list[tuple[str, dict]]:
-    cases = []
-    for name in parlour.list_games():
-        package = ".".join(game_class(name).__module__.split(".")[:3])
-        configs = getattr(importlib.import_module(package), "CONFORMANCE_CONFIGS", [{}])
-        cases += [(name, dict(config)) for config in configs]
-    return cases
-
-
-CASES = conformance_cases()
+CASES = conformance_configs()
 IDS = [f"{name}-{i}" for i, (name, _config) in enumerate(CASES)]
 
 
