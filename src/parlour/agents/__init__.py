@@ -1,17 +1,45 @@
-"""Agents that choose actions: the interface, and the named strengths players pick from.
+"""Agents that choose actions: the interface, the search agents and the named strengths.
 
-An agent sees a game only through the public API of the state it is handed and must base its
-decision on what its player may see (``state.view(player)``, ``legal_actions()``,
-``sample_world``): never on hidden parts of the state. Every module of this package is
-imported here so that the agents it defines register their names.
+An agent decides from what its player may see: :meth:`Agent.step` hands it a
+:class:`PlayerView` (the player's own view, their legal actions, and worlds sampled consistently
+with the view), never the state itself. Every module of this package is imported here so that
+the agents it defines register their names (``make_agent("hard", game, seed)``).
 """
 
 import importlib
 import pkgutil
 
-from parlour.agents.base import Agent, RandomAgent, agent_names, make_agent, register_agent
+from parlour.agents.base import (
+    Agent,
+    RandomAgent,
+    agent_descriptions,
+    agent_names,
+    make_agent,
+    parse_agent_spec,
+    register_agent,
+)
+from parlour.agents.evaluation import Knowledge, evaluate, knowledge_for, register_knowledge
+from parlour.agents.playerview import PlayerView
 
 for _module in pkgutil.iter_modules(__path__):
     importlib.import_module(f"{__name__}.{_module.name}")
 
-__all__ = ["Agent", "RandomAgent", "agent_names", "make_agent", "register_agent"]
+from parlour.agents.greedy import GreedyAgent  # noqa: E402
+from parlour.agents.mcts import MCTSAgent  # noqa: E402
+
+__all__ = [
+    "Agent",
+    "GreedyAgent",
+    "Knowledge",
+    "MCTSAgent",
+    "PlayerView",
+    "RandomAgent",
+    "agent_descriptions",
+    "agent_names",
+    "evaluate",
+    "knowledge_for",
+    "make_agent",
+    "parse_agent_spec",
+    "register_agent",
+    "register_knowledge",
+]

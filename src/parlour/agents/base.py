@@ -1,29 +1,55 @@
-"""The agent interface and the registry of agents by name (``--vs random``, ``--vs hard``)."""
+"""The agent interface and the registry of agents by name (``--vs random``, ``--vs hard``).
+
+An agent is handed a :class:`~parlour.agents.playerview.PlayerView`, never the state itself:
+:meth:`Agent.step` wraps whatever state it is given, so an agent can only reach what its player
+may see (ruling G-3) and worlds sampled consistently with that view.
+
+Agents are named by a *spec*: a registered name, optionally followed by options, each
+``:key=value`` -- ``"hard"``, ``"mcts:iterations=400"``, ``"hard:time=0.05"``. Options are
+passed to the registered factory as keyword arguments (numbers and true/false are converted).
+"""
 
 from __future__ import annotations
 
+import inspect
 import random
-from abc import ABC, abstractmethod
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
+from parlour.agents.playerview import PlayerView
 from parlour.core import Game, State
 
 
-class Agent(ABC):
-    """Chooses an action for the player to act. Seeded, so a game replays exactly."""
+class Agent:
+    """Chooses an action for the player to act. Seeded, so a game replays exactly.
+
+    Subclasses override :meth:`act`, which receives the acting player's view only.
+    """
 
     name: str = "agent"
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         self.game = game
+        self.seed = seed
         self.rng = random.Random(seed)
 
-    @abstractmethod
-    def step(self, state: State) -> int:
-        """The action to play in ``state`` (a player node)."""
+    def step(self, state: State | PlayerView) -> int:
+        """The action to play in ``state`` (a player node), decided from the mover's view."""
+        view = state if isinstance(state, PlayerView) else PlayerView(state)
+        if view.player < 0:
+            raise ValueError("an agent is asked to act only where a player is to move")
+        return self.act(view)
+
+    def act(self, view: PlayerView) -> int:
+        """Choose an action from the acting player's view. Subclasses implement this."""
+        raise NotImplementedError(f"{type(self).__name__} must implement act(view)")
 
     def restart(self) -> None:
-        """Forget anything remembered from an earlier game."""
+        """Forget anything remembered from an earlier game (search trees, opponent models)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r} seed={self.seed!r}>"
 
 
 class RandomAgent(Agent):
@@ -31,31 +57,90 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def step(self, state: State) -> int:
-        return self.rng.choice(state.legal_actions())
+    def act(self, view: PlayerView) -> int:
+        return self.rng.choice(view.legal_actions())
 
 
-AgentFactory = Callable[[Game, int | None], Agent]
-_AGENTS: dict[str, AgentFactory] = {}
+AgentFactory = Callable[..., Agent]
+"""``factory(game, seed, **options) -> Agent``."""
 
 
-def register_agent(name: str, factory: AgentFactory) -> None:
-    _AGENTS[name] = factory
+@dataclass(frozen=True)
+class AgentEntry:
+    name: str
+    factory: AgentFactory
+    description: str
+
+
+_AGENTS: dict[str, AgentEntry] = {}
+
+
+def register_agent(name: str, factory: AgentFactory, description: str | None = None) -> None:
+    """Make ``factory`` buildable as ``make_agent(name, game, seed, **options)``."""
+    if not name or ":" in name or "," in name:
+        raise ValueError(f"an agent name has no ':' or ',' in it: {name!r}")
+    doc = description or (inspect.getdoc(factory) or "").split("\n\n")[0].replace("\n", " ")
+    _AGENTS[name] = AgentEntry(name, factory, doc)
 
 
 def agent_names() -> list[str]:
     return sorted(_AGENTS)
 
 
-def make_agent(name: str, game: Game, seed: int | None = None) -> Agent:
-    """Build the agent called ``name`` for ``game``; unknown names list the known ones."""
+def agent_descriptions() -> dict[str, str]:
+    """One line per registered agent, for ``--help`` texts and docs."""
+    return {name: _AGENTS[name].description for name in agent_names()}
+
+
+def _convert(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in {"true", "yes", "on"}:
+        return True
+    if lowered in {"false", "no", "off"}:
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``"mcts:iterations=400:c=1.2"`` into ``("mcts", {"iterations": 400, "c": 1.2})``."""
+    name, *parts = spec.strip().split(":")
+    options: dict[str, Any] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"cannot read agent option {part!r} in {spec!r}: write key=value")
+        options[key.strip()] = _convert(value.strip())
+    return name.strip(), options
+
+
+def make_agent(name: str, game: Game, seed: int | None = None, **options: Any) -> Agent:
+    """Build the agent named by the spec ``name`` for ``game``.
+
+    Unknown names raise a ValueError that lists the known ones.
+    """
+    base, spec_options = parse_agent_spec(name)
     try:
-        factory = _AGENTS[name]
+        entry = _AGENTS[base]
     except KeyError:
-        raise ValueError(
-            f"unknown agent {name!r}; known agents: {', '.join(agent_names())}"
-        ) from None
-    return factory(game, seed)
+        known = ", ".join(agent_names())
+        raise ValueError(f"unknown agent {base!r}; known agents: {known}") from None
+    options = {**spec_options, **options}
+    try:
+        agent = entry.factory(game, seed, **options)
+    except TypeError as exc:
+        if options and "argument" in str(exc):
+            raise ValueError(
+                f"agent {base!r} does not take options {sorted(options)}: {exc}"
+            ) from None
+        raise
+    extra = "".join(f":{k}={v}" for k, v in options.items() if k not in spec_options)
+    agent.name = name.strip() + extra
+    return agent
 
 
-register_agent("random", RandomAgent)
+register_agent("random", RandomAgent, "uniformly random legal moves (the baseline)")

@@ -1,0 +1,152 @@
+"""How strong the agents are: the figures of issue 6, with the commands that measure them.
+
+    python bench/agents_strength.py speed                       # MCTS iterations per second
+    python bench/agents_strength.py random --games 200 --time 0.05 --workers 2
+    python bench/agents_strength.py openspiel --games 200 --time 0.1 --workers 2
+    python bench/agents_strength.py openspiel --opponent cpp --games 200 --time 0.1
+    python bench/agents_strength.py all --games 200             # everything above
+
+``random``: ``hard`` (its time budget overridden by ``--time``) against ``random`` in every
+registered game, two players, seats alternated, through the arena (so every game is a
+replayable record under ``--out``). ``openspiel``: Clobber 5x6, our MCTS against OpenSpiel's
+MCTSBot with random rollouts (Python ``open_spiel.python.algorithms.mcts``, or the C++
+``pyspiel.MCTSBot``) at the same wall time per move, colours alternated; see
+``bench/agents_openspiel.py`` for how each bot is held to its time. Win rates come with 95%
+Wilson intervals. Timings share the machine, so run with few other jobs; both sides of a game
+run in the same process, one move at a time, so a busy machine slows both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import parlour
+from agents_openspiel import iterations_per_second, play_pair
+from parlour.arena import plan, run
+from parlour.arena.report import save
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def rate(wins: float, n: int) -> str:
+    low, high = wilson(wins, n)
+    return f"{wins:g}/{n} = {100 * wins / n:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%)"
+
+
+def bench_speed(seconds: float) -> None:
+    print(f"\n## MCTS iterations per second, Clobber 5x6 start position ({seconds:g} s each)")
+    rates = iterations_per_second(seconds)
+    for name, value in rates.items():
+        print(f"  {name:18s} {value:10.0f} it/s")
+    print(f"  parlour / OpenSpiel Python = {rates['parlour'] / rates['openspiel_python']:.2f}x; "
+          f"parlour / OpenSpiel C++ = {rates['parlour'] / rates['openspiel_cpp']:.3f}x")
+    print("\n## parlour MCTS iterations per second in every game (first real decision)")
+    for name in parlour.list_games():
+        print(f"  {name:18s} {game_rate(name, seconds):10.0f} it/s")
+
+
+def game_rate(name: str, seconds: float) -> float:
+    import random
+
+    from parlour.agents import make_agent
+
+    game = parlour.load_game(name)
+    state, rng = game.new_initial_state(), random.Random(0)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    agent = make_agent(f"mcts:time={seconds}:reuse=false", game, 0)
+    agent.step(state)
+    return agent.last_search["iterations"] / agent.last_search["seconds"]
+
+
+def bench_random(games: int, seconds: float, workers: int, out: Path | None) -> None:
+    hard = f"hard:time={seconds}"
+    print(f"\n## {hard} against random, 2 players, {games} games per game, seats alternated")
+    for name in parlour.list_games():
+        start = time.perf_counter()
+        t = run(plan(name, [hard, "random"], games, seed=6), workers=workers)
+        assert t.standings is not None
+        record = t.standings.records[0]
+        print(f"  {name:18s} hard wins {rate(record.wins, record.games)}"
+              f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+        if out is not None:
+            save(out / name, t.lines, t.standings,
+                 {"game": name, "players": 2, "games_per_table": games, "seed": 6})
+
+
+def _one(args: tuple[str, str, float, int, bool]) -> dict:
+    return play_pair(*args)
+
+
+def bench_openspiel(games: int, seconds: float, workers: int, opponents: list[str],
+                    spec: str | None) -> None:
+    ours = spec or f"mcts:time={seconds}"
+    for opponent in opponents:
+        label = "Python MCTSBot" if opponent == "python" else "C++ pyspiel.MCTSBot"
+        print(f"\n## Clobber 5x6: {ours} against OpenSpiel {label} (random rollouts, "
+              f"uct_c=2), {seconds:g} s a move, {games} games, colours alternated", flush=True)
+        jobs = [(ours, opponent, seconds, 1000 + i, i % 2 == 0) for i in range(games)]
+        start = time.perf_counter()
+        if workers > 1:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(workers, mp_context=context) as pool:
+                results = list(pool.map(_one, jobs))
+        else:
+            results = [_one(job) for job in jobs]
+        wins = sum(r["won"] for r in results)
+        white = sum(r["won"] for r, j in zip(results, jobs, strict=True) if j[4])
+        ours_moves = sum(r["ours_moves"] for r in results)
+        theirs_moves = sum(r["theirs_moves"] for r in results)
+        print(f"  parlour wins {rate(wins, games)}; as White {white}/{(games + 1) // 2}, "
+              f"as Black {wins - white}/{games // 2}")
+        ours_time = sum(r["ours_seconds_per_move"] * r["ours_moves"] for r in results)
+        theirs_time = sum(r["theirs_seconds_per_move"] * r["theirs_moves"] for r in results)
+        print(f"  seconds per move: parlour {ours_time / ours_moves:.3f}, "
+              f"OpenSpiel {theirs_time / theirs_moves:.3f}")
+        print(f"  iterations per move: parlour "
+              f"{sum(r['ours_iterations'] for r in results) / ours_moves:.0f}, OpenSpiel "
+              f"{sum(r['theirs_simulations'] for r in results) / theirs_moves:.0f}"
+              f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["speed", "random", "openspiel", "all"])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--time", type=float, default=0.1, help="seconds per move")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--opponent", choices=["python", "cpp", "both"], default="both")
+    parser.add_argument("--ours", help="our agent spec for the OpenSpiel match "
+                        "(default mcts:time=TIME)")
+    parser.add_argument("--out", type=Path, help="keep the hard-vs-random records here")
+    args = parser.parse_args()
+    if args.what in ("speed", "all"):
+        bench_speed(2.0)
+    if args.what in ("random", "all"):
+        bench_random(args.games, args.time, args.workers, args.out)
+    if args.what in ("openspiel", "all"):
+        opponents = ["python", "cpp"] if args.opponent == "both" else [args.opponent]
+        bench_openspiel(args.games, args.time, args.workers, opponents, args.ours)
+
+
+if __name__ == "__main__":
+    main()

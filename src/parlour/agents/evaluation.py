@@ -1,0 +1,79 @@
+"""What agents know about each game's scoring: a per-game evaluation of a full (sampled) state.
+
+An evaluation estimates the returns (G-4: +1 win, -1 loss) of a state that is not over yet, from
+the game's public API only: ``scores()``, ``view(None)``, ``legal_actions()``,
+``state_from_position()``. No rule is re-implemented here; a game's own methods answer every
+question about its rules. Agents call evaluations on worlds they sampled from their own view,
+never on the real state (see :mod:`parlour.agents.playerview`).
+
+Games register a :class:`Knowledge`: the evaluation, and how deep MCTS rollouts should go before
+the evaluation takes over (``None``: play out to the end). A game with no entry gets
+:func:`score_margin`, which reads ``scores()``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from parlour.core import Game, State
+
+Evaluation = Callable[[State], list[float]]
+"""``evaluate(state) -> estimated returns``, one value in [-1, 1] per player."""
+
+Policy = Callable[[State, float], int]
+"""``policy(state, r) -> action`` for the player to act; ``r`` is uniform in [0, 1)."""
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """An evaluation and the search settings that suit a game."""
+
+    evaluate: Evaluation
+    rollout_depth: int | None = None
+    """Plies of random play before the evaluation judges a rollout (None: to the end)."""
+    greedy_turns: int = 1
+    """Turns the greedy agent searches: 1 its own; 2 also the next player's best reply."""
+    rollout_policy: Policy | None = None
+    """How playouts choose player actions (None: uniformly at random)."""
+
+
+def score_margin(state: State, scale: float | None = None) -> list[float]:
+    """Each player's lead over the best other player, squashed into [-1, 1].
+
+    With no points yet, every player gets 0. ``scale`` is the lead worth about three quarters
+    of a win; by default the mean absolute score, so the squash adapts to the game's units.
+    """
+    if state.is_terminal():
+        return list(state.returns())
+    scores = state.scores()
+    n = len(scores)
+    if n < 2 or not any(scores):
+        return [0.0] * n
+    if scale is None:
+        scale = max(1.0, sum(abs(s) for s in scores) / n)
+    result = []
+    for i, s in enumerate(scores):
+        best_other = max(scores[j] for j in range(n) if j != i)
+        result.append(math.tanh((s - best_other) / scale))
+    return result
+
+
+_KNOWLEDGE: dict[str, Knowledge] = {}
+
+
+def register_knowledge(game_name: str, knowledge: Knowledge) -> None:
+    """Give agents a better evaluation for the game named ``game_name``."""
+    _KNOWLEDGE[game_name] = knowledge
+
+
+def knowledge_for(game: Game) -> Knowledge:
+    return _KNOWLEDGE.get(game.name, Knowledge(score_margin))
+
+
+def evaluate(state: State) -> list[float]:
+    """The registered evaluation of ``state`` (returns at the end)."""
+    if state.is_terminal():
+        return list(state.returns())
+    return knowledge_for(state.get_game()).evaluate(state)

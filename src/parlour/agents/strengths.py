@@ -1,0 +1,55 @@
+"""The named strengths players pick from: ``easy``, ``medium``, ``hard``.
+
+Each is one documented agent and budget, the same for every game (the agent adapts through the
+game's declared information and its registered evaluation):
+
+========  ===================================================================  ==============
+name      agent                                                                budget per move
+========  ===================================================================  ==============
+easy      greedy: best end-of-turn position by the game's evaluation, one      a few ms
+          random move in four
+medium    MCTS (information-set MCTS when information is hidden)               0.25 s
+hard      MCTS (information-set MCTS when information is hidden)               1.0 s
+========  ===================================================================  ==============
+
+Options override the defaults: ``hard:time=0.1``, or ``hard:iterations=3000`` for a budget
+that reproduces exactly from the seed (a time budget depends on the machine).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.agents.base import Agent, register_agent
+from parlour.agents.greedy import GreedyAgent
+from parlour.agents.mcts import MCTSAgent
+from parlour.core import Game
+
+EASY_EPSILON = 0.25
+MEDIUM_SECONDS = 0.25
+HARD_SECONDS = 1.0
+
+
+def _mcts(seconds: float):
+    def factory(game: Game, seed: int | None = None, **options: Any) -> Agent:
+        if "iterations" not in options:
+            options.setdefault("time", seconds)
+        return MCTSAgent(game, seed, **options)
+
+    return factory
+
+
+def easy(game: Game, seed: int | None = None, **options: Any) -> Agent:
+    options.setdefault("epsilon", EASY_EPSILON)
+    return GreedyAgent(game, seed, **options)
+
+
+register_agent(
+    "easy", easy, f"greedy by the game's evaluation, a random move {EASY_EPSILON:.0%} of the time"
+)
+register_agent(
+    "medium", _mcts(MEDIUM_SECONDS), f"MCTS / information-set MCTS, {MEDIUM_SECONDS} s a move"
+)
+register_agent(
+    "hard", _mcts(HARD_SECONDS), f"MCTS / information-set MCTS, {HARD_SECONDS} s a move"
+)

@@ -1,0 +1,75 @@
+"""Agents by name: the registry, specs with options, and the named strengths."""
+
+from __future__ import annotations
+
+import pytest
+
+import parlour
+from parlour.agents import (
+    GreedyAgent,
+    MCTSAgent,
+    RandomAgent,
+    agent_descriptions,
+    agent_names,
+    make_agent,
+    parse_agent_spec,
+)
+from parlour.agents.strengths import EASY_EPSILON, HARD_SECONDS, MEDIUM_SECONDS
+
+
+@pytest.fixture
+def clobber():
+    return parlour.load_game("clobber")
+
+
+def test_the_documented_agents_are_registered() -> None:
+    assert {"random", "greedy", "mcts", "easy", "medium", "hard"} <= set(agent_names())
+    assert all(agent_descriptions()[name] for name in ("random", "easy", "medium", "hard"))
+
+
+def test_a_spec_splits_into_name_and_typed_options() -> None:
+    assert parse_agent_spec("mcts:iterations=400:c=1.2:solver=false:x=abc") == (
+        "mcts",
+        {"iterations": 400, "c": 1.2, "solver": False, "x": "abc"},
+    )
+    assert parse_agent_spec(" hard ") == ("hard", {})
+
+
+def test_options_reach_the_agent(clobber) -> None:
+    agent = make_agent("mcts:iterations=7:c=0.5", clobber, 1)
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.iterations, agent.time, agent.c) == (7, None, 0.5)
+    assert agent.name == "mcts:iterations=7:c=0.5"
+    keyword = make_agent("mcts", clobber, 1, iterations=9)
+    assert keyword.iterations == 9 and keyword.name == "mcts:iterations=9"
+
+
+def test_named_strengths_are_the_documented_agents_and_budgets(clobber) -> None:
+    easy, medium, hard = (make_agent(n, clobber, 0) for n in ("easy", "medium", "hard"))
+    assert isinstance(easy, GreedyAgent) and easy.epsilon == EASY_EPSILON
+    assert isinstance(medium, MCTSAgent) and medium.time == MEDIUM_SECONDS
+    assert isinstance(hard, MCTSAgent) and hard.time == HARD_SECONDS
+    assert medium.iterations is None and hard.iterations is None
+
+
+def test_an_iteration_budget_replaces_a_strengths_time_budget(clobber) -> None:
+    hard = make_agent("hard:iterations=50", clobber, 0)
+    assert (hard.iterations, hard.time) == (50, None)
+    assert make_agent("hard:time=0.01", clobber, 0).time == 0.01
+
+
+def test_an_unknown_agent_names_the_known_ones(clobber) -> None:
+    with pytest.raises(ValueError, match=r"known agents: .*hard"):
+        make_agent("grandmaster", clobber)
+
+
+@pytest.mark.parametrize(
+    "spec", ["random:depth=3", "mcts:iterations", "mcts:iterations=0", "greedy:epsilon=2"]
+)
+def test_bad_options_are_value_errors(clobber, spec: str) -> None:
+    with pytest.raises(ValueError):
+        make_agent(spec, clobber)
+
+
+def test_random_is_the_base_agent(clobber) -> None:
+    assert isinstance(make_agent("random", clobber, 0), RandomAgent)
