@@ -6,8 +6,8 @@ game's declared information and its registered evaluation):
 ========  ===================================================================  ==============
 name      agent                                                                budget per move
 ========  ===================================================================  ==============
-easy      greedy: best end-of-turn position by the game's evaluation, one      a few ms
-          random move in four
+easy      greedy: best end-of-turn position by the game's evaluation, one      <= ~0.1 s
+          random move in ten (2000 positions at most)
 medium    MCTS (information-set MCTS when information is hidden)               0.25 s
 hard      MCTS (information-set MCTS when information is hidden)               1.0 s
 ========  ===================================================================  ==============
@@ -25,7 +25,7 @@ from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MCTSAgent
 from parlour.core import Game
 
-EASY_EPSILON = 0.25
+EASY_EPSILON = 0.1
 MEDIUM_SECONDS = 0.25
 HARD_SECONDS = 1.0
 
