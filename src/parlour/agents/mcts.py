@@ -81,19 +81,13 @@ def _applier(cls: type[State]):
     that very state's ``legal_actions()`` or ``chance_outcomes()``.
 
     ``State.apply_action`` checks the action again (a second ``chance_outcomes()`` and a set
-    per chance event), which costs about half of a playout in Stomp the Plank. For a game
-    that keeps the base class's ``apply_action`` -- whose only effects past the checks are
-    ``_apply_action`` and the history -- the search does those two things directly. A game
-    that overrides ``apply_action`` is always called through it.
+    per chance event), which costs about half of a playout in Stomp the Plank, so the search
+    uses ``State.apply_trusted_action``. A game that overrides ``apply_action`` is always
+    called through it.
     """
     if cls.apply_action is not State.apply_action:
         return cls.apply_action
-
-    def apply(state: State, action: int) -> None:
-        state._apply_action(action)
-        state._history.append(action)
-
-    return apply
+    return cls.apply_trusted_action
 
 
 def _sample(outcomes: list[tuple[int, float]], r: float) -> int:

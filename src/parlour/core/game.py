@@ -356,6 +356,16 @@ class State(ABC):
         self._apply_action(action)
         self._history.append(action)
 
+    def apply_trusted_action(self, action: int) -> None:
+        """Apply an action just read from this very state's ``legal_actions()`` or
+        ``chance_outcomes()``, without checking it a second time.
+
+        For search loops, where the check would be paid twice per step; an action that comes
+        from anywhere else (a person, a message, a file) goes through :meth:`apply_action`.
+        """
+        self._apply_action(action)
+        self._history.append(action)
+
     def _safe_action_string(self, action: int) -> str | int:
         try:
             return self.action_to_string(action)
