@@ -18,6 +18,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pyspiel
 
@@ -57,8 +58,8 @@ def batch_playouts(rows: int, columns: int, n: int) -> Callable[[], int]:
     return play
 
 
-def parlour_loop(rows: int, columns: int, n: int) -> Callable[[], int]:
-    game = parlour.load_game("clobber", rows=rows, columns=columns)
+def random_loop(game: Any, n: int) -> Callable[[], int]:
+    """Whole random games through a per-move API: the same loop for parlour and OpenSpiel."""
     rng = random.Random(0)
 
     def play() -> int:
@@ -70,6 +71,10 @@ def parlour_loop(rows: int, columns: int, n: int) -> Callable[[], int]:
         return n
 
     return play
+
+
+def parlour_loop(rows: int, columns: int, n: int) -> Callable[[], int]:
+    return random_loop(parlour.load_game("clobber", rows=rows, columns=columns), n)
 
 
 def openspiel_cpp(rows: int, columns: int, n: int) -> Callable[[], int]:
@@ -86,18 +91,7 @@ def openspiel_cpp(rows: int, columns: int, n: int) -> Callable[[], int]:
 
 
 def openspiel_loop(rows: int, columns: int, n: int) -> Callable[[], int]:
-    game = pyspiel.load_game("clobber", {"rows": rows, "columns": columns})
-    rng = random.Random(0)
-
-    def play() -> int:
-        for _ in range(n):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                state.apply_action(rng.choice(state.legal_actions()))
-            state.returns()
-        return n
-
-    return play
+    return random_loop(pyspiel.load_game("clobber", {"rows": rows, "columns": columns}), n)
 
 
 def main(argv: list[str] | None = None) -> int:

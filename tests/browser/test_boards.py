@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from parlour import list_games
+from tests.server.helpers import ServerProcess as Server
 
-from .conftest import Server
 from .pages import wait_my_turn, wait_version, watch_errors
 
 

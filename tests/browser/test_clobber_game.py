@@ -7,8 +7,8 @@ from pathlib import Path
 from playwright.sync_api import Browser
 
 from parlour import GameRecord, load_game
+from tests.server.helpers import ServerProcess as Server
 
-from .conftest import Server
 from .pages import latest, wait_my_turn, wait_version, watch_errors
 
 

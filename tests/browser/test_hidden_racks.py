@@ -10,13 +10,13 @@ from playwright.sync_api import Browser, Page
 
 from parlour import load_game
 from parlour.server.store import Store
+from tests.server.helpers import ServerProcess as Server
 
-from .conftest import Server
 from .pages import latest, wait_my_turn, wait_version, watch_errors
 
 
 def _true_state(server: Server, table_id: str, params: dict):
-    store = Store(f"sqlite:///{server.db}")
+    store = Store(f"sqlite:///{server.db_path}")
     try:
         stored = store.load(table_id)
     finally:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser
 
-from .conftest import Server
+from tests.server.helpers import ServerProcess as Server
+
 from .pages import latest, wait_my_turn, wait_version
 
 

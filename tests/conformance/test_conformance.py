@@ -42,8 +42,7 @@ def _random_states(name: str, config: dict, games: int = GAMES_PER_CONFIG, seed:
         yield state
         while not state.is_terminal():
             if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes(), strict=True)
-                action = rng.choices(actions, probs)[0]
+                action = state.sample_chance_outcome(rng)
             else:
                 action = rng.choice(state.legal_actions())
             state = state.child(action)

@@ -35,7 +35,14 @@ from typing import Any
 from parlour.agents.base import Agent, register_agent
 from parlour.agents.evaluation import knowledge_for
 from parlour.agents.playerview import PlayerView
-from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, Information, State
+from parlour.core import (
+    CHANCE_PLAYER,
+    TERMINAL_PLAYER,
+    Game,
+    Information,
+    State,
+    pick_chance_outcome,
+)
 
 DECISIVE_WORLDS = 4
 """Sampled worlds in which an action must win at once to be played without search."""
@@ -88,15 +95,6 @@ def _applier(cls: type[State]):
     if cls.apply_action is not State.apply_action:
         return cls.apply_action
     return cls.apply_trusted_action
-
-
-def _sample(outcomes: list[tuple[int, float]], r: float) -> int:
-    """The chance outcome that ``r`` in [0, 1) falls on."""
-    for action, p in outcomes:
-        r -= p
-        if r < 0:
-            return action
-    return outcomes[-1][0]
 
 
 class MCTSAgent(Agent):
@@ -277,7 +275,7 @@ class MCTSAgent(Agent):
                 legal = state.legal_actions()
                 apply(state, legal[int(random() * len(legal))])
             elif player == CHANCE_PLAYER:
-                apply(state, _sample(state.chance_outcomes(), random()))
+                apply(state, pick_chance_outcome(state.chance_outcomes(), random()))
             else:
                 return state.returns()
         return state.returns() if state.is_terminal() else self.evaluate(state)
@@ -336,7 +334,7 @@ class MCTSAgent(Agent):
                 path.append((node, best_i))
                 node = kids[best_i]
             else:  # chance
-                action = _sample(state.chance_outcomes(), self.rng.random())
+                action = pick_chance_outcome(state.chance_outcomes(), self.rng.random())
                 apply(state, action)
                 path.append((node, action))
                 child = node.chance.get(action)
@@ -396,7 +394,7 @@ class MCTSAgent(Agent):
                 outcomes = state.chance_outcomes()
                 if node.merged is None:
                     node.merged = self._unobservable(state, outcomes, me)
-                action = _sample(outcomes, rng.random())
+                action = pick_chance_outcome(outcomes, rng.random())
                 apply(state, action)
                 key = None if node.merged else action
                 child = node.chance.get(key)

@@ -14,19 +14,11 @@ from typing import Any
 
 from parlour.agents import make_agent
 from parlour.arena.schedule import Match
-from parlour.core import GameRecord, load_game
+from parlour.core import GameRecord, load_game, pick_chance_outcome
 from parlour.core.record import FORMAT, VERSION
 
 TIMING_KEY = "timing"
 """Metadata that depends on the machine, left out when results are compared."""
-
-
-def _draw(outcomes: list[tuple[int, float]], r: float) -> int:
-    for action, p in outcomes:
-        r -= p
-        if r < 0:
-            return action
-    return outcomes[-1][0]
 
 
 def play_match(game_name: str, params: dict[str, Any], match: Match) -> dict[str, Any]:
@@ -44,7 +36,7 @@ def play_match(game_name: str, params: dict[str, Any], match: Match) -> dict[str
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(_draw(state.chance_outcomes(), chance.random()))
+            state.apply_action(pick_chance_outcome(state.chance_outcomes(), chance.random()))
             continue
         player = state.current_player()
         start = time.perf_counter()

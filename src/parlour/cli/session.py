@@ -60,8 +60,7 @@ class TerminalGame:
         shown_for: tuple[int, int] | None = None
         while not self.state.is_terminal() and not self.quit:
             if self.state.is_chance_node():
-                actions, probs = zip(*self.state.chance_outcomes(), strict=True)
-                self.state.apply_action(self.chance.choices(actions, probs)[0])
+                self.state.apply_action(self.state.sample_chance_outcome(self.chance))
                 continue
             player = self.state.current_player()
             seat = self.seats[player]

@@ -19,6 +19,7 @@ from parlour.core.game import (
     State,
     Utility,
     View,
+    pick_chance_outcome,
 )
 from parlour.core.record import GameRecord, RecordError
 from parlour.core.registry import game_class, list_games, load_game, register_game
@@ -45,5 +46,6 @@ __all__ = [
     "game_class",
     "list_games",
     "load_game",
+    "pick_chance_outcome",
     "register_game",
 ]

@@ -296,6 +296,10 @@ class State(ABC):
         """``(action, probability)`` pairs at a chance node; empty elsewhere."""
         return []
 
+    def sample_chance_outcome(self, rng: random.Random) -> int:
+        """A chance outcome drawn by its probability (one ``rng.random()`` per draw)."""
+        return pick_chance_outcome(self.chance_outcomes(), rng.random())
+
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Legal actions of ``player`` (default: the one to act), ascending.
 
@@ -496,6 +500,19 @@ class State(ABC):
 
     def __repr__(self) -> str:
         return f"{self._game!r}.state_from_position({self.position()!r})"
+
+
+def pick_chance_outcome(outcomes: Sequence[tuple[int, float]], r: float) -> int:
+    """The chance outcome that ``r`` (uniform in [0, 1)) falls on, outcomes in listed order.
+
+    Every caller that resolves chance (terminal play, agents, the arena) uses this one rule,
+    so the same seed gives the same game everywhere.
+    """
+    for action, probability in outcomes:
+        r -= probability
+        if r < 0:
+            return action
+    return outcomes[-1][0]
 
 
 def parse_position_error(game: str, text: str, why: str) -> NotationError:

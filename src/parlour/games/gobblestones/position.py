@@ -23,6 +23,7 @@ text describes a reachable kind of state (20 tiles of each colour, sizes, phases
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from parlour.core import NotationError
@@ -48,7 +49,10 @@ FIELDS = ("board", "tiles", "owners", "racks", "bag", "points", "phase", "play",
           "turns", "last")
 
 
-def _tiles_text(state: GobbleStonesState) -> str:
+def tile_rows(state: GobbleStonesState, face_down: Callable[[int, int], str]) -> list[str]:
+    """The board's tiles, one text per row: ``.`` empty, the colour letter of a face-up tile,
+    and ``face_down(square, colour)`` for a face-down one (the position shows its colour in
+    lower case; a view hides it from everyone but its owner)."""
     rows = []
     for r in range(SIZE):
         row = []
@@ -57,11 +61,15 @@ def _tiles_text(state: GobbleStonesState) -> str:
             if colour < 0:
                 row.append(".")
             elif s in state._owner:
-                row.append(COLOURS[colour].lower())
+                row.append(face_down(s, colour))
             else:
                 row.append(COLOURS[colour])
         rows.append("".join(row))
-    return "/".join(rows)
+    return rows
+
+
+def _tiles_text(state: GobbleStonesState) -> str:
+    return "/".join(tile_rows(state, lambda _square, colour: COLOURS[colour].lower()))
 
 
 def _rack_text(rack: list[int]) -> str:

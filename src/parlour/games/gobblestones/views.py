@@ -41,6 +41,7 @@ from parlour.games.gobblestones.board import (
     board_text,
     square_name,
 )
+from parlour.games.gobblestones.position import tile_rows
 
 if TYPE_CHECKING:
     from parlour.games.gobblestones.game import GobbleStonesState
@@ -51,18 +52,11 @@ HIDDEN = "?"
 
 def build_view(state: GobbleStonesState, player: int | None) -> dict[str, Any]:
     n = state._n
-    rows = []
-    for r in range(SIZE):
-        row = []
-        for s in range(r * SIZE, (r + 1) * SIZE):
-            colour = state._tile[s]
-            if colour < 0:
-                row.append(".")
-            elif s in state._owner:
-                row.append(COLOURS[colour].lower() if state._owner[s] == player else HIDDEN)
-            else:
-                row.append(COLOURS[colour])
-        rows.append("".join(row))
+    rows = tile_rows(
+        state,
+        lambda square, colour: COLOURS[colour].lower() if state._owner[square] == player
+        else HIDDEN,
+    )
     shown = not state._bluff or state._turn == player
     phase = state._phase
     current = state.current_player()
