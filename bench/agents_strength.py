@@ -19,7 +19,6 @@ run in the same process, one move at a time, so a busy machine slows both alike.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import sys
 import time
@@ -30,17 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import parlour
 from agents_openspiel import iterations_per_second, play_pair
-from parlour.arena import plan, run
+from parlour.arena import plan, run, wilson
 from parlour.arena.report import save
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def rate(wins: float, n: int) -> str:

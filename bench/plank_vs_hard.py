@@ -15,24 +15,16 @@ seeded (the arena's plan), and every game is kept as a replayable record with ``
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
 
 import parlour
 from parlour.agents import agent_names
-from parlour.arena import Tournament, run, schedule
+from parlour.arena import Tournament, run, schedule, wilson
 from parlour.arena.report import save
 
 GAME = "stomp-the-plank"
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def strategies() -> list[str]:

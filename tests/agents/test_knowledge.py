@@ -87,3 +87,24 @@ def test_the_plank_playout_never_risks_a_step_that_tips_its_own_plank() -> None:
             safe += 1
             assert action == DRAW
     assert risky and safe
+
+
+def test_two_player_plank_positions_are_judged_by_the_solved_table() -> None:
+    from parlour.games.stomp_the_plank.odds import win_chances
+
+    game = parlour.load_game("stomp-the-plank")
+    state = game.state_from_position(
+        "turn=3 active=1 phase=choose pontoon=coins,ruby discards=0,0,0,0,0,0,0 supply=57 "
+        "planks=2/1,1/0"
+    )
+    win = win_chances(game.crates, game.plank).chance(2, (1, 0), (2, 1))  # type: ignore[attr-defined]
+    assert evaluate(state) == pytest.approx([1.0 - 2.0 * win, 2.0 * win - 1.0])
+    # With three players the table does not apply: the planks' balances decide.
+    from parlour.agents.knowledge.stomp_the_plank import balances
+
+    three = parlour.load_game("stomp-the-plank", players=3).state_from_position(
+        "turn=2 active=1 phase=start pontoon=- discards=0,0,0,0,0,0,0 supply=57 "
+        "planks=3/0,0/1,0/0"
+    )
+    assert evaluate(three) == pytest.approx(balances(three))
+    assert evaluate(three)[1] < evaluate(three)[0] < evaluate(three)[2]

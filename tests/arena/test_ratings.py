@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from parlour.arena import fit_elo, standings
+from parlour.arena import fit_elo, standings, wilson
 
 
 def matrix(results: dict[tuple[int, int], tuple[float, float]], k: int):
@@ -70,3 +70,16 @@ def test_standings_count_wins_and_pairwise_results_of_multiplayer_games() -> Non
     assert table.score(0, 1) == pytest.approx(1 / 3)  # a beat b once, lost twice
     assert table.score(1, 2) == pytest.approx(2 / 3)  # b and c: two draws (equal returns), a win
     assert table.pair_games[1, 2] == 3
+
+
+@pytest.mark.parametrize(("wins", "games"), [(0, 10), (8, 10), (152, 200), (200, 200), (1, 3)])
+def test_wilson_matches_scipy(wins: int, games: int) -> None:
+    from scipy.stats import binomtest
+
+    expected = binomtest(wins, games).proportion_ci(0.95, method="wilson")
+    low, high = wilson(wins, games)
+    assert (low, high) == pytest.approx((expected.low, expected.high), abs=1e-9)
+
+
+def test_wilson_without_games_claims_nothing() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)

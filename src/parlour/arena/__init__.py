@@ -10,7 +10,7 @@ agents by seat, the seeds, returns and scores.
 """
 
 from parlour.arena.play import match_from_line, play_match, without_timing
-from parlour.arena.ratings import Rating, Standings, fit_elo, standings
+from parlour.arena.ratings import Rating, Standings, fit_elo, standings, wilson
 from parlour.arena.report import read_lines
 from parlour.arena.run import Tournament, plan, run
 from parlour.arena.schedule import Match, schedule, tables
@@ -29,5 +29,6 @@ __all__ = [
     "schedule",
     "standings",
     "tables",
+    "wilson",
     "without_timing",
 ]

@@ -25,6 +25,20 @@ ELO_PER_NATURAL = 400.0 / math.log(10.0)
 Z95 = 1.959963984540054
 
 
+def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a win rate ``wins / games``.
+
+    Preferred to the normal approximation because it stays inside [0, 1] and is still honest
+    at rates near 0% or 100%, where strength measurements often land. No games: (0, 1).
+    """
+    if games <= 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
 @dataclass(frozen=True)
 class Rating:
     agent: str

@@ -6,6 +6,11 @@ minus the balances (one elephant step of balance is a large difference), and a p
 is ``+1`` times the chance of not losing plus ``-1`` times the chance of losing (P6). A turn in
 progress is judged as if the active player stopped now, since they always may.
 
+With two players (and a supply that cannot run out) the evaluation is instead the chance to
+win under perfect play with an endless deck, read from the game's solved table
+(:mod:`parlour.games.stomp_the_plank.odds`): it knows the turn in progress, the chance of a
+match and the last spot's win, which the balances alone do not.
+
 MCTS judges its leaves with this evaluation directly (``rollout_depth=0``): in this game of
 long luck-driven turns a random playout says little, and the search with the evaluation beat
 both full playouts and 40-ply playouts head to head at equal time. With ``rollout_depth`` > 0,
@@ -19,6 +24,7 @@ import math
 from parlour.agents.evaluation import Knowledge, register_knowledge
 from parlour.core import State
 from parlour.games.stomp_the_plank import DRAW, STOP
+from parlour.games.stomp_the_plank.odds import solvable, win_chances
 
 TEMPERATURE_STEPS = 0.75
 """Balance differences are measured in elephant steps, divided by this."""
@@ -33,11 +39,30 @@ def danger(state: State) -> list[float]:
     """
     if state.is_terminal():
         return list(state.returns())
+    solved = two_player_chances(state)
+    if solved is not None:
+        return solved
     if state.current_player() >= 0 and STOP in state.legal_actions():
         state = state.child(STOP)
         if state.is_terminal():
             return list(state.returns())
     return balances(state)
+
+
+def two_player_chances(state: State) -> list[float] | None:
+    """Both players' values from the solved endless-deck table; None where it does not apply."""
+    game = state.get_game()
+    params = game.params
+    if not solvable(game.num_players(), game.crates, game.plank, params["supply"]):  # type: ignore[attr-defined]
+        return None
+    table = win_chances(game.crates, game.plank)  # type: ignore[attr-defined]
+    active = state.active_player  # type: ignore[attr-defined]
+    cards = len(state.pontoon())  # type: ignore[attr-defined]
+    win = table.chance(cards, state.plank(active), state.plank(1 - active),  # type: ignore[attr-defined]
+                       drawing=state.is_chance_node())
+    values = [0.0, 0.0]
+    values[active], values[1 - active] = 2.0 * win - 1.0, 1.0 - 2.0 * win
+    return values
 
 
 def balances(state: State) -> list[float]:

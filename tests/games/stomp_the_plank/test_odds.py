@@ -1,0 +1,118 @@
+"""The endless-deck win-chance table (``odds``) against a solver that asks the engine.
+
+The reference below knows nothing of the rules except the one assumption the table makes (a
+draw matches with chance ``cards / 7``): every stop, step, tip and last-spot win is obtained by
+applying actions to real game states built from position text (P2-P6).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import parlour
+from parlour.games.stomp_the_plank import DRAW, STOP, TREASURES
+from parlour.games.stomp_the_plank.odds import solvable, win_chances
+
+SMALL = {"crates": "0,1,2", "tip_at": 5, "step_weight": 2}
+
+
+def planks(game: parlour.Game) -> list[tuple[int, int]]:
+    plank = game.plank  # type: ignore[attr-defined]
+    return [(c, s) for s in range(plank.tip_at + 1) for c in range(plank.tip_at)
+            if not plank.tips(c, s)]
+
+
+def position(k: int, me: tuple[int, int], other: tuple[int, int], supply: int) -> str:
+    pontoon = ",".join(TREASURES[:k]) or "-"
+    phase = "choose" if k else "start"
+    return (f"turn=1 active=0 phase={phase} pontoon={pontoon} discards=0,0,0,0,0,0,0 "
+            f"supply={supply - me[0] - other[0]} planks={me[0]}/{me[1]},{other[0]}/{other[1]}")
+
+
+def engine_solution(game: parlour.Game) -> dict[tuple[int, tuple, tuple], float]:
+    """Value iteration in plain Python, every transition read from the game engine."""
+    spots = game.spots  # type: ignore[attr-defined]
+    keys = [(k, a, b) for k in range(spots) for a in planks(game) for b in planks(game)]
+    moves = {}
+    for k, me, other in keys:
+        state = game.state_from_position(position(k, me, other, game.params["supply"]))
+        entry = {}
+        if k:
+            entry["stop"] = outcome(state.child(STOP))
+        drawn = state.child(DRAW)
+        entry["match"] = outcome(drawn.child(0)) if k else None  # treasure 0 is on the pontoon
+        entry["fresh"] = outcome(drawn.child(k))  # treasure k is not
+        moves[(k, me, other)] = entry
+    values = dict.fromkeys(keys, 0.5)
+    for _ in range(5000):
+        new = {}
+        for k, me, other in keys:
+            entry = moves[(k, me, other)]
+            draw = (1 - k / len(TREASURES)) * value(values, k, entry["fresh"])
+            if k:
+                draw += k / len(TREASURES) * value(values, k, entry["match"])
+            new[(k, me, other)] = max(draw, value(values, k, entry["stop"])) if k else draw
+        delta = max(abs(new[key] - values[key]) for key in keys)
+        values = new
+        if delta < 1e-13:
+            break
+    return values
+
+
+def value(values: dict, k: int, result: tuple[str, object]) -> float:
+    """Player 0's chance after ``result``, from the values of the last sweep."""
+    kind, data = result
+    if kind == "over":
+        return data  # type: ignore[return-value]
+    mine, theirs = data  # type: ignore[misc]
+    if kind == "next":  # the other player's turn: their chance, from their side
+        return 1.0 - values[(0, theirs, mine)]
+    return values[(k + 1, mine, theirs)]
+
+
+def outcome(state) -> tuple[str, object]:
+    """What the engine did: the game ended (1.0 if player 0 won), a new turn, or a choice."""
+    if state.is_terminal():
+        return "over", 1.0 if state.returns()[0] > 0 else 0.0
+    if state.active_player == 1:
+        return "next", (state.plank(0), state.plank(1))
+    return "same", (state.plank(0), state.plank(1))
+
+
+@pytest.mark.parametrize("params", [SMALL, {"crates": "1,3", "tip_at": 6, "step_weight": 3}])
+def test_the_table_agrees_with_a_solver_that_asks_the_engine(params) -> None:
+    # P2 (last spot wins), P3 (stop gives crates), P4 (a match steps), P5 (tipping), P6.
+    game = parlour.load_game("stomp-the-plank", **params)
+    table = win_chances(game.crates, game.plank)  # type: ignore[attr-defined]
+    reference = engine_solution(game)
+    for (k, me, other), chance in reference.items():
+        assert table.chance(k, me, other) == pytest.approx(chance, abs=1e-9), (k, me, other)
+
+
+def test_the_default_game_is_nearly_even_with_a_small_edge_for_the_first_player() -> None:
+    game = parlour.load_game("stomp-the-plank")
+    table = win_chances(game.crates, game.plank)  # type: ignore[attr-defined]
+    start = table.chance(0, (0, 0), (0, 0))
+    assert 0.5 < start < 0.52
+    # One step behind is a clear disadvantage; a plank one crate from tipping a near loss.
+    assert table.chance(0, (0, 1), (0, 0)) < 0.45
+    assert table.chance(0, (19, 0), (0, 0)) < 0.2
+
+
+def test_a_stop_that_tips_the_other_plank_is_a_sure_win() -> None:
+    game = parlour.load_game("stomp-the-plank")
+    table = win_chances(game.crates, game.plank)  # type: ignore[attr-defined]
+    for k, crates in itertools.product(range(2, 6), range(15, 20)):
+        if crates + game.crates[k - 1] >= 20:  # type: ignore[attr-defined]
+            assert table.chance(k, (0, 0), (crates, 0)) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("players", "params", "expected"),
+    [(2, {}, True), (3, {}, False), (2, {"supply": 30}, False), (2, {"step_weight": 0}, False)],
+)
+def test_the_table_applies_only_where_its_assumptions_hold(players, params, expected) -> None:
+    game = parlour.load_game("stomp-the-plank", players=players, **params)
+    assert solvable(players, game.crates, game.plank, game.params["supply"]) is expected  # type: ignore[attr-defined]
