@@ -31,34 +31,19 @@ def position(k: int, me: tuple[int, int], other: tuple[int, int], supply: int) -
             f"supply={supply - me[0] - other[0]} planks={me[0]}/{me[1]},{other[0]}/{other[1]}")
 
 
-def engine_solution(game: parlour.Game) -> dict[tuple[int, tuple, tuple], float]:
-    """Value iteration in plain Python, every transition read from the game engine."""
+def engine_moves(game: parlour.Game) -> dict[tuple[int, tuple, tuple], dict]:
+    """Every choice of the table, with what the engine does after it (player 0 to act)."""
     spots = game.spots  # type: ignore[attr-defined]
-    keys = [(k, a, b) for k in range(spots) for a in planks(game) for b in planks(game)]
     moves = {}
-    for k, me, other in keys:
+    for k, me, other in itertools.product(range(spots), planks(game), planks(game)):
         state = game.state_from_position(position(k, me, other, game.params["supply"]))
-        entry = {}
-        if k:
-            entry["stop"] = outcome(state.child(STOP))
         drawn = state.child(DRAW)
-        entry["match"] = outcome(drawn.child(0)) if k else None  # treasure 0 is on the pontoon
-        entry["fresh"] = outcome(drawn.child(k))  # treasure k is not
-        moves[(k, me, other)] = entry
-    values = dict.fromkeys(keys, 0.5)
-    for _ in range(5000):
-        new = {}
-        for k, me, other in keys:
-            entry = moves[(k, me, other)]
-            draw = (1 - k / len(TREASURES)) * value(values, k, entry["fresh"])
-            if k:
-                draw += k / len(TREASURES) * value(values, k, entry["match"])
-            new[(k, me, other)] = max(draw, value(values, k, entry["stop"])) if k else draw
-        delta = max(abs(new[key] - values[key]) for key in keys)
-        values = new
-        if delta < 1e-13:
-            break
-    return values
+        moves[(k, me, other)] = {
+            "stop": outcome(state.child(STOP)) if k else None,
+            "match": outcome(drawn.child(0)) if k else None,  # treasure 0 is on the pontoon
+            "fresh": outcome(drawn.child(k)),  # treasure k is not
+        }
+    return moves
 
 
 def value(values: dict, k: int, result: tuple[str, object]) -> float:
@@ -81,14 +66,34 @@ def outcome(state) -> tuple[str, object]:
     return "same", (state.plank(0), state.plank(1))
 
 
-@pytest.mark.parametrize("params", [SMALL, {"crates": "1,3", "tip_at": 6, "step_weight": 3}])
-def test_the_table_agrees_with_a_solver_that_asks_the_engine(params) -> None:
-    # P2 (last spot wins), P3 (stop gives crates), P4 (a match steps), P5 (tipping), P6.
+@pytest.mark.parametrize("params", [SMALL, {"crates": "1,3", "tip_at": 6, "step_weight": 3}, {}])
+def test_the_table_agrees_with_every_transition_of_the_engine(params) -> None:
+    # P2 (last spot wins), P3 (stop gives crates), P4 (a match steps), P5 (tipping), P6: each
+    # value is the better of stopping and drawing, judged by what the engine does next.
     game = parlour.load_game("stomp-the-plank", **params)
     table = win_chances(game.crates, game.plank)  # type: ignore[attr-defined]
-    reference = engine_solution(game)
-    for (k, me, other), chance in reference.items():
-        assert table.chance(k, me, other) == pytest.approx(chance, abs=1e-9), (k, me, other)
+    values = {key: table.chance(*key) for key in engine_moves(game)}
+    for (k, me, other), entry in engine_moves(game).items():
+        draw = (1 - k / len(TREASURES)) * value(values, k, entry["fresh"])
+        if k:
+            draw += k / len(TREASURES) * value(values, k, entry["match"])
+        assert table.chance(k, me, other, drawing=True) == pytest.approx(draw, abs=1e-12)
+        best = max(draw, value(values, k, entry["stop"])) if k else draw
+        assert values[(k, me, other)] == pytest.approx(best, abs=1e-12), (k, me, other)
+
+
+def test_when_both_would_rather_pass_forever_the_game_is_a_draw() -> None:
+    # The only turn that adds no load is a stop on spot 1 (0 crates, P2): if neither player
+    # gains by drawing on, passing goes on until the turn limit, which ends with no loser.
+    game = parlour.load_game("stomp-the-plank")
+    table = win_chances(game.crates, game.plank)  # type: ignore[attr-defined]
+    loops = 0
+    for me, other in itertools.product(planks(game), planks(game)):
+        if max(table.chance(1, me, other, drawing=True),
+               table.chance(1, other, me, drawing=True)) <= 0.5:
+            loops += 1
+            assert table.chance(0, me, other) == 0.5
+    assert loops > 0
 
 
 def test_the_default_game_is_nearly_even_with_a_small_edge_for_the_first_player() -> None:
