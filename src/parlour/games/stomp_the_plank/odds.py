@@ -56,6 +56,7 @@ class WinChances:
         return float(table[cards, self.index[mine], self.index[theirs]])
 
 
+@cache  # asked at every leaf of a search: the answer depends on the configuration only
 def solvable(players: int, crates: tuple[int, ...], plank: PlankModel, supply: int) -> bool:
     """Whether the endless-deck table describes this game (see the module's docstring)."""
     if players != 2 or plank.step_weight < 1 or supply < 2 * (plank.tip_at - 1):
