@@ -31,7 +31,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from parlour.agents import agent_names
+from parlour.agents import agent_names, agents_for
 from parlour.core import ParlourError, game_class, list_games, load_game
 from parlour.server.ai import AIRunner
 from parlour.server.config import default_db_url, normalise_db_url
@@ -103,6 +103,7 @@ def game_catalogue() -> list[dict[str, Any]]:
                 "default_players": default_players,
                 "information": kind.information.value,
                 "params": params,
+                "agents": agents_for(name),
             }
         )
     return games

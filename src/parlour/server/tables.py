@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.agents import agent_names
+from parlour.agents import agent_names, plays
 from parlour.core import (
     CHANCE_PLAYER,
     Game,
@@ -310,6 +310,11 @@ class Hub:
                     raise CreateError(
                         f"seat {seat + 1}: unknown AI {agent!r}; choose one of "
                         f"{', '.join(agent_names())}"
+                    )
+                if not plays(agent, game.name):
+                    raise CreateError(
+                        f"seat {seat + 1}: the computer player {agent!r} cannot play "
+                        f"{game.get_type().long_name}"
                     )
                 seats.append(SeatData(seat, "ai", agent))
             else:

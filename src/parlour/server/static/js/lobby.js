@@ -52,8 +52,9 @@ function seatSelect(index) {
   for (const [kind, label] of Object.entries(SEAT_LABELS)) {
     select.append(el("option", { value: kind, text: label }));
   }
-  const ais = [...PREFERRED_AIS.filter((a) => catalogue.agents.includes(a)),
-    ...catalogue.agents.filter((a) => !PREFERRED_AIS.includes(a))];
+  const offered = currentGame().agents;  // only the computer players that play this game
+  const ais = [...PREFERRED_AIS.filter((a) => offered.includes(a)),
+    ...offered.filter((a) => !PREFERRED_AIS.includes(a))];
   for (const agent of ais) select.append(el("option", { value: `ai:${agent}`, text: `Computer: ${agent}` }));
   select.value = index === 0 ? "me" : "invite";
   return el("label", { class: "field" }, `Seat ${index + 1}`, select);
