@@ -40,7 +40,7 @@ def test_two_browsers_play_a_full_clobber_game_by_clicking(
         host.click("[data-square='a1']")
         host.click("[data-square='c3']")
         host.wait_for_selector("#message.error")
-        assert "not orthogonally adjacent" in host.inner_text("#message")
+        assert "are not next to each other (Clobber: moving)" in host.inner_text("#message")
 
         game = load_game("clobber", rows=3, columns=4)
         state = game.new_initial_state()

@@ -134,10 +134,11 @@ def test_clone_is_independent(name: str, config: dict) -> None:
 @pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)
 def test_record_round_trips_to_an_identical_state(name: str, config: dict, tmp_path) -> None:
     *_, final = _random_states(name, config, games=1, seed=7)
-    record = GameRecord.from_state(final, seed=7)
+    names = tuple(f"Ada {i + 1}" for i in range(final.game.num_players()))
+    record = GameRecord.from_state(final, players=names, seed=7)
     path = record.save(tmp_path / "game.json")
     loaded = GameRecord.load(path)
-    assert loaded == record
+    assert loaded == record and loaded.players == names
     replayed = loaded.final_state()
     assert replayed.position() == final.position()
     assert replayed.history() == final.history()

@@ -10,6 +10,7 @@ game hides nothing, and a record of a hidden-information game holds no action li
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 
 from parlour import CHANCE_PLAYER, load_game
 from parlour.server.store import Store
+from parlour.server.views import Note, turn_log
 
 from .helpers import ServerProcess, play_turn, token_of
 
@@ -120,12 +122,31 @@ def _true_states(server: ServerProcess, game: str, params: dict[str, Any], table
     assert stored is not None
     state = load_game(game, **params).new_initial_state()
     states, players, texts = [state.clone()], [], []
+    public_notes = []
     for row in stored.actions:
         players.append(row.player)
         texts.append(state.public_action_string(row.action))
+        public_notes.append(Note(row.seq, row.player, texts[-1], texts[-1], tuple(state.scores())))
         state.apply_action(row.action)
         states.append(state.clone())
-    return states, players, texts
+    # the log as anyone may read it after each move: built from the public texts only, so a
+    # line about another player's turn that equals it carries nothing hidden
+    configured = load_game(game, **params)
+
+    @functools.cache
+    def lines(version: int) -> dict[int, dict]:
+        scores = tuple(states[version].scores())
+        log = turn_log(configured, public_notes[:version], None, scores, limit=10**6)
+        return {line["seq"]: line for line in log}
+
+    return states, players, texts, lines
+
+
+def _check_log(log: list[dict], viewer: int | None, public_lines: dict[int, dict]):
+    """Each line of the move log about someone else's turn is the public line (G-3)."""
+    for line in log:
+        if line["player"] != viewer:
+            assert line == public_lines[line["seq"]], (line, public_lines[line["seq"]])
 
 
 def _check_moves(
@@ -150,7 +171,7 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
     server: ServerProcess, game: str, params: dict[str, Any]
 ):
     table, clients, documents = _play_out(server, game, params, seed=len(json.dumps(params)))
-    states, players, texts = _true_states(server, game, params, table["table"])
+    states, players, texts, lines = _true_states(server, game, params, table["table"])
     public = load_game(game, **params).get_type().information.value == "perfect"
     for key, client in clients.items():
         viewer = None if key in (None, "host") else key
@@ -165,7 +186,8 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
                     assert [m["a"] for m in message["legal"]] == truth.legal_actions()
                 else:
                     assert message["legal"] == []
-                _check_moves([message["last"], *message["log"]], viewer, public, players, texts)
+                _check_moves([message["last"]], viewer, public, players, texts)
+                _check_log(message["log"], viewer, lines(message["version"]))
                 assert (message["result"] is not None) == truth.is_terminal()
             elif message["type"] == "partial":
                 assert set(message) <= PARTIAL_KEYS
@@ -205,7 +227,7 @@ def test_g3_hidden_racks_differ_between_seats_and_never_cross(server: ServerProc
     """A direct probe: in GobbleStones each seat's messages carry its own rack and never the
     other's (racks are dealt at random, so over a game they differ)."""
     table, clients, _documents = _play_out(server, "gobblestones", {"max_turns": 6}, seed=3)
-    states, _players, _texts = _true_states(
+    states, _players, _texts, _lines = _true_states(
         server, "gobblestones", {"max_turns": 6}, table["table"]
     )
     differing = 0

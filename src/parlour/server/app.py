@@ -35,6 +35,7 @@ from parlour.agents import agent_names, agents_for
 from parlour.core import ParlourError, game_class, list_games, load_game
 from parlour.server.ai import AIRunner
 from parlour.server.config import default_db_url, normalise_db_url
+from parlour.server.names import seat_display_name
 from parlour.server.protocol import (
     ActMessage,
     PingMessage,
@@ -58,6 +59,14 @@ class SeatChoice(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["me", "invite", "hotseat", "ai"]
     agent: Annotated[str, Field(max_length=64)] | None = None
+    name: Annotated[str, Field(max_length=200)] | None = None
+    """A player's display name (cleaned and cut to ``names.MAX_NAME`` by the server)."""
+
+
+class SeatName(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(max_length=200)]
+    seat: int | None = None
 
 
 class CreateTable(BaseModel):
@@ -230,8 +239,11 @@ def create_app(
     async def create(request: Request) -> dict[str, Any]:
         body = await _json_body(request, CreateTable)
         kinds = [(s.kind, s.agent) for s in body.seats] if body.seats is not None else None
+        names = [s.name for s in body.seats] if body.seats is not None else None
         try:
-            table = await hub_of(request).create(body.game, _clean_params(body.params), kinds)
+            table = await hub_of(request).create(
+                body.game, _clean_params(body.params), kinds, names
+            )
         except CreateError as exc:
             raise HTTPException(400, str(exc)) from None
         creator = table.hands[0]
@@ -276,6 +288,19 @@ def create_app(
         reply = await _act(hub_of(request), table, hand, message, None)
         return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
 
+    @app.post("/api/play/{token}/name")
+    async def play_name(request: Request, token: str) -> dict[str, Any]:
+        """Set the display name of this link's seat (``seat`` picks one of a hot-seat's)."""
+        table, hand = await by_token(request, token)
+        body = await _json_body(request, SeatName)
+        if body.seat is None and len(hand.seats) != 1:
+            raise HTTPException(400, "this link holds several seats: say which one to name")
+        seat = hand.seats[0] if body.seat is None else body.seat
+        if seat not in hand.seats:
+            raise HTTPException(403, f"this link does not hold seat {seat + 1}")
+        await hub_of(request).rename(table, {seat: body.name})
+        return {"seat": seat, "name": table.seats[seat].name}
+
     @app.get("/api/play/{token}/replay")
     async def play_replay(request: Request, token: str, seat: int | None = None) -> dict[str, Any]:
         table, hand = await by_token(request, token)
@@ -315,7 +340,13 @@ def create_app(
     async def _record(table: Table, viewer: int | None) -> Response:
         state, notes = table.state.clone(), list(table.notes)
         metadata = {"table": table.id, "site": "parlour serve"}
-        document = await asyncio.to_thread(record_document, state, notes, viewer, metadata)
+        players = [
+            seat_display_name(s.kind, s.agent, s.name) or f"Player {s.seat + 1}"
+            for s in table.seats
+        ]
+        document = await asyncio.to_thread(
+            record_document, state, notes, viewer, metadata, players
+        )
         text = document if isinstance(document, str) else json.dumps(document, indent=1)
         if is_public(table.game):
             suffix = "record"

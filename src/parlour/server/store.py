@@ -32,9 +32,12 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -65,6 +68,7 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))  # "human" or "ai"
     agent: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the player's name
 
 
 class HandRow(Base):
@@ -98,6 +102,7 @@ class SeatData:
     seat: int
     kind: str
     agent: str | None
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +136,26 @@ class TableData:
     actions: tuple[ActionData, ...]
 
 
+MIGRATIONS: tuple[tuple[str, str, str], ...] = (
+    ("parlour_seats", "name", "VARCHAR(64)"),
+)
+"""Columns added after a release: ``(table, column, SQL type)``. ``create_all`` makes missing
+tables but never alters an existing one, so :func:`migrate` adds these to an older database."""
+
+
+def migrate(engine: Engine) -> list[str]:
+    """Bring an older database forward (add :data:`MIGRATIONS`' missing columns); returns
+    the ``table.column`` names it added. Adding a nullable column keeps every stored row."""
+    added = []
+    inspector = inspect(engine)
+    for table, column, sql_type in MIGRATIONS:
+        if column not in {c["name"] for c in inspector.get_columns(table)}:
+            with engine.begin() as connection:
+                connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {sql_type}"))
+            added.append(f"{table}.{column}")
+    return added
+
+
 class ConflictError(Exception):
     """The database refused a write: that move number or that submission is already stored."""
 
@@ -161,6 +186,7 @@ class Store:
                 cursor.close()
 
         Base.metadata.create_all(self.engine)
+        migrate(self.engine)
         # SQLite allows one writer at a time: one thread serialises the writes cleanly.
         self._executor = ThreadPoolExecutor(
             max_workers=1 if self.is_sqlite else 4, thread_name_prefix="parlour-db"
@@ -207,8 +233,8 @@ class Store:
             )
             connection.execute(
                 insert(SeatRow),
-                [{"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent}
-                 for s in seats],
+                [{"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
+                  "name": s.name} for s in seats],
             )
             connection.execute(
                 insert(HandRow),
@@ -305,6 +331,16 @@ class Store:
             )
             return session.scalar(select(TableRow.rematch_id).where(TableRow.id == table_id))
 
+    def set_seat_names(self, table_id: str, names: dict[int, str | None]) -> None:
+        """Store players' display names (already cleaned) for seats of ``table_id``."""
+        with self.engine.begin() as connection:
+            for seat, name in names.items():
+                connection.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(name=name)
+                )
+
     # -- reads ----------------------------------------------------------------------------
     def load(self, table_id: str) -> TableData | None:
         with Session(self.engine) as session:
@@ -328,7 +364,7 @@ class Store:
                 finished=row.finished,
                 rematch_of=row.rematch_of,
                 rematch_id=row.rematch_id,
-                seats=tuple(SeatData(s.seat, s.kind, s.agent) for s in seats),
+                seats=tuple(SeatData(s.seat, s.kind, s.agent, s.name) for s in seats),
                 hands=tuple(
                     HandData(h.token, h.hand, tuple(h.seats), h.role, h.creator) for h in hands
                 ),

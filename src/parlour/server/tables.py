@@ -30,17 +30,23 @@ from parlour.core import (
     load_game,
 )
 from parlour.server.ai import AIRunner, fallback_action, move_seed
+from parlour.server.names import clean_name, seat_display_name
 from parlour.server.protocol import error
 from parlour.server.store import ActionData, ConflictError, HandData, SeatData, Store, TableData
-from parlour.server.views import Note, is_public, public_params, state_payload, visible_move
+from parlour.server.views import (
+    Note,
+    is_public,
+    public_params,
+    state_payload,
+    turn_log,
+)
+from parlour.server.wording import illegal_message, notation_message
 
 log = logging.getLogger("parlour.server")
 
 SEAT_CHOICES = ("me", "invite", "hotseat", "ai")
 """How the lobby fills a seat: the creator's own seat, a private link, another player at the
 creator's screen, or a computer player (with an agent name)."""
-LOG_LENGTH = 30
-"""How many recent moves each state message carries."""
 MAX_QUEUE = 512
 """Messages waiting for a slow client before it is disconnected."""
 
@@ -59,7 +65,11 @@ def note_for(state: State, seq: int, player: int, action: int) -> Note:
         public = state.public_action_string(action)
     except (ValueError, IndexError, KeyError):
         public = None
-    return Note(seq, player, action_text(state, action, player), public)
+    try:
+        scores: tuple[float, ...] | None = tuple(state.scores())
+    except (ValueError, NotImplementedError):
+        scores = None
+    return Note(seq, player, action_text(state, action, player), public, scores)
 
 
 def sample_chance(state: State, seed: int, seq: int) -> int:
@@ -120,6 +130,17 @@ class Table:
     def version(self) -> int:
         return self.state.move_number()
 
+    @property
+    def title(self) -> str:
+        return self.game.get_type().long_name
+
+    def seat_names(self) -> list[str]:
+        """Each seat as players call it: a name, a computer's strength, or "Player 2"."""
+        return [
+            seat_display_name(s.kind, s.agent, s.name) or f"Player {s.seat + 1}"
+            for s in self.seats
+        ]
+
     def params_json(self) -> str:
         return json.dumps(self.game.non_default_parameters(), sort_keys=True)
 
@@ -150,7 +171,6 @@ class Table:
         if viewer is None:
             viewer = self.focus(hand)
         public = is_public(self.game)
-        log_notes = [n for n in self.notes if n.player != CHANCE_PLAYER][-LOG_LENGTH:]
         body: dict[str, Any] = {
             "type": "state",
             "table": self.id,
@@ -160,11 +180,12 @@ class Table:
             "public": public,
             "num_players": self.game.num_players(),
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "agent": s.agent, "online": self.online(s.seat)}
+                {"seat": s.seat, "kind": s.kind, "agent": s.agent, "online": self.online(s.seat),
+                 "name": seat_display_name(s.kind, s.agent, s.name)}
                 for s in self.seats
             ],
             "hand": None if hand is None else {"seats": list(hand.seats), "role": hand.role},
-            "log": [visible_move(n, viewer, public) for n in log_notes],
+            "log": turn_log(self.game, self.notes, viewer, self._scores()),
             "watch": f"/watch/{self.id}",
             "rematch": None,
             **state_payload(self.state, viewer, self.last_player_note()),
@@ -180,6 +201,12 @@ class Table:
                 if h.role == "invite"
             ]
         return body
+
+    def _scores(self) -> tuple[float, ...] | None:
+        try:
+            return tuple(self.state.scores())
+        except (ValueError, NotImplementedError):
+            return None
 
     def broadcast(self) -> None:
         """Send every listener its own message (computed once per hand)."""
@@ -289,7 +316,9 @@ class Hub:
     # -- creating ---------------------------------------------------------------------------
     @staticmethod
     def plan_seats(
-        game: Game, seat_kinds: Sequence[tuple[str, str | None]] | None
+        game: Game,
+        seat_kinds: Sequence[tuple[str, str | None]] | None,
+        names: Sequence[str | None] | None = None,
     ) -> tuple[list[SeatData], list[HandData]]:
         """Seats and hands for the lobby's choices.
 
@@ -318,7 +347,8 @@ class Hub:
                     )
                 seats.append(SeatData(seat, "ai", agent))
             else:
-                seats.append(SeatData(seat, "human", None))
+                name = clean_name(names[seat]) if names and seat < len(names) else None
+                seats.append(SeatData(seat, "human", None, name))
         own = tuple(i for i, (kind, _) in enumerate(kinds) if kind in ("me", "hotseat"))
         role = ("me" if any(kinds[i][0] == "me" for i in own) else "hotseat") if own else "host"
         hands = [HandData(secrets.token_urlsafe(24), 0, own, role, True)]
@@ -334,13 +364,14 @@ class Hub:
         game_name: str,
         params: dict[str, Any],
         seat_kinds: Sequence[tuple[str, str | None]] | None = None,
+        names: Sequence[str | None] | None = None,
     ) -> Table:
-        """Create and store a table for the lobby's choices."""
+        """Create and store a table for the lobby's choices (``names``: players' names)."""
         try:
             game = load_game(game_name, **params)
         except ParlourError as exc:
             raise CreateError(str(exc)) from None
-        seats, hands = self.plan_seats(game, seat_kinds)
+        seats, hands = self.plan_seats(game, seat_kinds, names)
         return await self._create(game, seats, hands, None)
 
     async def _create(
@@ -384,7 +415,7 @@ class Hub:
                     return found
             n = len(table.seats)
             seats = sorted(
-                (SeatData((s.seat + 1) % n, s.kind, s.agent) for s in table.seats),
+                (SeatData((s.seat + 1) % n, s.kind, s.agent, s.name) for s in table.seats),
                 key=lambda s: s.seat,
             )
             hands = [
@@ -502,9 +533,11 @@ class Hub:
                     rows.append(ActionData(seq, action, actor, None))
                     applied.append(action)
             except IllegalActionError as exc:
-                return error("illegal", str(exc), rule=exc.rule, step=index, **ref)
+                text = illegal_message(table.title, exc, table.seat_names())
+                return error("illegal", text, rule=exc.rule, step=index, **ref)
             except ValueError as exc:  # NotationError and other bad input
-                return error("notation", f"step {index}: {exc}", step=index, **ref)
+                text = notation_message(table.title, str(exc), table.seat_names())
+                return error("notation", text, step=index, **ref)
         if not rows:
             return error("notation", "those steps name no action", **ref)
         complete = work.current_player() != actor
@@ -538,6 +571,24 @@ class Hub:
             "version": table.version,
             "duplicate": False,
         }
+
+    async def rename(self, table: Table, names: dict[int, str | None]) -> None:
+        """Store players' display names for human seats, then show them to everyone."""
+        async with table.lock:
+            names = {
+                seat: clean_name(name)
+                for seat, name in names.items()
+                if 0 <= seat < len(table.seats) and table.seats[seat].kind == "human"
+            }
+            if not names:
+                return
+            await self.store.run(self.store.set_seat_names, table.id, names)
+            table.seats = tuple(
+                SeatData(s.seat, s.kind, s.agent, names.get(s.seat, s.name)) if s.seat in names
+                else s
+                for s in table.seats
+            )
+            table.broadcast()
 
     # -- computer players -----------------------------------------------------------------------
     async def _settle(self, table: Table) -> None:
