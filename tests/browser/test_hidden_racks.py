@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -12,6 +11,7 @@ from parlour import load_game
 from parlour.server.store import Store
 from tests.server.helpers import ServerProcess as Server
 
+from .conftest import Screenshots, named_context
 from .pages import latest, wait_my_turn, wait_version, watch_errors
 
 
@@ -32,16 +32,20 @@ def _shown_rack(page: Page) -> str:
 
 @pytest.mark.parametrize("bluff", [False, True], ids=["open", "bluff"])
 def test_each_page_shows_only_its_own_rack(
-    server: Server, browser: Browser, screenshots: Path, bluff: bool
+    server: Server, browser: Browser, screenshots: Screenshots, bluff: bool
 ):
     params = {"bluff": True} if bluff else {}
     table = server.create("gobblestones", params)
-    contexts = [browser.new_context(), browser.new_context()]
+    contexts = [named_context(browser, "Ada"), named_context(browser, "Bo")]
     pages = [c.new_page() for c in contexts]
     errors = watch_errors(pages[0]) + watch_errors(pages[1])
     try:
         pages[0].goto(server.base + table["url"])
         pages[1].goto(server.base + table["invites"][0]["url"])
+        for page in pages:  # each has said their name
+            page.wait_for_function(
+                "window.parlour.latest && window.parlour.latest.seats.every(s => s.name)"
+            )
         for turn in range(2):  # each seat makes one play by clicking
             for page in pages:
                 page.wait_for_selector("[data-rack]")
@@ -53,7 +57,7 @@ def test_each_page_shows_only_its_own_rack(
                 assert latest(page)["view"] == truth.view(seat)
                 other = truth.view(1 - seat)["rack"]
                 text = page.inner_text("#private")
-                assert f"P{2 - seat}: {len(other)}" in text  # only the other rack's size
+                assert f"{['Ada', 'Bo'][1 - seat]} {len(other)}" in text  # the other's size only
             mover = pages[turn]
             seen = wait_my_turn(mover)
             first = next(m for m in seen["legal"] if re.fullmatch(r"[a-o]\d+(:[rygbp])?", m["s"]))
@@ -67,15 +71,15 @@ def test_each_page_shows_only_its_own_rack(
                 if mover.locator("[data-move='end']").count():
                     break
                 steps = mover.evaluate("window.parlour.pending.length")
+                if bluff and not mover.locator("button[data-rack][aria-pressed='true']").count():
+                    mover.locator("button[data-rack]").first.click()  # that colour ran out
                 mover.locator(".from-legal").first.click(force=True)
                 mover.wait_for_function(f"window.parlour.pending.length > {steps}",
                                         timeout=20_000)
             mover.wait_for_selector("[data-move='end']")
             if turn == 0:
-                mover.screenshot(
-                    path=str(screenshots / f"gobblestones{'-bluff' if bluff else ''}.png"),
-                    full_page=True,
-                )
+                screenshots.save(mover, f"gobblestones{'-bluff' if bluff else ''}.png",
+                                 readme=bluff)
             mover.click("[data-move='end']")
             if bluff:  # the other seat decides: trust the play
                 decider = pages[1 - turn]

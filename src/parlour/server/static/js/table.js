@@ -206,8 +206,8 @@ function statusText(model) {
 }
 
 function drawSeats(model) {
-  const scores = (renderer.scores && renderer.scores(model.view)) || model.view.scores ||
-    (model.result ? model.result.scores : null);
+  // only the scores that mean something in this game (Clobber has none)
+  const scores = renderer.scores ? renderer.scores(model.view) : null;
   const list = $("#seats");
   list.replaceChildren();
   for (const s of latest.seats) {
@@ -297,6 +297,7 @@ function drawCompose() {
 
 function drawEnd() {
   const over = latest.terminal;
+  $("#moves-panel").hidden = MODE !== "play" || over || mySeats().length === 0;
   $("#end-panel").hidden = !over;
   if (!over) return;
   $("#result").textContent = resultText(latest.result);

@@ -22,6 +22,13 @@ function card(x, y, treasure) {
 }
 
 export default {
+  scores(view) {
+    // what a plank carries is what counts here: crates, and how close it is to tipping
+    const byPlayer = {};
+    for (const plank of view.planks) byPlayer[plank.player] = `${plank.crates} crate${plank.crates === 1 ? "" : "s"}`;
+    return view.planks.map((_, i) => byPlayer[i]);
+  },
+
   howTo() {
     return "Draw a card; then draw again, or stop to load the others' planks with crates.";
   },
@@ -44,18 +51,18 @@ export default {
     const cols = narrow ? Math.min(3, spots) : spots;
     const rows = Math.ceil(spots / cols);
     const width = narrow ? cols * CARD_W + 30 : Math.max(spots * CARD_W + 40, 560);
-    const top = rows * CARD_H + 20;
+    const top = rows * CARD_H + 30;
     const lane = narrow ? 76 : 54;
     const height = top + 30 + view.planks.length * lane;
     const pic = canvas(width, height, "Stomp the Plank table: the pontoon and the planks");
-    pic.append(svg("rect", { x: 10, y: 20, width: cols * CARD_W + 10, height: rows * CARD_H - 6,
+    pic.append(svg("rect", { x: 10, y: 20, width: cols * CARD_W + 10, height: rows * CARD_H + 4,
       rx: 10, fill: "#7fa9c9" }));
     let newest = null;
     for (let i = 0; i < spots; i++) {
       const x = 20 + (i % cols) * CARD_W;
       const y = 30 + Math.floor(i / cols) * CARD_H;
       const prize = i < view.crates.length ? `${view.crates[i]} crate${view.crates[i] === 1 ? "" : "s"}` : "wins!";
-      pic.append(svg("text", { x: x + (CARD_W - 10) / 2, y: y + CARD_H - 20, "text-anchor": "middle",
+      pic.append(svg("text", { x: x + (CARD_W - 10) / 2, y: y + CARD_H - 12, "text-anchor": "middle",
         class: "spot-label", text: `${i + 1}: ${prize}` }));
       if (i < view.pontoon.length) {
         const placed = card(x, y, view.pontoon[i]);
@@ -98,7 +105,8 @@ export default {
         onclick: () => ui.step(move.a), disabled: !interactive }));
     }
     const pile = Object.entries(view.unseen).map(([t, n]) => `${TREASURE[t] ? TREASURE[t][1] : t} ${n}`).join(" · ");
-    const balance = view.planks.map((p) => `${model.seatName(p.player)} tips with ${p.balance} more`).join(" · ");
+    const balance = view.planks.map((p) => (p.balance > 0
+      ? `${model.seatName(p.player)} tips with ${p.balance} more` : `${model.seatName(p.player)} has tipped`)).join(" · ");
     root.replaceChildren(html("div", { class: "board-wrap" }, pic, controls,
       html("p", { class: "muted board-note", text: `Weight to spare: ${balance}` }),
       html("p", { class: "muted board-note", text: `Cards left to draw (${view.draw_pile}): ${pile}` }),
