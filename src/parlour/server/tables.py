@@ -29,6 +29,7 @@ from parlour.core import (
     State,
     load_game,
 )
+from parlour.games.wording import illegal_message, notation_message
 from parlour.server.ai import AIRunner, fallback_action, move_seed
 from parlour.server.names import clean_name, seat_display_name
 from parlour.server.protocol import error
@@ -40,7 +41,6 @@ from parlour.server.views import (
     state_payload,
     turn_log,
 )
-from parlour.server.wording import illegal_message, notation_message
 
 log = logging.getLogger("parlour.server")
 

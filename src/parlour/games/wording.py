@@ -1,7 +1,8 @@
 """What a player reads when a move is refused: their words, the rule named in brackets at the end.
 
-The games explain a refusal (``IllegalActionError.reason`` and ``.rule``, or a notation error
-whose text ends with the rule id in brackets); this module only changes the presentation:
+Shared by every place people play (the web table, the terminal). The games explain a refusal
+(``IllegalActionError.reason`` and ``.rule``, or a notation error whose text ends with the rule
+id in brackets); this module only changes the presentation:
 ``"a5 and b4 are not next to each other (Clobber: moving)"`` instead of an engine's
 ``"illegal action 'a5b4': ... [rule C4]"``. Rule ids become the topic a player would look up
 in the rules, since a player does not know ruling ids. Nothing here decides what is legal.
