@@ -109,7 +109,8 @@ def agent_games(name: str) -> frozenset[str] | None:
     try:
         return _AGENTS[base].games
     except KeyError:
-        raise ValueError(f"unknown agent {base!r}; known agents: {', '.join(agent_names())}") from None
+        known = ", ".join(agent_names())
+        raise ValueError(f"unknown agent {base!r}; known agents: {known}") from None
 
 
 def plays(name: str, game: str) -> bool:
