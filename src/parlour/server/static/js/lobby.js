@@ -36,7 +36,7 @@ const OPTIONS = {
   ],
   stomple: [
     { param: "players", label: "Players", players: true },
-    { param: "rounds", label: "Length", choices: [["0", "Rounds until someone reaches the target"], ["1", "One round"]] },
+    { param: "rounds", label: "Length", choices: [["0", "Play to the target"], ["1", "One round"]] },
     { param: "target", label: "Target points", kind: "int", placeholder: "usual for the players" },
   ],
   "stomp-the-plank": [

@@ -273,6 +273,7 @@ function refocus(name) {
 function drawPrivate(model) {
   const info = renderer.info ? renderer.info(model.view, model.viewer, shortName) : null;
   $("#private-panel").hidden = !info;
+  $("#private-title").textContent = MODE === "play" && mySeats().length ? "What you hold" : "What the players hold";
   if (info) $("#private").replaceChildren(info);
 }
 

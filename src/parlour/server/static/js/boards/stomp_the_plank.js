@@ -79,8 +79,11 @@ export default {
       const active = view.active === plank.player;
       const name = model.seatName(plank.player);
       pic.append(svg("text", { x: 10, y: narrow ? y - 6 : y + 18, "font-weight": active ? 700 : 400,
-        class: "plank-name", text: narrow ? `${name}: ${plank.crates} crates, step ${plank.step} of 4`
-          : name.slice(0, 18) }));
+        class: "plank-name", text: name.slice(0, narrow ? 28 : 18) }));
+      if (narrow) {
+        pic.append(svg("text", { x: 10, y: y + 48, class: "plank-facts",
+          text: `${plank.crates} crate${plank.crates === 1 ? "" : "s"} · elephant on step ${plank.step} of 4` }));
+      }
       const x0 = narrow ? 10 : 170;
       const plankWidth = width - x0 - 20;
       pic.append(svg("rect", { x: x0, y: y + 20, width: plankWidth, height: 10, rx: 3,
