@@ -256,3 +256,38 @@ def test_the_bluffing_colour_is_chosen_explicitly(server: Server, browser: Brows
         assert errors == []
     finally:
         context.close()
+
+
+COUNT_ANIMATIONS = """
+window.__animations = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  window.__animations += 1;
+  return animate.apply(this, args);
+};
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_last_move_is_marked_and_animated_unless_motion_is_reduced(
+    server: Server, browser: Browser, motion: str
+):
+    table = server.create("clobber", seats=[{"kind": "me"}, {"kind": "ai", "agent": "easy"}])
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion=motion)
+    context.add_init_script(COUNT_ANIMATIONS)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(server.base + table["url"])
+        state = wait_my_turn(page)
+        assert page.evaluate("window.__animations") == 0  # nothing moves on arrival
+        _play_turn(page, "clobber", state)
+        page.wait_for_function(f"window.parlour.latest.version >= {state['version'] + 2}",
+                               timeout=WAIT_MS)
+        reply = latest(page)["last"]["text"]
+        assert page.locator(f"[data-square='{reply[2:]}'] [data-last]").count() == 1
+        animations = page.evaluate("window.__animations")
+        assert animations == 0 if motion == "reduce" else animations >= 1
+        assert errors == []
+    finally:
+        context.close()
