@@ -127,6 +127,11 @@ def test_a_full_game_against_the_computer(
         assert [s["name"] for s in state["seats"]][1:] == ["Computer (easy)"]
         assert page.is_visible("#howto") and "How to move" in page.inner_text("#howto")
         assert page.inner_text("#status").startswith("Your turn")
+        if page.locator("#board .from-legal").count():  # hints: a dark ring and a light one,
+            strokes = page.evaluate(  # so they show on every colour (green on green did not)
+                """['.hint-outer', '.hint-inner'].map(s => getComputedStyle(
+                    document.querySelector('#board ' + s)).stroke)""")
+            assert strokes == ["rgb(17, 17, 17)", "rgb(255, 255, 255)"]
         if size == "phone":
             assert horizontal_overflow(page) == 0
             assert small_tap_targets(page, TAP_TARGETS) == []
