@@ -121,7 +121,7 @@ def plays(name: str, game: str) -> bool:
 
 def agents_for(game: str) -> list[str]:
     """The registered agents that can play ``game``, sorted by name."""
-    return [n for n in agent_names() if _AGENTS[n].games is None or game in _AGENTS[n].games]
+    return [n for n in agent_names() if plays(n, game)]
 
 
 def agent_descriptions() -> dict[str, str]:

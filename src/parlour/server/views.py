@@ -254,14 +254,13 @@ def turn_log(
         current.texts.append(text)
         if text in ends or (game.name == "clobber"):
             current.closed = True
-    lines = []
+    lines: list[dict[str, Any]] = []
     for index, turn in enumerate(turns):
         after = turns[index + 1].scores if index + 1 < len(turns) else final_scores
-        line = {"turn": index + 1, "player": turn.player, "seq": turn.seq,
-                "text": _turn_text(game, turn)}
+        text = _turn_text(game, turn)
         if game.name == "gobblestones" and turn.scores is not None and after is not None:
             gained = after[turn.player] - turn.scores[turn.player]
-            if gained and not line["text"].endswith("face down"):
-                line["text"] += f" {gained:+g}"
-        lines.append(line)
+            if gained and not text.endswith("face down"):
+                text += f" {gained:+g}"
+        lines.append({"turn": index + 1, "player": turn.player, "seq": turn.seq, "text": text})
     return lines[-limit:]
