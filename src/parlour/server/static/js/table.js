@@ -77,7 +77,8 @@ function mySeats() {
 
 function say(text, isError = false) {
   const box = $("#message");
-  box.textContent = text || "";
+  // one style for every message: a sentence's first word has its capital ("a5 ..." is a square)
+  box.textContent = (text || "").replace(/^[a-z](?=[a-z ])/, (c) => c.toUpperCase());
   box.className = isError ? "message error" : "message";
 }
 
