@@ -296,3 +296,26 @@ def test_the_last_move_is_marked_and_animated_unless_motion_is_reduced(
         assert errors == []
     finally:
         context.close()
+
+
+def test_hot_seat_players_name_their_own_seat(server: Server, browser: Browser):
+    table = server.create("clobber", seats=[{"kind": "me", "name": "Ada"}, {"kind": "hotseat"}])
+    context = named_context(browser, "Ada")
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(server.base + table["url"])
+        state = wait_my_turn(page)
+        assert page.inner_text("#name-label") == "Name of Ada"
+        _play_turn(page, "clobber", state)
+        page.wait_for_function("window.parlour.latest.to_act === 1", timeout=WAIT_MS)
+        assert page.inner_text("#name-label") == "Name of Black"
+        page.fill("#my-name", "Bo\u202e<b>")
+        page.click("#name-form button")
+        page.wait_for_function("window.parlour.latest.seats[1].name === 'Bo<b>'",
+                               timeout=WAIT_MS)
+        assert page.inner_text("#status") == "Bo<b> (Black): your turn"
+        assert page.locator("#seats b").count() == 0  # a name is text, never markup
+        assert errors == []
+    finally:
+        context.close()

@@ -5,7 +5,7 @@
 // shows the server's explanation when a move is refused. A turn of several steps (a
 // GobbleStones play, a Stomple string) is composed with server previews and stored whole.
 // Names are put on the page as text only (textContent), never parsed as HTML.
-import { $, api, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
+import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
 const MODE = path[0] === "play" ? "play" : "watch";
@@ -225,9 +225,20 @@ function drawSeats(model) {
     list.append(item);
   }
   const form = $("#name-form");
-  const canName = MODE === "play" && mySeats().some((i) => latest.seats[i].kind === "human");
-  form.hidden = !canName;
-  if (canName && document.activeElement !== $("#my-name")) $("#my-name").value = myName();
+  const target = nameTarget(model);
+  form.hidden = target === null;
+  if (target === null || document.activeElement === $("#my-name")) return;
+  // hot-seat: the person at the screen names the seat they are playing now
+  const hot = mySeats().length > 1;
+  $("#name-label").textContent = hot ? `Name of ${shortName(target)}` : "Your name";
+  $("#my-name").value = hot ? personOf(target) || "" : myName();
+}
+
+function nameTarget(model) {
+  if (MODE !== "play") return null;
+  const humans = mySeats().filter((i) => latest.seats[i].kind === "human");
+  if (!humans.length) return null;
+  return humans.includes(model.viewer) ? model.viewer : humans[0];
 }
 
 function drawLog() {
@@ -431,10 +442,18 @@ $("#rematch-button").addEventListener("click", async () => {
 });
 $("#name-form").addEventListener("submit", async (event) => {
   event.preventDefault();
+  const target = nameTarget(shown || latest);
+  if (target === null) return;
+  if (mySeats().length > 1) {
+    const name = cleanName($("#my-name").value);
+    if (name) await sendName(name, target);
+    $("#my-name").blur();
+    return;
+  }
   const name = setMyName($("#my-name").value);
   $("#my-name").value = name;
-  const seat = mySeats().find((i) => latest.seats[i].kind === "human");
-  await sendName(name, mySeats().length > 1 ? seat : undefined);
+  await sendName(name);
+  $("#my-name").blur();
 });
 $("#curtain-go").addEventListener("click", () => {
   curtainSeen = (shown || latest).viewer; draw();
