@@ -37,7 +37,7 @@ const OPTIONS = {
   stomple: [
     { param: "players", label: "Players", players: true },
     { param: "rounds", label: "Length", choices: [["0", "Play to the target"], ["1", "One round"]] },
-    { param: "target", label: "Target points", kind: "int", placeholder: "usual for the players" },
+    { param: "target", label: "Target points", kind: "int", placeholder: "as usual" },
   ],
   "stomp-the-plank": [
     { param: "players", label: "Players", players: true },
