@@ -130,7 +130,8 @@ async function sendName(name, seat) {
 
 function introduce(msg) {
   // Tell the table this player's name once, when their link is opened.
-  if (named || MODE !== "play" || !msg.hand || msg.hand.seats.length !== 1) return;
+  // (not after the game: a finished game keeps the names it was played under)
+  if (named || MODE !== "play" || msg.terminal || !msg.hand || msg.hand.seats.length !== 1) return;
   named = true;
   const seat = msg.seats[msg.hand.seats[0]];
   if (seat && seat.kind === "human" && seat.name !== myName()) sendName(myName());
