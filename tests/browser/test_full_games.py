@@ -278,7 +278,8 @@ def test_the_last_move_is_marked_and_animated_unless_motion_is_reduced(
     server: Server, browser: Browser, motion: str
 ):
     table = server.create("clobber", seats=[{"kind": "me"}, {"kind": "ai", "agent": "easy"}])
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion=motion)
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion=motion,
+                                  bypass_csp=True)  # Playwright evaluates its waits
     context.add_init_script(COUNT_ANIMATIONS)
     page = context.new_page()
     errors = watch_errors(page)
