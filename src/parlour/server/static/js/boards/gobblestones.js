@@ -45,9 +45,11 @@ export default {
   scores(view) { return view.scores; },
 
   howTo(view) {
+    const empty = view.tiles.every((row) => /^\.*$/.test(row));
+    const where = empty ? "covering a dotted centre square (the first play must)" : "touching the tiles already laid";
     return view.bluff
-      ? "Pick a tile colour in your rack, tap squares in one straight line to lay tiles face down, then End play."
-      : "Tap empty squares of your tiles' colours in one straight line, touching the tiles already laid, then End play.";
+      ? `Pick a tile colour in your rack, then tap squares in one straight line, ${where}; End play.`
+      : `Tap empty squares of your tiles' colours in one straight line, ${where}; then End play.`;
   },
 
   resultDetails(view, result, name) {
