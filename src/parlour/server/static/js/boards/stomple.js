@@ -43,7 +43,10 @@ export default {
     const order = result.scores.map((s, i) => [s, i]).sort((a, b) => b[0] - a[0]);
     const points = order.map(([s, i]) => `${name(i)} ${s}`).join(", ");
     const rounds = view.single_round ? "one round" : `${view.round} round${view.round > 1 ? "s" : ""}, target ${view.target}`;
-    return `Game points: ${points} (${rounds}).`;
+    const out = (view.status || []).map((st, i) => (st === "out" ? i : -1)).filter((i) => i >= 0);
+    const knocked = out.length
+      ? `${out.map(name).join(" and ")} ${out.length > 1 ? "were" : "was"} knocked out of the last round. ` : "";
+    return `${knocked}Game points: ${points} (${rounds}).`;
   },
 
   render(root, model, ui) {
