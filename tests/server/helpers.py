@@ -22,7 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 TIMEOUT = 30.0
 FOR_TESTS = (
     "tables_burst=100000,requests_burst=100000,connects_burst=100000,"
-    "open_tables_per_client=100000,connections_per_client=10000"
+    "open_tables_per_client=100000,connections_per_client=10000,messages_burst=100000"
 )
 """The limits of a server that many tests share from one address: one client's rate limits
 raised so that the tests' hundreds of tables and connections are not throttled. The tests of
@@ -46,6 +46,7 @@ class ServerProcess:
         ai: str = "thread",
         limits: str = FOR_TESTS,
         extra_args: tuple[str, ...] = (),
+        log_path: Path | None = None,
     ) -> None:
         self.db_path = db_path
         self.ai_delay = ai_delay
@@ -54,7 +55,7 @@ class ServerProcess:
         self.extra_args = extra_args
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = db_path.with_suffix(".log")
+        self.log_path = log_path or db_path.with_suffix(".log")
 
     @property
     def base(self) -> str:

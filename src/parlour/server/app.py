@@ -393,19 +393,24 @@ def create_app(
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
-                if not conn.rate.allow("messages"):
-                    conn.refused += 1
-                    conn.send(error("rate_limited", "too many messages: slow down"))
-                    if conn.refused > 4 * hub.limits.messages_burst:
-                        break  # a client that ignores the warnings is let go
-                    continue
                 data = frame.get("text")
                 if data is None:
                     data = frame.get("bytes") or b""
                 try:
                     message = parse_message(data)
                 except ProtocolError as exc:
-                    conn.send(error(exc.code, exc.message))
+                    message = None
+                    problem = error(exc.code, exc.message)
+                if not conn.rate.allow("messages"):
+                    conn.refused += 1
+                    ref = getattr(message, "client_id", None)
+                    conn.send(error("rate_limited", "too many messages: slow down",
+                                    client_id=ref))
+                    if conn.refused > 4 * hub.limits.messages_burst:
+                        break  # a client that ignores the warnings is let go
+                    continue
+                if message is None:
+                    conn.send(problem)
                     continue
                 if isinstance(message, PingMessage):
                     conn.send({"type": "pong", "nonce": message.nonce, "version": table.version})

@@ -215,13 +215,15 @@ class RedactTokens(logging.Filter):
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            text = record.getMessage()
-        except Exception:  # a malformed record: leave it to the handler to complain
-            return True
-        clean = redact(text)
-        if clean != text:
-            record.msg, record.args = clean, None
+        # Redact the parts, not the formatted line: formatters (uvicorn's access log) read
+        # the arguments themselves.
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: redact(v) if isinstance(v, str) else v
+                           for k, v in record.args.items()}
         return True
 
 
