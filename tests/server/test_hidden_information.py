@@ -175,6 +175,9 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
                 for action in message["steps"]:
                     preview.apply_action(action)
                 assert message["view"] == preview.view(viewer)
+                # a preview is only ever of a turn still in progress: nothing a finished
+                # turn reveals (a challenge's outcome, a draw) comes back unstored
+                assert preview.turn_in_progress() and preview.current_player() == viewer
             else:
                 assert message["type"] in ("ack", "error", "pong"), message
                 assert set(message) <= {
