@@ -73,8 +73,10 @@ def hold_sqlite_lock(url: str) -> IO[bytes] | None:
     prefix = "sqlite:///"
     if not url.startswith(prefix) or url == prefix + ":memory:":
         return None
+    secure_sqlite_file(url)  # creates the folder (0700) if need be
     path = Path(url[len(prefix):].split("?", 1)[0])
-    handle = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115 (held open)
+    descriptor = os.open(path.with_name(path.name + ".lock"), os.O_CREAT | os.O_WRONLY, 0o600)
+    handle = os.fdopen(descriptor, "wb")
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
