@@ -89,3 +89,59 @@ def test_each_page_shows_only_its_own_rack(
     finally:
         for context in contexts:
             context.close()
+
+
+def _tile_on(page: Page, square: str) -> str:
+    return page.get_attribute(f"[data-square='{square}'] [data-tile]", "data-tile")
+
+
+def test_g5_when_the_game_ends_every_page_turns_up_every_rack_and_face_down_tile(
+    server: Server, browser: Browser
+):
+    """G-5: a bluffing game's last turn. Before it each page shows its own rack and face-down
+    tile only (G-3); after it every page, the spectator's too, shows both racks and both
+    face-down colours."""
+    from tests.games.gobblestones.helpers import position
+
+    text = position(tiles={"h8": "r", "i8": "y"}, owners={"h8": 0, "i8": 1},
+                    racks=("RRGBP", "YYPPB"), points=(10, 12))
+    params = {"bluff": True, "max_turns": 1, "position": text}
+    table = server.create("gobblestones", params)
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(3)]
+    pages = [c.new_page() for c in contexts]
+    errors = [e for page in pages for e in watch_errors(page)]
+    try:
+        pages[0].goto(server.base + table["url"])
+        pages[1].goto(server.base + table["invites"][0]["url"])
+        pages[2].goto(server.base + table["watch"])
+        for page in pages:
+            page.wait_for_selector("[data-square='h8'] [data-tile]")
+        assert [_tile_on(p, "h8") for p in pages] == ["r", "?", "?"]
+        assert [_tile_on(p, "i8") for p in pages] == ["?", "y", "?"]
+        for page in pages:
+            assert page.locator("[data-revealed-rack]").count() == 0
+        wait_my_turn(pages[0])
+        pages[0].click("[data-move='pass']")  # the last turn: a pass, a draw of five, the end
+        for page in pages:
+            page.wait_for_function("window.parlour.latest && window.parlour.latest.terminal",
+                                   timeout=20_000)
+        truth = _true_state(server, table["table"], params)
+        assert truth.is_terminal()
+        racks = truth.view(None)["racks"]
+        names = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "P": "purple"}
+        for page in pages:
+            assert [_tile_on(page, "h8"), _tile_on(page, "i8")] == ["r", "y"]
+            shown = page.locator("[data-revealed-rack]").all_inner_texts()
+            assert shown == [f"P{i + 1} holds: " + ", ".join(names[c] for c in rack)
+                             for i, rack in enumerate(racks)]
+            assert latest(page)["view"]["racks"] == racks
+        artifacts = Path(__file__).resolve().parents[2] / "test-artifacts"
+        artifacts.mkdir(exist_ok=True)
+        pages[2].screenshot(path=str(artifacts / "gobblestones-bluff-end.png"), full_page=True)
+        pages[1].set_viewport_size({"width": 390, "height": 844})
+        pages[1].screenshot(path=str(artifacts / "gobblestones-bluff-end-phone.png"),
+                            full_page=True)
+        assert errors == []
+    finally:
+        for context in contexts:
+            context.close()
