@@ -3,7 +3,8 @@
 // sent in board order (the documented action encoding) and the server previews the play,
 // explaining any rule it breaks, until "End play" stores it. In the bluffing variant the
 // player chooses the colour of the tile from the rack first, explicitly: a square never takes
-// another colour than the one picked. Face-down tiles of others show as "?".
+// another colour than the one picked. Face-down tiles of others show as "?" until the game
+// ends, when every rack and face-down tile is turned up (G-5).
 // On a narrow screen the board shows one board square (5 x 5) at a time, big enough to tap,
 // with a map of all nine to move between them.
 import { animate, canvas, hint, html, playable, svg } from "./svg.js";
@@ -249,9 +250,13 @@ export default {
 
   info(view, viewer, seatName) {
     const sizes = view.rack_sizes.map((n, i) => `${seatName(i)} ${n}`).join(" · ");
+    // at the end every rack is turned up for everyone (G-5)
+    const turnedUp = (view.racks || []).map((rack, i) => html("p", { "data-revealed-rack": String(i),
+      text: `${seatName(i)} holds: ${[...rack].map((l) => NAMES[l]).join(", ") || "nothing"}` }));
     return html("div", {},
-      viewer === null || viewer === undefined ? null
+      viewer === null || viewer === undefined || view.racks ? null
         : html("p", { text: `Your rack: ${[...view.rack].map((l) => NAMES[l]).join(", ") || "empty"}` }),
+      ...turnedUp,
       html("p", { class: "muted", text: `Tiles in each rack: ${sizes}` }),
       html("p", { class: "muted", text: `Tiles in the bag: ${view.bag}` }));
   },
