@@ -286,7 +286,8 @@ function refocus(name) {
 function drawPrivate(model) {
   const info = renderer.info ? renderer.info(model.view, model.viewer, shortName) : null;
   $("#private-panel").hidden = !info;
-  $("#private-title").textContent = MODE === "play" && mySeats().length ? "What you hold" : "What the players hold";
+  const mine = MODE === "play" && mySeats().length && !model.view.racks;  // racks turned up at the end
+  $("#private-title").textContent = mine ? "What you hold" : "What the players hold";
   if (info) $("#private").replaceChildren(info);
 }
 
