@@ -33,10 +33,6 @@ FENCE = re.compile(r"^```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^```", re.S | re.M
 
 # (page, a line of the example) -> why it is marked slow.
 SLOW = {
-    ("docs/research.md", "bot = mcts.MCTSBot("): (
-        "plays a whole 4-player Stomple game with OpenSpiel's MCTS at 200 simulations a move "
-        "(about 45 s)"
-    ),
     ("docs/research.md", 'gymnasium.make("parlour/Clobber-v0", opponent="hard"'): (
         "plays a whole 10x10 Clobber episode against the hard agent (about 25 s)"
     ),
