@@ -9,13 +9,13 @@ local cache), so this is the install a user gets. About a minute.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
 import subprocess
 import sys
 import tarfile
-import textwrap
 import zipfile
 from pathlib import Path
 
@@ -23,7 +23,6 @@ import pytest
 from packaging.requirements import Requirement
 
 import parlour
-from parlour.core import pick_chance_outcome
 
 pytestmark = pytest.mark.slow
 
@@ -32,14 +31,22 @@ ROOT = Path(__file__).resolve().parents[2]
 # The extra installed on top of the plain wheel; the only line to change when the extras change.
 EXTRA = "postgres"
 
-# A game from Python in the fresh environment: one seeded game of each kind, to the end.
-PLAY = """
-import json, pathlib, random, sys
-import parlour
-from parlour.analysis import cengine
-from parlour.core import pick_chance_outcome
+GAMES = [
+    ("clobber", {"rows": 4, "columns": 5}),
+    ("stomple", {"players": 3}),
+    ("stomp-the-plank", {"players": 2}),
+    ("gobblestones", {"players": 2}),
+]
 
-def play(name, params, seed):
+
+def play(name: str, params: dict, seed: int) -> dict:
+    """One seeded game to the end; run here from the source tree and, by its source text, in
+    the fresh environment from the wheel."""
+    import random
+
+    import parlour
+    from parlour.core import pick_chance_outcome
+
     state = parlour.load_game(name, **params).new_initial_state()
     rng = random.Random(seed)
     while not state.is_terminal():
@@ -50,20 +57,20 @@ def play(name, params, seed):
         state.apply_action(action)
     return {"history": state.history(), "returns": list(state.returns())}
 
+
+# What the fresh environment reports: where parlour came from, and the games it played.
+REPORT = """
+import json
+import parlour
+from parlour.analysis import cengine
+
 print(json.dumps({
     "file": parlour.__file__,
-    "prefix": sys.prefix,
     "version": parlour.__version__,
     "compiled": cengine.load() is not None,
     "games": {name: play(name, params, 7) for name, params in GAMES},
 }))
 """
-GAMES = [
-    ("clobber", {"rows": 4, "columns": 5}),
-    ("stomple", {"players": 3}),
-    ("stomp-the-plank", {"players": 2}),
-    ("gobblestones", {"players": 2}),
-]
 
 
 def run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -78,21 +85,6 @@ def clean_env(**extra: str) -> dict[str, str]:
     """The environment without anything pointing back at the source tree or its venv."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     return {**env, "PYTHONNOUSERSITE": "1", **extra}
-
-
-def local_play(name: str, params: dict, seed: int) -> dict:
-    """The same game played by the source tree, to compare with the installed wheel."""
-    import random
-
-    state = parlour.load_game(name, **params).new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = pick_chance_outcome(state.chance_outcomes(), rng.random())
-        else:
-            action = rng.choice(state.legal_actions())
-        state.apply_action(action)
-    return {"history": state.history(), "returns": list(state.returns())}
 
 
 @pytest.fixture(scope="module")
@@ -154,12 +146,15 @@ def test_the_wheel_installs_and_plays_in_a_fresh_environment(dist, venv, tmp_pat
                   "GobbleStones (gobblestones)"):
         assert title in games
 
-    script = f"GAMES = {GAMES!r}\n{textwrap.dedent(PLAY)}"
+    rules = run(bin_ / "parlour", "rules", "clobber", cwd=tmp_path, env=clean_env(COLUMNS="200"))
+    assert "C2" in rules  # the rules text ships inside the wheel
+
+    script = f"GAMES = {GAMES!r}\n{inspect.getsource(play)}\n{REPORT}"
     report = json.loads(run(bin_ / "python", "-c", script, cwd=tmp_path, env=clean_env()))
     assert Path(report["file"]).is_relative_to(venv)  # the wheel, not the source tree
     assert report["version"] == parlour.__version__ and report["compiled"]
     for name, params in GAMES:  # the installed rules play exactly as the source's
-        assert report["games"][name] == local_play(name, params, 7), name
+        assert report["games"][name] == play(name, params, 7), name
 
     solved = run(bin_ / "parlour", "solve", "clobber", "--size", "3x4", cwd=tmp_path,
                  env=clean_env(COLUMNS="200"))
