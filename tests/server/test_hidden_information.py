@@ -6,6 +6,10 @@ from the server's database and every message, replay and record each listener re
 checked against what that listener may see: its board equals ``state.view(viewer)`` at that
 move, legal moves go only to the seat to act, another player's move is named only when the
 game hides nothing, and a record of a hidden-information game holds no action list.
+
+G-5: until the last move nothing hidden reaches a listener; once the game is over every
+listener's final message, the last step of its replay and its record show every rack and every
+face-down tile (never the bag, whose tiles were never drawn).
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ STATE_KEYS = {
     "result",
     "preview",
     "invites",
+    "custom_start",
+    "notices",
 }
 PARTIAL_KEYS = {
     "type",
@@ -128,6 +134,25 @@ def _true_states(server: ServerProcess, game: str, params: dict[str, Any], table
     return states, players, texts
 
 
+def _turned_up(view: dict[str, Any], truth) -> None:
+    """G-5 at the end: every rack, every face-down colour, and still no bag colours."""
+    seats = range(len(view["rack_sizes"]))
+    racks = ["".join(c * k for c, k in truth.rack(p).items()) for p in seats]
+    assert view["racks"] == racks
+    assert all("?" not in row for row in view["tiles"]), "every face-down tile turned up"
+    assert isinstance(view["bag"], int)
+
+
+def _still_hidden(view: dict[str, Any], viewer: int | None, truth) -> None:
+    """G-3 before the end: no other rack, no face-down colour that is not the viewer's."""
+    assert view["racks"] is None
+    for square, owner in view["owners"].items():
+        mark = view["tiles"][15 - int(square[1:])]["abcdefghijklmno".index(square[0])]
+        assert (mark == "?") == (owner != viewer), (square, owner, viewer)
+    if viewer is None:
+        assert view["rack"] is None
+
+
 def _check_moves(
     moves: list[dict | None],
     viewer: int | None,
@@ -167,12 +192,20 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
                     assert message["legal"] == []
                 _check_moves([message["last"], *message["log"]], viewer, public, players, texts)
                 assert (message["result"] is not None) == truth.is_terminal()
+                if game == "gobblestones":
+                    if truth.is_terminal():
+                        _turned_up(message["view"], truth)
+                    else:
+                        _still_hidden(message["view"], viewer, truth)
             elif message["type"] == "partial":
                 assert set(message) <= PARTIAL_KEYS
                 preview = states[message["at"]].clone()
                 for action in message["steps"]:
                     preview.apply_action(action)
                 assert message["view"] == preview.view(viewer)
+                # a preview is only ever of a turn still in progress: nothing a finished
+                # turn reveals (a challenge's outcome, a draw) comes back unstored
+                assert preview.turn_in_progress() and preview.current_player() == viewer
             else:
                 assert message["type"] in ("ack", "error", "pong"), message
                 assert set(message) <= {
@@ -185,11 +218,18 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
                     "message",
                     "rule",
                     "step",
+                    "to_act",
                 }
     for viewer, (replay, record, snapshot) in documents.items():
         assert snapshot["view"] == states[-1].view(viewer)
         for step in replay["steps"]:
             assert step["view"] == states[step["version"]].view(viewer)
+            if game == "gobblestones" and step["version"] < len(states) - 1:
+                _still_hidden(step["view"], viewer, states[step["version"]])
+        if game == "gobblestones":  # G-5: the replay ends with everything turned up
+            assert replay["steps"][-1]["version"] == len(states) - 1
+            _turned_up(replay["steps"][-1]["view"], states[-1])
+            _turned_up(snapshot["view"], states[-1])
         _check_moves([s["last"] for s in replay["steps"]], viewer, public, players, texts)
         document = json.loads(record)
         if public:
@@ -199,6 +239,7 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
             assert document["format"] == "parlour-seat-replay" and "actions" not in document
             assert document["steps"] == replay["steps"]
             assert document["viewer"] == viewer
+            _turned_up(document["steps"][-1]["view"], states[-1])  # G-5: in the record too
 
 
 def test_g3_hidden_racks_differ_between_seats_and_never_cross(server: ServerProcess):
@@ -217,27 +258,53 @@ def test_g3_hidden_racks_differ_between_seats_and_never_cross(server: ServerProc
             own, other = truth.view(seat)["rack"], truth.view(1 - seat)["rack"]
             assert message["view"]["rack"] == own
             differing += own != other
+            if truth.is_terminal():  # G-5: now both racks are turned up, for everyone
+                assert message["view"]["racks"] == [own, other][:: 1 if seat == 0 else -1]
+                continue
             assert "rack" not in json.dumps(message).replace('"rack":', "", 1).replace(
                 '"rack_sizes":', ""
-            )
+            ).replace('"racks": null', "")
     assert differing > 0
     assert all(m["view"]["rack"] is None for m in clients[None].received if m["type"] == "state")
 
 
-def test_g3_a_table_started_from_a_position_text_does_not_show_it(server: ServerProcess):
-    """A position text holds every rack: the seats of a hidden-information game never get it."""
-    rng = random.Random(5)
+def _dealt_position(seed: int) -> tuple[Any, str]:
+    rng = random.Random(seed)
     dealt = load_game("gobblestones").new_initial_state()
     while dealt.is_chance_node():
         dealt.apply_action(rng.choice([a for a, _p in dealt.chance_outcomes()]))
-    position = dealt.position()
-    table = server.create("gobblestones", {"position": position}, seats=[{"kind": "invite"}] * 2)
-    for invite in table["invites"]:
-        seat = invite["seats"][0]
-        with server.client(invite["url"]) as client:
-            message = client.wait_state()
-            assert message["view"] == dealt.view(seat)
-            assert "position" not in message["params"]
-            assert position not in json.dumps(message)
-        record = server.get(f"/api/play/{token_of(invite['url'])}/record").text
-        assert position not in record
+    return dealt, dealt.position()
+
+
+def test_g3_a_set_up_position_with_hidden_racks_cannot_have_invited_players(
+    server: ServerProcess,
+):
+    """A position text holds every rack: its writer would know the invited players' tiles.
+    Such a table is refused with the reason, and nothing is created."""
+    _dealt, position = _dealt_position(5)
+    response = server.post(
+        "/api/tables",
+        {"game": "gobblestones", "params": {"position": position},
+         "seats": [{"kind": "me"}, {"kind": "invite"}]},
+    )
+    assert response.status_code == 400
+    assert "cannot have invited players" in response.json()["detail"]
+
+
+def test_g3_a_table_started_from_a_position_text_does_not_show_it(server: ServerProcess):
+    """Hot-seat or against the computer, a set-up position is allowed; every message says the
+    table starts from a set-up position, and none carries the text itself."""
+    dealt, position = _dealt_position(6)
+    table = server.create(
+        "gobblestones", {"position": position},
+        seats=[{"kind": "me"}, {"kind": "ai", "agent": "random"}],
+    )
+    with server.client(table["watch"]) as spectator:
+        message = spectator.wait_state()
+        assert message["custom_start"] is True
+        assert "position" not in message["params"]
+        assert position not in json.dumps(message)
+    record = server.get(f"/api/watch/{table['table']}/record").text
+    assert position not in record
+    with server.client(table["url"]) as me:
+        assert me.wait_state()["view"]["rack"] == dealt.view(0)["rack"]

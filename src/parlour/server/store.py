@@ -31,12 +31,17 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from parlour.server.config import secure_sqlite_file
 
 T = TypeVar("T")
 
@@ -56,6 +61,13 @@ class TableRow(Base):
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # Added after the first release (see :func:`migrate`): who is to act after the last
+    # stored action (a seat, -1 for chance, NULL when finished), so that a server starting
+    # up wakes only the tables that wait for a computer or a chance event; when the table
+    # last changed; and a hash of the creating client's address, for the per-client quota.
+    to_act: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    updated_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_by: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class SeatRow(Base):
@@ -91,6 +103,22 @@ class ActionRow(Base):
     player: Mapped[int] = mapped_column(Integer)  # -1 for chance
     client_key: Mapped[str | None] = mapped_column(String(160), nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class ClaimRow(Base):
+    """Work that must happen exactly once, claimed by one server process until it expires:
+    a computer player's move (or a pending chance event) at one move number of one table."""
+
+    __tablename__ = "parlour_claims"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(96))
+    version: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+NOTIFY_CHANNEL = "parlour_tables"
+"""The PostgreSQL channel on which every stored action is announced (``table_id:version``)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +159,10 @@ class TableData:
     actions: tuple[ActionData, ...]
 
 
+Batch = tuple[str, Sequence[ActionData], bool, int | None]
+"""One table's submission: table id, its new actions, finished, who is to act after them."""
+
+
 class ConflictError(Exception):
     """The database refused a write: that move number or that submission is already stored."""
 
@@ -141,8 +173,12 @@ class Store:
     def __init__(self, url: str, *, synchronous: str = "NORMAL") -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        self.shared = url.startswith("postgresql")
+        """Several server processes may use this database at once (PostgreSQL): each must
+        catch up from it, announce what it stores and claim exactly-once work."""
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
+            secure_sqlite_file(url)
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
@@ -161,13 +197,12 @@ class Store:
                 cursor.close()
 
         Base.metadata.create_all(self.engine)
+        migrate(self.engine)
         # SQLite allows one writer at a time: one thread serialises the writes cleanly.
         self._executor = ThreadPoolExecutor(
             max_workers=1 if self.is_sqlite else 4, thread_name_prefix="parlour-db"
         )
-        self._waiting: list[
-            tuple[tuple[str, Sequence[ActionData], bool], asyncio.Future[None]]
-        ] = []
+        self._waiting: list[tuple[Batch, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -190,6 +225,8 @@ class Store:
         actions: Sequence[ActionData],
         rematch_of: str | None = None,
         finished: bool = False,
+        to_act: int | None = None,
+        created_by: str | None = None,
     ) -> None:
         now = time.time()
         with self.engine.begin() as connection:
@@ -203,6 +240,9 @@ class Store:
                     "created_at": now,
                     "finished": finished,
                     "rematch_of": rematch_of,
+                    "to_act": None if finished else to_act,
+                    "updated_at": now,
+                    "created_by": created_by,
                 }],
             )
             connection.execute(
@@ -223,14 +263,22 @@ class Store:
                      for a in actions],
                 )
 
-    def append(self, table_id: str, actions: Sequence[ActionData], finished: bool) -> None:
-        """Store ``actions`` in one transaction, or raise :class:`ConflictError` and store none."""
+    def append(
+        self,
+        table_id: str,
+        actions: Sequence[ActionData],
+        finished: bool,
+        to_act: int | None = None,
+    ) -> None:
+        """Store ``actions`` in one transaction, or raise :class:`ConflictError` and store none.
+
+        ``to_act`` is who acts after them (``None``: not known; checked at the next start)."""
         try:
-            self.append_many([(table_id, actions, finished)])
+            self.append_many([(table_id, actions, finished, to_act)])
         except IntegrityError as exc:
             raise ConflictError(str(exc.orig)) from None
 
-    def append_many(self, batches: Sequence[tuple[str, Sequence[ActionData], bool]]) -> None:
+    def append_many(self, batches: Sequence[Batch]) -> None:
         """Store several tables' submissions in ONE transaction (a group commit).
 
         Raises :class:`IntegrityError` and stores nothing if any row is refused.
@@ -245,19 +293,34 @@ class Store:
                 "client_key": a.client_key,
                 "created_at": now,
             }
-            for table_id, actions, _finished in batches
+            for table_id, actions, _finished, _to_act in batches
             for a in actions
         ]
-        finished = [table_id for table_id, _actions, done in batches if done]
         with self.engine.begin() as connection:
             connection.execute(insert(ActionRow), rows)
-            if finished:
+            for table_id, actions, done, to_act in batches:
                 connection.execute(
-                    update(TableRow).where(TableRow.id.in_(finished)).values(finished=True)
+                    update(TableRow)
+                    .where(TableRow.id == table_id)
+                    .values(
+                        finished=done,
+                        to_act=None if done else to_act,
+                        updated_at=now,
+                    )
                 )
+                if self.shared and actions:
+                    self._notify(connection, table_id, actions[-1].seq + 1)
+
+    @staticmethod
+    def _notify(connection: Any, table_id: str, version: int) -> None:
+        """Announce a table's new version to every process (delivered at commit)."""
+        connection.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": NOTIFY_CHANNEL, "payload": f"{table_id}:{version}"},
+        )
 
     async def append_grouped(
-        self, table_id: str, actions: Sequence[ActionData], finished: bool
+        self, table_id: str, actions: Sequence[ActionData], finished: bool, to_act: int | None
     ) -> None:
         """:meth:`append` from the event loop, batched with whatever else is waiting.
 
@@ -268,7 +331,7 @@ class Store:
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._waiting.append(((table_id, actions, finished), future))
+        self._waiting.append(((table_id, actions, finished, to_act), future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_waiting())
         await future
@@ -346,3 +409,146 @@ class Store:
             return list(
                 session.scalars(select(TableRow.id).where(TableRow.finished.is_(False))).all()
             )
+
+    def actions_since(self, table_id: str, seq: int) -> list[ActionData]:
+        """The table's stored actions from move ``seq`` on (to catch a cached table up)."""
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.table_id == table_id, ActionRow.seq >= seq)
+                .order_by(ActionRow.seq)
+            ).all()
+            return [ActionData(a.seq, a.action, a.player, a.client_key) for a in rows]
+
+    def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """Each table's version (its number of stored actions), for the periodic catch-up."""
+        if not table_ids:
+            return {}
+        with Session(self.engine) as session:
+            query = (
+                select(ActionRow.table_id, func.max(ActionRow.seq))
+                .where(ActionRow.table_id.in_(list(table_ids)))
+                .group_by(ActionRow.table_id)
+            )
+            return {table_id: int(top) + 1 for table_id, top in session.execute(query)}
+
+    def rematch_of(self, table_id: str) -> str | None:
+        with Session(self.engine) as session:
+            return session.scalar(select(TableRow.rematch_id).where(TableRow.id == table_id))
+
+    def claim(self, table_id: str, owner: str, version: int, ttl: float) -> bool:
+        """Claim the work at ``version`` of a table for ``ttl`` seconds; ``True`` if ours.
+
+        Granted when nobody holds the table, when the holder's claim expired or was for an
+        earlier version, or when ``owner`` holds it already (a renewal). The database decides
+        (one statement), so two processes asking at once cannot both win.
+        """
+        now = time.time()
+        dialect = self.engine.dialect.name
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        statement = upsert(ClaimRow).values(
+            table_id=table_id, owner=owner, version=version, expires_at=now + ttl
+        )
+        held = ClaimRow.__table__.c
+        statement = statement.on_conflict_do_update(
+            index_elements=[held.table_id],
+            set_={"owner": owner, "version": version, "expires_at": now + ttl},
+            where=(held.expires_at < now) | (held.version < version)
+            | ((held.owner == owner) & (held.version == version)),
+        ).returning(held.owner)
+        with self.engine.begin() as connection:
+            return connection.execute(statement).first() is not None
+
+    def release(self, table_id: str, owner: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                ClaimRow.__table__.delete().where(
+                    ClaimRow.table_id == table_id, ClaimRow.owner == owner
+                )
+            )
+
+    def unclaimed_waiting_ids(self, quiet_for: float) -> list[str]:
+        """Tables waiting for a computer or chance to act that no live claim covers and that
+        have not changed for ``quiet_for`` seconds (the process that stored the last move has
+        that long to claim the next): work a dead process left behind."""
+        now = time.time()
+        with Session(self.engine) as session:
+            ai_to_act = (
+                select(SeatRow.table_id)
+                .where(SeatRow.kind == "ai", SeatRow.seat == TableRow.to_act)
+                .where(SeatRow.table_id == TableRow.id)
+                .exists()
+            )
+            live = (
+                select(ClaimRow.table_id)
+                .where(ClaimRow.table_id == TableRow.id, ClaimRow.expires_at >= now)
+                .exists()
+            )
+            query = select(TableRow.id).where(
+                TableRow.finished.is_(False),
+                (TableRow.to_act < 0) | ai_to_act,
+                ~live,
+                TableRow.updated_at < now - quiet_for,
+            )
+            return list(session.scalars(query).all())
+
+    def ping(self) -> None:
+        """Raise if the database cannot be reached (for the readiness check)."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+
+    def waiting_table_ids(self) -> list[str]:
+        """Unfinished tables that wait for the server itself: a computer seat or a chance
+        event to act, or a table from before ``to_act`` was recorded (checked once)."""
+        with Session(self.engine) as session:
+            ai_to_act = (
+                select(SeatRow.table_id)
+                .where(SeatRow.kind == "ai", SeatRow.seat == TableRow.to_act)
+                .where(SeatRow.table_id == TableRow.id)
+                .exists()
+            )
+            query = select(TableRow.id).where(
+                TableRow.finished.is_(False),
+                TableRow.to_act.is_(None) | (TableRow.to_act < 0) | ai_to_act,
+            )
+            return list(session.scalars(query).all())
+
+    def open_tables_created_by(self, client: str) -> int:
+        """How many unfinished tables ``client`` (an address hash) has created."""
+        with Session(self.engine) as session:
+            query = select(func.count()).select_from(TableRow).where(
+                TableRow.created_by == client, TableRow.finished.is_(False)
+            )
+            return int(session.scalar(query) or 0)
+
+    def set_to_act(self, table_id: str, to_act: int | None) -> None:
+        """Record who is to act (for a table stored before the column existed)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(TableRow).where(TableRow.id == table_id).values(to_act=to_act)
+            )
+
+
+def migrate(engine: Any) -> None:
+    """Add the columns a newer parlour declares to an older database's tables.
+
+    ``create_all`` creates missing tables but never alters existing ones; every column added
+    since the first release is nullable, so an ``ALTER TABLE ... ADD COLUMN`` brings an old
+    database up to date without touching its rows.
+    """
+    inspector = inspect(engine)
+    with engine.begin() as connection:
+        for table in Base.metadata.sorted_tables:
+            if not inspector.has_table(table.name):
+                continue
+            present = {c["name"] for c in inspector.get_columns(table.name)}
+            for column in table.columns:
+                if column.name in present:
+                    continue
+                kind = column.type.compile(dialect=engine.dialect)
+                connection.execute(
+                    text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}')
+                )

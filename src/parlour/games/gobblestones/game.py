@@ -217,6 +217,10 @@ class GobbleStonesState(State):
     def is_terminal(self) -> bool:
         return self._phase == END
 
+    def turn_in_progress(self) -> bool:
+        """A play is being laid: tiles placed, the play not yet ended (B4)."""
+        return self._phase == PLAY and bool(self._pending)
+
     def _start_deal(self) -> None:
         self._phase = DEAL
         self._drawer = 0
@@ -645,9 +649,11 @@ class GobbleStonesState(State):
         into the same places, sizes unchanged. If another player is part-way through a play,
         their new rack must still let them finish a play from the tiles already placed
         (a player who could not have would not have started it); the deal is redrawn until it
-        does.
+        does. Once the game is over nothing is hidden any more (G-5): the world is a copy.
         """
         world = self.clone()
+        if self._phase == END:
+            return world  # G-5: every rack and face-down tile is turned up; the bag has no order
         pool = [TILES_PER_COLOUR] * NUM_COLOURS
         slots: list[tuple[str, int]] = []  # ("rack", seat) / ("board", square) / ("pending", i)
         for c in range(NUM_COLOURS):
