@@ -155,6 +155,8 @@ class Steward:
             return None
         apply_event(table, event)
         table.tick(now)
+        log.info("table %s: %s %s at move %d", table.id, kind,
+                 "" if seat is None else f"seat {seat}", event.at)
         await self.save_deadline(table)
         return event
 
@@ -188,6 +190,7 @@ class Steward:
 
     async def _wait(self, table: Table, version: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
+        table.timer = None  # this task now does the work: re-arming must not cancel it
         await self.time_out(table, version)
 
     async def scan(self) -> None:

@@ -216,7 +216,14 @@ class Table:
         self.covered &= {running} if running is not None else set()
 
     def deadline(self) -> float | None:
-        return self.clock.deadline() if self.clock is not None and not self.over else None
+        """When the running turn's time is up; none while the computer plays that seat (its
+        own move deadline bounds it), so a turn times out once."""
+        if self.clock is None or self.over:
+            return None
+        running = self.clock.running
+        if running is not None and (running in self.covered or running in self.taken_over):
+            return None
+        return self.clock.deadline()
 
     def params_json(self) -> str:
         return json.dumps(self.game.non_default_parameters(), sort_keys=True)
