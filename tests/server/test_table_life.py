@@ -315,3 +315,22 @@ def test_idle_tables_are_archived_read_only_and_still_replayable(tmp_path: Path)
         assert len(replay["steps"]) == 2
     finally:
         server.stop()
+
+
+def test_g3_the_lobby_and_the_clock_reveal_nothing_hidden(server: ServerProcess):
+    """An open, clocked GobbleStones table: its lobby entry and its clock carry no rack, no
+    tile, no seed, no token; only seats, options and times."""
+    table = _create(server, {"game": "gobblestones", "params": {"bluff": True},
+                             "open": True, "clock": {"initial": 300, "increment": 5}})
+    entry = next(t for t in server.get("/api/tables").json()["open"]
+                 if t["table"] == table["table"])
+    assert set(entry) == {"table", "game", "title", "params", "seats", "clock", "moves",
+                          "to_act", "created_at", "watch"}
+    text = json.dumps(entry)
+    assert "rack" not in text and "seed" not in text and token_of(table["url"]) not in text
+    seat = server.post(f"/api/tables/{table['table']}/seats/1").json()
+    with server.client(seat["url"]) as guest:
+        clock = guest.wait_state(lambda m: m["started"])["clock"]
+        assert set(clock) <= {"initial", "increment", "per_move", "label", "remaining",
+                              "running", "deadline", "left", "now"}
+        assert all(isinstance(v, int | float | str | list | type(None)) for v in clock.values())
