@@ -245,7 +245,7 @@ class Steward:
             if not await self.store.run(self.store.take_seat, table.id, seat, "human", None):
                 await self.hub.reload_seats(table)
                 raise SeatError("that seat was just taken: choose another")
-            hand = HandData(secrets.token_urlsafe(24), len(table.hands), (seat,), "invite", False)
+            hand = HandData(secrets.token_urlsafe(24), len(table.hands), (seat,), "joined", False)
             event = await self.record(table, "join", seat, {}, hands=(hand,))
             if event is None:
                 raise SeatError("the table changed meanwhile: try again")
