@@ -7,6 +7,7 @@ from parlour.core.errors import (
     ParlourError,
     UnknownGameError,
 )
+from parlour.core.extras import MissingExtraError, needs_extra
 from parlour.core.game import (
     CHANCE_PLAYER,
     TERMINAL_PLAYER,
@@ -35,6 +36,7 @@ __all__ = [
     "IllegalActionError",
     "Information",
     "InvalidParameterError",
+    "MissingExtraError",
     "NotationError",
     "Param",
     "ParlourError",
@@ -46,6 +48,7 @@ __all__ = [
     "game_class",
     "list_games",
     "load_game",
+    "needs_extra",
     "pick_chance_outcome",
     "register_game",
 ]

@@ -5,6 +5,10 @@ from __future__ import annotations
 import logging
 
 import typer
+from rich.markup import escape
+
+from parlour.cli.common import err_console
+from parlour.core.extras import MissingExtraError
 
 
 def register(app: typer.Typer) -> None:
@@ -28,7 +32,11 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Play in the browser: a lobby, live tables, AI seats, replays and rematches."""
-        from parlour.server import default_db_url, normalise_db_url, run
+        try:
+            from parlour.server import default_db_url, normalise_db_url, run
+        except MissingExtraError as exc:
+            err_console.print(f"[red]error:[/] {escape(str(exc))}")
+            raise typer.Exit(2) from None
 
         url = normalise_db_url(db) if db else default_db_url()
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
