@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 import typer
 from rich.markup import escape
 
@@ -33,13 +31,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play in the browser: a lobby, live tables, AI seats, replays and rematches."""
         try:
-            from parlour.server import default_db_url, normalise_db_url, run
+            from parlour.server import serve as serve_table
         except MissingExtraError as exc:
             err_console.print(f"[red]error:[/] {escape(str(exc))}")
             raise typer.Exit(2) from None
-
-        url = normalise_db_url(db) if db else default_db_url()
-        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-        shown = url.split("@")[-1] if "@" in url else url
-        typer.echo(f"parlour: serving http://{host}:{port}/  (database: {shown})")
-        run(host, port, url, open_browser=open_browser, ai_mode=ai, ai_delay=ai_delay)
+        serve_table(host, port, db, open_browser=open_browser, ai_mode=ai, ai_delay=ai_delay)
