@@ -18,8 +18,10 @@ from parlour.core.game import (
     Information,
     Param,
     State,
+    SupportsRandom,
     Utility,
     View,
+    parse_position_error,
     pick_chance_outcome,
 )
 from parlour.core.record import GameRecord, RecordError
@@ -42,6 +44,7 @@ __all__ = [
     "ParlourError",
     "RecordError",
     "State",
+    "SupportsRandom",
     "UnknownGameError",
     "Utility",
     "View",
@@ -49,6 +52,7 @@ __all__ = [
     "list_games",
     "load_game",
     "needs_extra",
+    "parse_position_error",
     "pick_chance_outcome",
     "register_game",
 ]

@@ -19,7 +19,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -32,6 +32,12 @@ TERMINAL_PLAYER = -4
 
 View = dict[str, Any]
 """A player's view: a JSON-serialisable dict holding exactly what that player may see."""
+
+
+class SupportsRandom(Protocol):
+    """A source of uniform floats in [0, 1): :class:`random.Random` or a numpy ``Generator``."""
+
+    def random(self) -> float: ...
 
 
 class ChanceMode(enum.Enum):
@@ -296,8 +302,13 @@ class State(ABC):
         """``(action, probability)`` pairs at a chance node; empty elsewhere."""
         return []
 
-    def sample_chance_outcome(self, rng: random.Random) -> int:
-        """A chance outcome drawn by its probability (one ``rng.random()`` per draw)."""
+    def sample_chance_outcome(self, rng: SupportsRandom) -> int:
+        """A chance outcome drawn by its probability (one ``rng.random()`` per draw).
+
+        ``rng`` is a :class:`random.Random` or a numpy ``Generator``: every caller that
+        resolves chance (terminal play, agents, the arena, the server, the RL adapters) draws
+        through :func:`pick_chance_outcome`, so one uniform number gives one outcome everywhere.
+        """
         return pick_chance_outcome(self.chance_outcomes(), rng.random())
 
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -352,7 +363,7 @@ class State(ABC):
                         f"action ids run from 0 to {self._game.num_distinct_actions() - 1}",
                     )
                 rule, reason = self._illegal_reason(action)
-                raise IllegalActionError(self._safe_action_string(action), rule, reason)
+                raise IllegalActionError(self.safe_action_string(action), rule, reason)
         elif current == TERMINAL_PLAYER:
             raise IllegalActionError(action, "G-2", "the game is over")
         elif action not in {a for a, p in self.chance_outcomes() if p > 0}:
@@ -370,11 +381,16 @@ class State(ABC):
         self._apply_action(action)
         self._history.append(action)
 
-    def _safe_action_string(self, action: int) -> str | int:
+    def safe_action_string(self, action: int, player: int | None = None) -> str:
+        """:meth:`action_to_string`, or the action's number when it has no notation here.
+
+        For messages and logs about an action that may not fit this state (an illegal one, a
+        stale one), where a failure to name it must not hide the real news.
+        """
         try:
-            return self.action_to_string(action)
+            return self.action_to_string(action, player)
         except (ValueError, IndexError, KeyError):
-            return action
+            return str(action)
 
     @abstractmethod
     def _apply_action(self, action: int) -> None:
@@ -515,6 +531,15 @@ def pick_chance_outcome(outcomes: Sequence[tuple[int, float]], r: float) -> int:
     return outcomes[-1][0]
 
 
-def parse_position_error(game: str, text: str, why: str) -> NotationError:
-    """A uniform error for bad position text."""
-    return NotationError(f"{game}: bad position text {text!r}: {why}")
+def parse_position_error(game: str, text: str | None, why: str) -> NotationError:
+    """The error for a position text that cannot be read: every game words it alike.
+
+    ``text`` is quoted when given (a long multi-line text may be left out with ``None``).
+
+    >>> print(parse_position_error("stomple", "x 0", "expected 7 fields"))
+    stomple: bad position text 'x 0': expected 7 fields (see docs/rules/stomple.md)
+    """
+    quoted = "" if text is None else f" {text!r}"
+    return NotationError(
+        f"{game}: bad position text{quoted}: {why} (see docs/rules/{game}.md)"
+    )

@@ -32,7 +32,6 @@ from parlour.rl.common import (
     make_game,
     mask_space,
     observation,
-    sample_chance,
     tensor_space,
 )
 
@@ -109,7 +108,7 @@ class ParlourAECEnv(AECEnv):
         """Play chance events from the environment's generator; the rewards they pay."""
         total = np.zeros(self.game.num_players())
         while self.state.is_chance_node():
-            self.state.apply_action(sample_chance(self.state, self.np_random))
+            self.state.apply_action(self.state.sample_chance_outcome(self.np_random))
             total += self.state.rewards()
         return total
 

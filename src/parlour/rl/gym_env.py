@@ -28,7 +28,7 @@ from gymnasium import spaces
 
 from parlour.agents import Agent, make_agent
 from parlour.core import Game, IllegalActionError, State, game_class, list_games
-from parlour.rl.common import action_mask, make_game, observation, sample_chance, tensor_space
+from parlour.rl.common import action_mask, make_game, observation, tensor_space
 
 SEED_BOUND = 2**31 - 1
 
@@ -111,7 +111,7 @@ class ParlourEnv(gymnasium.Env):
         collected = 0.0
         while not state.is_terminal() and state.current_player() != self.player:
             if state.is_chance_node():
-                state.apply_action(sample_chance(state, self.np_random))
+                state.apply_action(state.sample_chance_outcome(self.np_random))
             else:
                 seat = state.current_player()
                 state.apply_action(self.agents[seat].step(state))

@@ -46,10 +46,7 @@ MAX_QUEUE = 512
 
 
 def action_text(state: State, action: int, player: int) -> str:
-    try:
-        return state.action_to_string(action, player)
-    except (ValueError, IndexError, KeyError):
-        return str(action)
+    return state.safe_action_string(action, player)
 
 
 def note_for(state: State, seq: int, player: int, action: int) -> Note:
@@ -65,14 +62,7 @@ def note_for(state: State, seq: int, player: int, action: int) -> Note:
 def sample_chance(state: State, seed: int, seq: int) -> int:
     """The chance outcome at move ``seq``: drawn from the table's secret seed, so a table
     that is rebuilt after a crash before storing it draws the same outcome again."""
-    outcomes = state.chance_outcomes()
-    r = random.Random(f"chance:{seed}:{seq}").random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if r < total:
-            return action
-    return outcomes[-1][0]
+    return state.sample_chance_outcome(random.Random(f"chance:{seed}:{seq}"))
 
 
 class Connection:

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
-from parlour.core import NotationError
+from parlour.core import parse_position_error
 from parlour.games.gobblestones.board import (
     BOARD_STEPS,
     COLOURS,
@@ -113,8 +114,7 @@ def format_position(state: GobbleStonesState) -> str:
     return "\n".join(f"{key} {lines[key]}" for key in FIELDS)
 
 
-def _fail(why: str) -> NotationError:
-    return NotationError(f"gobblestones: bad position text: {why} (see docs/rules/gobblestones.md)")
+_fail = partial(parse_position_error, "gobblestones", None)
 
 
 def _int(text: str, what: str, low: int = 0, high: int | None = None) -> int:

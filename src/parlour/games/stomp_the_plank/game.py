@@ -36,6 +36,7 @@ from parlour.core import (
     State,
     Utility,
     View,
+    parse_position_error,
     register_game,
 )
 from parlour.games.stomp_the_plank.deck import COPIES, DECK_SIZE, TREASURES
@@ -190,10 +191,7 @@ class StompThePlankGame(Game):
         """Refuse a position that no game of this configuration can reach."""
 
         def bad(why: str) -> NotationError:
-            return NotationError(
-                f"stomp-the-plank: impossible position {text!r}: {why} "
-                "(see docs/rules/stomp-the-plank.md)"
-            )
+            return parse_position_error(self.name, text, f"no game reaches it: {why}")
 
         n, max_turns = self._params["players"], self._params["max_turns"]
         if len(pos.planks) != n:
