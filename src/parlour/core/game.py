@@ -61,6 +61,15 @@ class Param:
 
     ``check`` returns an error message for a bad value, or ``None``. Values given as strings
     (from a command line or a URL) are converted to ``kind`` first.
+
+    >>> Param(False, bool, "cannibal rules").convert("yes")
+    True
+    >>> Param(5, int, "rows").convert("7")
+    7
+    >>> Param(5, int, "rows").convert(2.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: expected a whole number, got 2.5
     """
 
     default: Any
@@ -523,6 +532,10 @@ def pick_chance_outcome(outcomes: Sequence[tuple[int, float]], r: float) -> int:
 
     Every caller that resolves chance (terminal play, agents, the arena) uses this one rule,
     so the same seed gives the same game everywhere.
+
+    >>> outcomes = [(0, 0.5), (1, 0.25), (2, 0.25)]
+    >>> [pick_chance_outcome(outcomes, r) for r in (0.0, 0.49, 0.5, 0.8, 0.999)]
+    [0, 0, 1, 2, 2]
     """
     for action, probability in outcomes:
         r -= probability
