@@ -19,7 +19,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import numpy as np
 
@@ -235,17 +235,17 @@ class Game(ABC):
 
     # -- states -------------------------------------------------------------------------
     @abstractmethod
-    def new_initial_state(self) -> State:
+    def new_initial_state(self) -> State[Any]:
         """The state before the first action (a chance node for games that deal or shuffle)."""
 
     @abstractmethod
-    def state_from_position(self, text: str) -> State:
+    def state_from_position(self, text: str) -> State[Any]:
         """A state from this game's documented position text (see ``docs/rules/``).
 
         The inverse of :meth:`State.position`. Raises :class:`NotationError` on bad text.
         """
 
-    def new_state_from_actions(self, actions: Sequence[int]) -> State:
+    def new_state_from_actions(self, actions: Sequence[int]) -> State[Any]:
         """Replay ``actions`` from the initial state (every game replays exactly, G-1)."""
         state = self.new_initial_state()
         for action in actions:
@@ -268,8 +268,15 @@ class Game(ABC):
         return f"{self.name}({args})" if args else self.name
 
 
-class State(ABC):
+GameT = TypeVar("GameT", bound=Game, covariant=True)
+"""The concrete game of a state: ``class ClobberState(State[ClobberGame])``."""
+
+
+class State(ABC, Generic[GameT]):
     """A position in a game, plus the history of actions that reached it.
+
+    Generic in its game, so that a game's state reads its own game's attributes with their
+    types (``self._game.grid`` in Clobber); code for any game writes ``State[Any]`` or ``State``.
 
     Subclasses implement ``current_player``, ``_legal_actions``, ``_apply_action``,
     ``returns``, ``_view``, ``_render_view``, ``_tensor_from_view`` and the notation
@@ -277,15 +284,15 @@ class State(ABC):
     override ``sample_world``.
     """
 
-    def __init__(self, game: Game) -> None:
-        self._game = game
+    def __init__(self, game: GameT) -> None:
+        self._game: GameT = game
         self._history: list[int] = []
 
     @property
-    def game(self) -> Game:
+    def game(self) -> GameT:
         return self._game
 
-    def get_game(self) -> Game:
+    def get_game(self) -> GameT:
         return self._game
 
     # -- whose turn ---------------------------------------------------------------------
@@ -405,7 +412,7 @@ class State(ABC):
     def _apply_action(self, action: int) -> None:
         """Apply an action already checked to be legal."""
 
-    def child(self, action: int) -> State:
+    def child(self, action: int) -> Self:
         state = self.clone()
         state.apply_action(action)
         return state
@@ -503,7 +510,7 @@ class State(ABC):
         """The player's view plus the actions they could observe: their information state."""
         return self.observation_string(player)
 
-    def sample_world(self, player: int, rng: random.Random) -> State:
+    def sample_world(self, player: int, rng: random.Random) -> Self:
         """A full state consistent with ``player``'s view, drawn from the hidden possibilities.
 
         Information-set search uses it; a game of perfect information returns a copy.
@@ -512,7 +519,7 @@ class State(ABC):
         return self.clone()
 
     # -- copies and display --------------------------------------------------------------
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """An independent copy. Games with large mutable parts override this for speed."""
         twin = copy.copy(self)
         twin.__dict__.update(

@@ -33,14 +33,14 @@ class GameRecord:
     metadata: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_state(cls, state: State, **metadata: Any) -> GameRecord:
+    def from_state(cls, state: State[Any], **metadata: Any) -> GameRecord:
         game = state.game
         return cls(game.name, game.non_default_parameters(), tuple(state.history()), metadata)
 
     def load_game(self) -> Game:
         return load_game(self.game, **self.params)
 
-    def replay(self) -> Iterator[tuple[State, int | None]]:
+    def replay(self) -> Iterator[tuple[State[Any], int | None]]:
         """Yield ``(state, action that follows)`` from the start; the last has ``None``."""
         state = self.load_game().new_initial_state()
         for action in self.actions:
@@ -48,7 +48,7 @@ class GameRecord:
             state = state.child(action)
         yield state, None
 
-    def final_state(self) -> State:
+    def final_state(self) -> State[Any]:
         return self.load_game().new_state_from_actions(self.actions)
 
     def to_json(self) -> str:

@@ -199,7 +199,7 @@ class ClobberGame(Game):
         return ClobberState(self, *self._start)
 
 
-class ClobberState(State):
+class ClobberState(State[ClobberGame]):
     """Two bitboards and the side to move; legal moves are computed once per position."""
 
     def __init__(self, game: ClobberGame, white: int, black: int, to_move: int) -> None:
@@ -316,14 +316,12 @@ class ClobberState(State):
             "to_move": SYMBOLS[self._to_move],
             "terminal": self.is_terminal(),
         }
-        grid = self._game.grid
-        if grid is None:
-            view["nodes"] = list(self._topo.names)
-            view["edges"] = [
-                [self._topo.names[a], self._topo.names[b]] for a, b in self._topo.edges
-            ]
-        else:
-            view["rows"], view["columns"] = grid.rows, grid.columns
+        topo = self._topo
+        if isinstance(topo, Graph):
+            view["nodes"] = list(topo.names)
+            view["edges"] = [[topo.names[a], topo.names[b]] for a, b in topo.edges]
+        elif isinstance(topo, Grid):
+            view["rows"], view["columns"] = topo.rows, topo.columns
         return view
 
     def _render_view(self, view: View) -> str:

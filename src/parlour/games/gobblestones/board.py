@@ -152,8 +152,8 @@ def parse_board_text(text: str, partial: bool = False) -> tuple[tuple[int, ...],
     check_panels(colours, values)
     if not partial:
         seen: dict[tuple[tuple[int, int], ...], int] = {}
-        for k, cells in enumerate(PANEL_CELLS):
-            key = tuple((colours[s], values[s]) for s in cells)
+        for k, panel in enumerate(PANEL_CELLS):
+            key = tuple((colours[s], values[s]) for s in panel)
             if key in seen:
                 raise NotationError(
                     f"board squares {seen[key] + 1} and {k + 1} are identical; board squares "

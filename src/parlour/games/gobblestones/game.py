@@ -168,7 +168,7 @@ class GobbleStonesGame(Game):
         return parse_position(self, text)
 
 
-class GobbleStonesState(State):
+class GobbleStonesState(State[GobbleStonesGame]):
     """The board, the tiles on it, racks, bag counts, points and where the turn stands.
 
     The legal plays of a turn are computed once, when first needed, from the board and the

@@ -23,7 +23,7 @@ text describes a reachable kind of state (20 tiles of each colour, sizes, phases
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -77,7 +77,7 @@ def _rack_text(rack: list[int]) -> str:
     return "".join(COLOURS[c] * k for c, k in enumerate(rack)) or "-"
 
 
-def _tiles_list(tiles) -> str:
+def _tiles_list(tiles: Iterable[tuple[int, int]]) -> str:
     return " ".join(f"{square_name(s)}={COLOURS[c]}" for s, c in tiles) or "-"
 
 
@@ -278,10 +278,10 @@ def parse_position(game: GobbleStonesGame, text: str) -> GobbleStonesState:
         if phase not in ("play", "challenge"):
             raise _fail("a play is pending only in the play or challenge phase")
         squares = [s for s, _c in pending]
-        rack = [r + sum(1 for _s, k in pending if k == c)
-                for c, r in enumerate(state._racks[state._turn])]
+        before = [r + sum(1 for _s, k in pending if k == c)
+                  for c, r in enumerate(state._racks[state._turn])]
         problem = play_problem(squares, state._occ, colours,
-                               None if game.bluff else [c for _s, c in pending], rack,
+                               None if game.bluff else [c for _s, c in pending], before,
                                complete=phase == "challenge")
         if problem or squares != sorted(squares):
             raise _fail("the pending play is not the start of a legal play in board order "

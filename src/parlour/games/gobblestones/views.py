@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from parlour.core import View
 from parlour.games.gobblestones.board import (
     CENTRES,
     COLOURS,
@@ -102,7 +103,7 @@ def build_view(state: GobbleStonesState, player: int | None) -> dict[str, Any]:
     }
 
 
-def _cells(view: dict) -> list[tuple[int, int]]:
+def _cells(view: View) -> list[tuple[int, int]]:
     """(colour index or -1, value or 0) per square, from the view's board rows."""
     out = []
     for row in view["board"]:
@@ -113,7 +114,7 @@ def _cells(view: dict) -> list[tuple[int, int]]:
     return out
 
 
-def render_text(view: dict) -> str:
+def render_text(view: View) -> str:
     """The board as text: each square ``<colour><value>`` in lower case while empty; a tile
     shows as ``##`` (face up), ``<seat>?`` (face down, colour hidden) or ``<seat><colour>``
     (face down, yours); the play being made as ``+<colour>``."""
@@ -143,7 +144,7 @@ def render_text(view: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _status(view: dict) -> str:
+def _status(view: View) -> str:
     parts = [f"scores {view['scores']}", f"racks {view['rack_sizes']}", f"bag {view['bag']}"]
     if view["rack"] is not None:
         parts.append(f"your rack {view['rack'] or '-'}")
@@ -168,7 +169,7 @@ def _status(view: dict) -> str:
     return "; ".join(parts)
 
 
-def tensor(view: dict) -> np.ndarray:
+def tensor(view: View) -> np.ndarray:
     planes = np.zeros((NUM_PLANES, SIZE, SIZE), dtype=np.float32)
     flat = planes.reshape(NUM_PLANES, SQUARES)
     n = view["players"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -80,7 +81,7 @@ def _crates_check(value: str) -> str | None:
     return None
 
 
-def _at_least(low: int):
+def _at_least(low: int) -> Callable[[int], str | None]:
     return lambda v: None if v >= low else f"must be at least {low}"
 
 
@@ -252,7 +253,7 @@ def tensor_size(spots: int, players: int) -> int:
     return spots * len(TREASURES) + 2 * len(TREASURES) + 4 * players + 1 + 4 + 1
 
 
-class StompThePlankState(State):
+class StompThePlankState(State[StompThePlankGame]):
     """The whole state: seven pile counts, never a pile order, so nothing in it is hidden."""
 
     def __init__(self, game: StompThePlankGame, pos: Position) -> None:
