@@ -10,27 +10,7 @@ with needs_extra("web", "the web table"):
     from parlour.server.app import create_app
     from parlour.server.config import default_db_url, normalise_db_url
 
-__all__ = ["create_app", "default_db_url", "normalise_db_url", "run", "serve"]
-
-
-def serve(
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    db: str | None = None,
-    *,
-    open_browser: bool = True,
-    ai_mode: str = "process",
-    ai_delay: float = 0.3,
-) -> None:
-    """``parlour serve`` and ``python -m parlour.server``: log to the terminal, say where the
-    table is and which database it uses (never the password), then :func:`run`."""
-    import logging
-
-    url = normalise_db_url(db) if db else default_db_url()
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    shown = url.split("@")[-1] if "@" in url else url
-    print(f"parlour: serving http://{host}:{port}/  (database: {shown})", flush=True)
-    run(host, port, url, open_browser=open_browser, ai_mode=ai_mode, ai_delay=ai_delay)
+__all__ = ["create_app", "default_db_url", "normalise_db_url", "run"]
 
 
 def run(

@@ -1,4 +1,9 @@
-"""``parlour serve``: the web table, on localhost, with no setup."""
+"""``parlour serve``: the web table, on localhost, with no setup.
+
+The options belong to the server's own entry point (``python -m parlour.server``, see
+:mod:`parlour.server.__main__`): this command hands them over unread, so both accept the same
+options and show the same ``--help``.
+"""
 
 from __future__ import annotations
 
@@ -10,29 +15,15 @@ from parlour.core.extras import MissingExtraError
 
 
 def register(app: typer.Typer) -> None:
-    @app.command()
-    def serve(
-        host: str = typer.Option("127.0.0.1", help="Address to listen on."),
-        port: int = typer.Option(8000, help="Port to listen on."),
-        db: str | None = typer.Option(
-            None,
-            help="Database URL (e.g. postgresql://user@host/parlour). "
-            "Default: $PARLOUR_DB, else SQLite in your data directory.",
-        ),
-        open_browser: bool = typer.Option(
-            True, "--open/--no-open", help="Open the lobby in a web browser."
-        ),
-        ai: str = typer.Option(
-            "process", help="Where computer players think: 'process' (workers) or 'thread'."
-        ),
-        ai_delay: float = typer.Option(
-            0.3, help="Seconds a computer player waits before moving, so people can follow."
-        ),
-    ) -> None:
+    @app.command(
+        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+        add_help_option=False,
+    )
+    def serve(ctx: typer.Context) -> None:
         """Play in the browser: a lobby, live tables, AI seats, replays and rematches."""
         try:
-            from parlour.server import serve as serve_table
+            from parlour.server.__main__ import main
         except MissingExtraError as exc:
             err_console.print(f"[red]error:[/] {escape(str(exc))}")
             raise typer.Exit(2) from None
-        serve_table(host, port, db, open_browser=open_browser, ai_mode=ai, ai_delay=ai_delay)
+        raise typer.Exit(main(list(ctx.args), prog="parlour serve"))
