@@ -61,12 +61,6 @@ def observation(state: State, player: int) -> np.ndarray:
     return np.array(state.observation_tensor(player), dtype=np.float32, copy=True)
 
 
-def resolve_chance(state: State, rng: np.random.Generator) -> None:
-    """Play chance events by their probabilities until a player is to act or the game ends."""
-    while state.is_chance_node():
-        state.apply_action(state.sample_chance_outcome(rng))
-
-
 def agent_name(player: int) -> str:
     """PettingZoo's recommended agent naming: ``player_0``, ``player_1``..."""
     return f"player_{player}"
