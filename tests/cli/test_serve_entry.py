@@ -30,13 +30,20 @@ def test_both_commands_take_the_same_options():
     assert module.returncode == 0 and command.exit_code == 0, module.stderr + command.output
     assert module.stdout.startswith("usage: python -m parlour.server")
     assert command.output.startswith("usage: parlour serve")
-    for option in ("--host", "--port", "--db", "--no-open", "--ai", "--ai-delay"):
+    options = ("--host", "--port", "--db", "--no-open", "--ai-delay", "--ai-deadline", "--limit")
+    for option in options:
         assert option in module.stdout and option in command.output
-    options = module.stdout.split("options:", 1)[1]
-    assert command.output.split("options:", 1)[1] == options
+    listed = module.stdout.split("options:", 1)[1]
+    assert command.output.split("options:", 1)[1] == listed
 
 
 def test_a_bad_option_is_refused_before_anything_starts():
     result = runner.invoke(app, ["serve", "--port", "eighty"])
     assert result.exit_code == 2
     assert "invalid int value: 'eighty'" in result.output
+
+
+def test_a_bad_limit_is_refused_with_its_option_named():
+    result = runner.invoke(app, ["serve", "--limit", "no_such_limit=3"])
+    assert result.exit_code == 2
+    assert "argument --limit" in result.output

@@ -12,6 +12,7 @@ import logging
 import sys
 
 from parlour.server import default_db_url, normalise_db_url, run
+from parlour.server.limits import Limits
 
 
 def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
@@ -46,12 +47,46 @@ def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
         default=0.3,
         help="seconds a computer player waits before moving, so people can follow",
     )
+    out.add_argument(
+        "--ai-deadline",
+        type=float,
+        default=5.0,
+        help="seconds a computer player may think about one move before it is stopped",
+    )
+    out.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change a limit (repeatable), e.g. tables_per_minute=30; "
+        "see docs/web.md for every limit",
+    )
+    out.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another site (https://host:port) whose pages may call this server (repeatable)",
+    )
+    out.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="address of a reverse proxy whose X-Forwarded-For names the real client "
+        "(repeatable)",
+    )
     return out
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") -> int:
     """Serve until interrupted; ``argv`` defaults to the command line's arguments."""
-    args = parser(prog).parse_args(argv)
+    options = parser(prog)
+    args = options.parse_args(argv)
+    try:
+        Limits.from_text(",".join(args.limit), Limits.from_env())
+    except ValueError as exc:
+        options.error(f"argument --limit: {exc}")
     url = normalise_db_url(args.db) if args.db else default_db_url()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = url.split("@")[-1] if "@" in url else url
@@ -63,6 +98,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         open_browser=args.open_browser,
         ai_mode=args.ai,
         ai_delay=args.ai_delay,
+        ai_deadline=args.ai_deadline,
+        limits=",".join(args.limit) or None,
+        allowed_origins=tuple(args.allow_origin),
+        trusted_proxies=tuple(args.trusted_proxy),
     )
     return 0
 
