@@ -149,3 +149,24 @@ def test_games_lists_every_game_with_its_parameters():
     for name in parlour.list_games():
         assert name in flat(result.output)
     assert "cannibal" in result.output
+
+
+def test_g5_the_last_board_of_a_game_turns_up_every_rack_and_face_down_tile(tmp_path):
+    """G-5 at the terminal: before the last turn the board hides player 1's rack and face-down
+    tile from player 0; the board after the end shows them, and so does a replay's last board."""
+    from tests.games.gobblestones.helpers import position
+
+    text = position(tiles={"h8": "r", "i8": "y"}, owners={"h8": 0, "i8": 1},
+                    racks=("RRGBP", "YYPPB"), points=(10, 12))
+    path = tmp_path / "g.json"
+    result = runner.invoke(app, ["play", "gobblestones", "--position", text, "--param",
+                                 "bluff=true", "--param", "max_turns=1", "--vs", "random",
+                                 "--record", str(path)], input="pass\n")
+    assert result.exit_code == 0, result.output
+    before, _, after = flat(result.output).partition("Game over")[0].rpartition("Your rack")
+    assert "Racks turned up" not in before and " 1 " in before  # i8: seat 1's, colour unknown
+    assert "Racks turned up: player 0:" in after and "player 1: Y Y B P P" in after
+    assert "B6 B6 r y Y4" in after, "h8 and i8 turned up"
+    replay = runner.invoke(app, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    assert "player 1: Y Y B P P" in flat(replay.output).rpartition("Game over")[0]

@@ -6,6 +6,10 @@ from the server's database and every message, replay and record each listener re
 checked against what that listener may see: its board equals ``state.view(viewer)`` at that
 move, legal moves go only to the seat to act, another player's move is named only when the
 game hides nothing, and a record of a hidden-information game holds no action list.
+
+G-5: until the last move nothing hidden reaches a listener; once the game is over every
+listener's final message, the last step of its replay and its record show every rack and every
+face-down tile (never the bag, whose tiles were never drawn).
 """
 
 from __future__ import annotations
@@ -130,6 +134,25 @@ def _true_states(server: ServerProcess, game: str, params: dict[str, Any], table
     return states, players, texts
 
 
+def _turned_up(view: dict[str, Any], truth) -> None:
+    """G-5 at the end: every rack, every face-down colour, and still no bag colours."""
+    seats = range(len(view["rack_sizes"]))
+    racks = ["".join(c * k for c, k in truth.rack(p).items()) for p in seats]
+    assert view["racks"] == racks
+    assert all("?" not in row for row in view["tiles"]), "every face-down tile turned up"
+    assert isinstance(view["bag"], int)
+
+
+def _still_hidden(view: dict[str, Any], viewer: int | None, truth) -> None:
+    """G-3 before the end: no other rack, no face-down colour that is not the viewer's."""
+    assert view["racks"] is None
+    for square, owner in view["owners"].items():
+        mark = view["tiles"][15 - int(square[1:])]["abcdefghijklmno".index(square[0])]
+        assert (mark == "?") == (owner != viewer), (square, owner, viewer)
+    if viewer is None:
+        assert view["rack"] is None
+
+
 def _check_moves(
     moves: list[dict | None],
     viewer: int | None,
@@ -169,6 +192,11 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
                     assert message["legal"] == []
                 _check_moves([message["last"], *message["log"]], viewer, public, players, texts)
                 assert (message["result"] is not None) == truth.is_terminal()
+                if game == "gobblestones":
+                    if truth.is_terminal():
+                        _turned_up(message["view"], truth)
+                    else:
+                        _still_hidden(message["view"], viewer, truth)
             elif message["type"] == "partial":
                 assert set(message) <= PARTIAL_KEYS
                 preview = states[message["at"]].clone()
@@ -196,6 +224,12 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
         assert snapshot["view"] == states[-1].view(viewer)
         for step in replay["steps"]:
             assert step["view"] == states[step["version"]].view(viewer)
+            if game == "gobblestones" and step["version"] < len(states) - 1:
+                _still_hidden(step["view"], viewer, states[step["version"]])
+        if game == "gobblestones":  # G-5: the replay ends with everything turned up
+            assert replay["steps"][-1]["version"] == len(states) - 1
+            _turned_up(replay["steps"][-1]["view"], states[-1])
+            _turned_up(snapshot["view"], states[-1])
         _check_moves([s["last"] for s in replay["steps"]], viewer, public, players, texts)
         document = json.loads(record)
         if public:
@@ -205,6 +239,7 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
             assert document["format"] == "parlour-seat-replay" and "actions" not in document
             assert document["steps"] == replay["steps"]
             assert document["viewer"] == viewer
+            _turned_up(document["steps"][-1]["view"], states[-1])  # G-5: in the record too
 
 
 def test_g3_hidden_racks_differ_between_seats_and_never_cross(server: ServerProcess):
@@ -223,9 +258,12 @@ def test_g3_hidden_racks_differ_between_seats_and_never_cross(server: ServerProc
             own, other = truth.view(seat)["rack"], truth.view(1 - seat)["rack"]
             assert message["view"]["rack"] == own
             differing += own != other
+            if truth.is_terminal():  # G-5: now both racks are turned up, for everyone
+                assert message["view"]["racks"] == [own, other][:: 1 if seat == 0 else -1]
+                continue
             assert "rack" not in json.dumps(message).replace('"rack":', "", 1).replace(
                 '"rack_sizes":', ""
-            )
+            ).replace('"racks": null', "")
     assert differing > 0
     assert all(m["view"]["rack"] is None for m in clients[None].received if m["type"] == "state")
 

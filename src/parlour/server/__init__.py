@@ -57,6 +57,9 @@ def run(
         proxy_headers=bool(trusted_proxies),
         forwarded_allow_ips=",".join(trusted_proxies) or None,
         server_header=False,
+        # SIGTERM: stop taking connections, close websockets (clients reconnect to another
+        # process), give requests in flight this long, then stop the computer players
+        timeout_graceful_shutdown=10,
         ws_max_size=65536,
         # game messages are a few kB: compressing each costs more CPU than it saves on a LAN
         ws_per_message_deflate=False,

@@ -34,7 +34,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from parlour.agents import agent_names
 from parlour.core import ParlourError, game_class, list_games, load_game
 from parlour.server.ai import AIRunner, is_web_agent
-from parlour.server.config import default_db_url, normalise_db_url
+from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
 from parlour.server.limits import Limits, client_key
 from parlour.server.protocol import (
     ActMessage,
@@ -142,6 +142,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_redaction()  # after the server configured its loggers
+        lock = hold_sqlite_lock(url)  # raises DatabaseInUse: the process stops with the reason
         store = Store(url, synchronous=synchronous)
         runner = AIRunner(ai_mode) if ai_deadline is None else AIRunner(
             ai_mode, deadline=ai_deadline
@@ -156,11 +157,15 @@ def create_app(
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         app.state.hub = hub
+        app.state.draining = False
         try:
             yield
         finally:
+            app.state.draining = True
             await hub.close()
             store.close()
+            if lock is not None:
+                lock.close()
 
     app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins)
@@ -216,6 +221,26 @@ def create_app(
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/readyz", include_in_schema=False)
+    async def ready(request: Request) -> JSONResponse:
+        """For a load balancer: 200 when this process can take players (its database answers,
+        its start-up resume is done, it listens for other processes' moves and is not
+        shutting down), else 503 with the reason."""
+        hub = hub_of(request)
+        reasons = []
+        if getattr(request.app.state, "draining", False):
+            reasons.append("shutting down")
+        if not hub.ready:
+            reasons.append("resuming tables")
+        if hub.listener is not None and not hub.listener.connected.is_set():
+            reasons.append("not listening for other processes' moves")
+        try:
+            await hub.store.run(hub.store.ping)
+        except Exception:
+            reasons.append("database unreachable")
+        body = {"ready": not reasons, "reasons": reasons, "process": hub.owner}
+        return JSONResponse(body, status_code=503 if reasons else 200)
 
     @app.get("/healthz", include_in_schema=False)
     async def health(request: Request) -> dict[str, Any]:

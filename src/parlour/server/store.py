@@ -105,6 +105,22 @@ class ActionRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class ClaimRow(Base):
+    """Work that must happen exactly once, claimed by one server process until it expires:
+    a computer player's move (or a pending chance event) at one move number of one table."""
+
+    __tablename__ = "parlour_claims"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(96))
+    version: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+NOTIFY_CHANNEL = "parlour_tables"
+"""The PostgreSQL channel on which every stored action is announced (``table_id:version``)."""
+
+
 @dataclass(frozen=True)
 class SeatData:
     seat: int
@@ -157,6 +173,9 @@ class Store:
     def __init__(self, url: str, *, synchronous: str = "NORMAL") -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        self.shared = url.startswith("postgresql")
+        """Several server processes may use this database at once (PostgreSQL): each must
+        catch up from it, announce what it stores and claim exactly-once work."""
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
             secure_sqlite_file(url)
@@ -279,7 +298,7 @@ class Store:
         ]
         with self.engine.begin() as connection:
             connection.execute(insert(ActionRow), rows)
-            for table_id, _actions, done, to_act in batches:
+            for table_id, actions, done, to_act in batches:
                 connection.execute(
                     update(TableRow)
                     .where(TableRow.id == table_id)
@@ -289,6 +308,16 @@ class Store:
                         updated_at=now,
                     )
                 )
+                if self.shared and actions:
+                    self._notify(connection, table_id, actions[-1].seq + 1)
+
+    @staticmethod
+    def _notify(connection: Any, table_id: str, version: int) -> None:
+        """Announce a table's new version to every process (delivered at commit)."""
+        connection.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": NOTIFY_CHANNEL, "payload": f"{table_id}:{version}"},
+        )
 
     async def append_grouped(
         self, table_id: str, actions: Sequence[ActionData], finished: bool, to_act: int | None
@@ -380,6 +409,96 @@ class Store:
             return list(
                 session.scalars(select(TableRow.id).where(TableRow.finished.is_(False))).all()
             )
+
+    def actions_since(self, table_id: str, seq: int) -> list[ActionData]:
+        """The table's stored actions from move ``seq`` on (to catch a cached table up)."""
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.table_id == table_id, ActionRow.seq >= seq)
+                .order_by(ActionRow.seq)
+            ).all()
+            return [ActionData(a.seq, a.action, a.player, a.client_key) for a in rows]
+
+    def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """Each table's version (its number of stored actions), for the periodic catch-up."""
+        if not table_ids:
+            return {}
+        with Session(self.engine) as session:
+            query = (
+                select(ActionRow.table_id, func.max(ActionRow.seq))
+                .where(ActionRow.table_id.in_(list(table_ids)))
+                .group_by(ActionRow.table_id)
+            )
+            return {table_id: int(top) + 1 for table_id, top in session.execute(query)}
+
+    def rematch_of(self, table_id: str) -> str | None:
+        with Session(self.engine) as session:
+            return session.scalar(select(TableRow.rematch_id).where(TableRow.id == table_id))
+
+    def claim(self, table_id: str, owner: str, version: int, ttl: float) -> bool:
+        """Claim the work at ``version`` of a table for ``ttl`` seconds; ``True`` if ours.
+
+        Granted when nobody holds the table, when the holder's claim expired or was for an
+        earlier version, or when ``owner`` holds it already (a renewal). The database decides
+        (one statement), so two processes asking at once cannot both win.
+        """
+        now = time.time()
+        dialect = self.engine.dialect.name
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        statement = upsert(ClaimRow).values(
+            table_id=table_id, owner=owner, version=version, expires_at=now + ttl
+        )
+        held = ClaimRow.__table__.c
+        statement = statement.on_conflict_do_update(
+            index_elements=[held.table_id],
+            set_={"owner": owner, "version": version, "expires_at": now + ttl},
+            where=(held.expires_at < now) | (held.version < version)
+            | ((held.owner == owner) & (held.version == version)),
+        ).returning(held.owner)
+        with self.engine.begin() as connection:
+            return connection.execute(statement).first() is not None
+
+    def release(self, table_id: str, owner: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                ClaimRow.__table__.delete().where(
+                    ClaimRow.table_id == table_id, ClaimRow.owner == owner
+                )
+            )
+
+    def unclaimed_waiting_ids(self, quiet_for: float) -> list[str]:
+        """Tables waiting for a computer or chance to act that no live claim covers and that
+        have not changed for ``quiet_for`` seconds (the process that stored the last move has
+        that long to claim the next): work a dead process left behind."""
+        now = time.time()
+        with Session(self.engine) as session:
+            ai_to_act = (
+                select(SeatRow.table_id)
+                .where(SeatRow.kind == "ai", SeatRow.seat == TableRow.to_act)
+                .where(SeatRow.table_id == TableRow.id)
+                .exists()
+            )
+            live = (
+                select(ClaimRow.table_id)
+                .where(ClaimRow.table_id == TableRow.id, ClaimRow.expires_at >= now)
+                .exists()
+            )
+            query = select(TableRow.id).where(
+                TableRow.finished.is_(False),
+                (TableRow.to_act < 0) | ai_to_act,
+                ~live,
+                TableRow.updated_at < now - quiet_for,
+            )
+            return list(session.scalars(query).all())
+
+    def ping(self) -> None:
+        """Raise if the database cannot be reached (for the readiness check)."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     def waiting_table_ids(self) -> list[str]:
         """Unfinished tables that wait for the server itself: a computer seat or a chance

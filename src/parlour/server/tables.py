@@ -14,8 +14,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import random
 import secrets
+import socket
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,6 +40,7 @@ from parlour.server.ai import (
     is_web_agent,
     move_seed,
 )
+from parlour.server.fanout import Listener
 from parlour.server.limits import Limits, RateLimiter
 from parlour.server.protocol import error
 from parlour.server.store import ActionData, ConflictError, HandData, SeatData, Store, TableData
@@ -59,6 +62,14 @@ LOG_LENGTH = 30
 """How many recent moves each state message carries."""
 MAX_QUEUE = 512
 """Messages waiting for a slow client before it is disconnected."""
+CLAIM_TTL = 3.0
+"""Seconds a process's claim on a table's next computer move lasts unless renewed (it is
+renewed every second while the work goes on): a process killed mid-turn loses it this soon."""
+JANITOR_SECONDS = 2.0
+"""How often each process (PostgreSQL) looks for work a dead process left unclaimed."""
+CATCH_UP_SECONDS = 5.0
+"""How often each process (PostgreSQL) checks its watched tables against the database, in
+case a notification was lost."""
 NOTICES = 5
 """How many of a table's recent notices (a computer player's move cut short...) each state
 message carries."""
@@ -274,14 +285,111 @@ class Hub:
         self._background: set[asyncio.Task[Any]] = set()
         self.resumed = 0
         self.ready = False
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        """This process, as its claims name it."""
+        self.listener: Listener | None = None
 
     # -- loading ----------------------------------------------------------------------------
     async def start(self) -> None:
         """Resume, in the background, the unfinished tables that wait for the server itself
         (a computer player or a chance event to act). Other tables stay in the database until
-        someone opens them: a restart costs nothing per idle table."""
+        someone opens them: a restart costs nothing per idle table.
+
+        On a shared database (PostgreSQL) also listen for other processes' moves, look for
+        work a dead process left unclaimed, and check watched tables now and then."""
+        if self.store.shared:
+            loop = asyncio.get_running_loop()
+            self.listener = Listener(self.store.url, loop, self._on_version, self._on_reconnect)
+            self.listener.start()
+            self._spawn(self._janitor())
+            self._spawn(self._catch_up_loop())
         self._spawn(self._resume())
         self._spawn(self._sweep())
+
+    # -- several processes on one database ---------------------------------------------------
+    async def catch_up(self, table: Table) -> bool:
+        """Apply the actions other processes stored since this copy was made (call with the
+        table's lock held); ``True`` if the table moved on."""
+        if not self.store.shared:
+            return False
+        rows = await self.store.run(self.store.actions_since, table.id, table.version)
+        if not rows:
+            return False
+        work = table.state.clone()
+        notes: list[Note] = []
+        for row in rows:
+            if row.seq != work.move_number():
+                break
+            notes.append(note_for(work, row.seq, row.player, row.action))
+            work.apply_action(row.action)
+            if row.client_key is not None:
+                table.acks[row.client_key] = row.seq
+        table.state = work
+        table.notes.extend(notes)
+        table.last_active = time.monotonic()
+        if work.is_terminal() and table.rematch_id is None:
+            held = await self.store.run(self.store.rematch_of, table.id)
+            if held:
+                await self._link_rematch(table, held)
+        return bool(notes)
+
+    async def refresh(self, table: Table) -> None:
+        """Catch a table up and, if it moved, show everyone at it here and wake its AI."""
+        async with table.lock:
+            moved = await self.catch_up(table)
+            if moved:
+                table.broadcast()
+        if moved:
+            self.schedule_ai(table)
+
+    def _on_version(self, table_id: str, version: int) -> None:
+        table = self.tables.get(table_id)
+        if table is not None and version > table.version:
+            self._spawn(self.refresh(table))
+
+    def _on_reconnect(self) -> None:
+        for table in list(self.tables.values()):
+            self._spawn(self.refresh(table))
+
+    async def _catch_up_loop(self) -> None:
+        while True:
+            await asyncio.sleep(CATCH_UP_SECONDS)
+            watched = {t.id: t for t in self.tables.values() if t.connections}
+            try:
+                versions = await self.store.run(self.store.versions, list(watched))
+            except Exception:
+                log.exception("periodic catch-up failed")
+                continue
+            for table_id, version in versions.items():
+                if version > watched[table_id].version:
+                    self._spawn(self.refresh(watched[table_id]))
+
+    async def _janitor(self) -> None:
+        """Take over the computer moves and chance events of tables whose process died."""
+        while True:
+            await asyncio.sleep(JANITOR_SECONDS)
+            try:
+                ids = await self.store.run(self.store.unclaimed_waiting_ids, JANITOR_SECONDS)
+            except Exception:
+                log.exception("looking for unclaimed work failed")
+                continue
+            for table_id in ids:
+                table = await self.table(table_id)
+                if table is not None:
+                    log.info("table %s: taking over its waiting work", table_id)
+                    await self._settle(table)
+
+    async def claim(self, table: Table, version: int) -> bool:
+        """Claim the table's work at ``version`` (always ours on a database of one process)."""
+        if not self.store.shared:
+            return True
+        return await self.store.run(self.store.claim, table.id, self.owner, version, CLAIM_TTL)
+
+    async def _keep_claim(self, table: Table, version: int) -> None:
+        while True:
+            await asyncio.sleep(CLAIM_TTL / 3)
+            with contextlib.suppress(Exception):
+                await self.claim(table, version)
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.create_task(coroutine)
@@ -325,6 +433,8 @@ class Hub:
         return unloaded
 
     async def close(self) -> None:
+        if self.listener is not None:
+            await asyncio.to_thread(self.listener.stop)
         for task in list(self._background):
             task.cancel()
         for table in self.tables.values():
@@ -339,6 +449,8 @@ class Hub:
         if table_id in self.tables:
             found = self.tables[table_id]
             found.last_active = time.monotonic()
+            if self.store.shared:  # the database is the truth: catch up before answering
+                await self.refresh(found)
             return found
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
@@ -576,14 +688,16 @@ class Hub:
         stored) or ``error`` (nothing changed).
         """
         async with table.lock:
+            before = table.version
+            await self.catch_up(table)  # another process may have stored moves meanwhile
             reply = await self._submit_locked(
                 table, seats, steps, client_key, client_id, at, partial, preview
             )
             if origin is not None:
                 origin.send(reply)
-            if reply["type"] == "ack" and not reply.get("duplicate"):
+            if table.version != before:
                 table.broadcast()
-        if reply["type"] == "ack":
+        if table.version != before:
             self.schedule_ai(table)
         return reply
 
@@ -676,7 +790,17 @@ class Hub:
         try:
             await self.store.append_grouped(table.id, rows, work.is_terminal(), _to_act(work))
         except ConflictError:
-            return error("conflict", "another action for this move was stored first", **ref)
+            # another process stored this move number (or this very submission) first
+            await self.catch_up(table)
+            if client_key in table.acks:
+                return {"type": "ack", **ref, "seq": table.acks[client_key],
+                        "version": table.version, "duplicate": True}
+            return error(
+                "stale",
+                f"the table has moved on to move {table.version}; your move was for move "
+                f"{state.move_number()}: look again and choose anew",
+                **ref,
+            )
         except Exception:  # the database is unreachable or full: nothing was applied
             log.exception("table %s: storing an action failed", table.id)
             return error("storage", "the action could not be stored; nothing was applied", **ref)
@@ -701,16 +825,23 @@ class Hub:
     # -- computer players -----------------------------------------------------------------------
     async def _settle(self, table: Table) -> None:
         """Make a resumed table move on: draw a pending chance event, wake an AI seat."""
-        if table.state.is_chance_node():
+        if table.state.is_chance_node() and await self.claim(table, table.version):
             async with table.lock:
-                rows: list[ActionData] = []
-                notes: list[Note] = []
-                work = table.state.clone()
-                self._resolve_chance(work, table.seed, rows, notes)
-                await self.store.run(
-                    self.store.append, table.id, rows, work.is_terminal(), _to_act(work)
-                )
-                table.state, table.notes = work, table.notes + notes
+                await self.catch_up(table)
+                if table.state.is_chance_node():
+                    rows: list[ActionData] = []
+                    notes: list[Note] = []
+                    work = table.state.clone()
+                    self._resolve_chance(work, table.seed, rows, notes)
+                    try:
+                        await self.store.run(
+                            self.store.append, table.id, rows, work.is_terminal(), _to_act(work)
+                        )
+                    except ConflictError:  # another process drew it (the same outcome)
+                        await self.catch_up(table)
+                    else:
+                        table.state, table.notes = work, table.notes + notes
+                    table.broadcast()
         self.schedule_ai(table)
 
     def schedule_ai(self, table: Table) -> None:
@@ -729,41 +860,54 @@ class Hub:
 
     async def _ai_turns(self, table: Table) -> None:
         while (seat := self._ai_seat(table)) is not None:
-            if self.ai_delay:
-                await asyncio.sleep(self.ai_delay)
             version = table.version
-            seed = move_seed(table.seed, version)
-            history = tuple(table.state.history())
+            if not await self.claim(table, version):
+                return  # another process is on it (the claim expires if that one dies)
+            keeper = asyncio.create_task(self._keep_claim(table, version))
             try:
-                action = await self.ai.choose(
-                    table.game.name, table.params_json(), history, seat.agent, seed
-                )
-            except AIFailure as failure:
-                log.warning("table %s: AI %s %s; playing at random", table.id, seat.agent,
-                            failure.reason)
-                if table.version != version:
-                    continue
-                action = fallback_action(table.state.legal_actions(), seed)
-                table.notice(
-                    f"{table.seat_name(seat.seat)} {failure.reason} and played a random "
-                    "legal move instead"
-                )
+                await self._ai_move(table, seat, version)
+            finally:
+                keeper.cancel()
+            if table.version == version:
+                return  # nothing was stored (the database refused): leave it to the janitor
+
+    async def _ai_move(self, table: Table, seat: SeatData, version: int) -> None:
+        """Think, then store, one computer move for ``seat`` at ``version``."""
+        if self.ai_delay:
+            await asyncio.sleep(self.ai_delay)
+        seed = move_seed(table.seed, version)
+        if table.version != version:
+            return
+        history = tuple(table.state.history())
+        try:
+            action = await self.ai.choose(
+                table.game.name, table.params_json(), history, seat.agent, seed
+            )
+        except AIFailure as failure:
+            log.warning("table %s: AI %s %s; playing at random", table.id, seat.agent,
+                        failure.reason)
+            if table.version != version:
+                return
+            action = fallback_action(table.state.legal_actions(), seed)
+            table.notice(
+                f"{table.seat_name(seat.seat)} {failure.reason} and played a random "
+                "legal move instead"
+            )
+        reply = await self.submit(
+            table, (seat.seat,), [action], f"ai:{version}", at=version, partial=True
+        )
+        if reply["type"] == "error" and reply["code"] == "illegal":
+            log.error("table %s: AI %s chose an illegal action", table.id, seat.agent)
+            action = fallback_action(table.state.legal_actions(), seed)
+            table.notice(
+                f"{table.seat_name(seat.seat)} chose a move the rules forbid and played a "
+                "random legal move instead"
+            )
             reply = await self.submit(
                 table, (seat.seat,), [action], f"ai:{version}", at=version, partial=True
             )
-            if reply["type"] == "error" and reply["code"] == "illegal":
-                log.error("table %s: AI %s chose an illegal action", table.id, seat.agent)
-                action = fallback_action(table.state.legal_actions(), seed)
-                table.notice(
-                    f"{table.seat_name(seat.seat)} chose a move the rules forbid and played a "
-                    "random legal move instead"
-                )
-                reply = await self.submit(
-                    table, (seat.seat,), [action], f"ai:{version}", at=version, partial=True
-                )
-            if reply["type"] == "error" and reply["code"] in ("storage", "conflict"):
-                log.error("table %s: AI move not stored (%s); AI paused", table.id, reply["code"])
-                return
+        if reply["type"] == "error" and reply["code"] in ("storage", "conflict"):
+            log.error("table %s: AI move not stored (%s); AI paused", table.id, reply["code"])
 
     # -- listeners --------------------------------------------------------------------------
     def can_join(self, table: Table, hand: HandData | None) -> bool:

@@ -6,7 +6,9 @@ to the seat to act (they are its own options), and a move's notation is shown on
 cannot reveal anything hidden: in games of perfect information, or for the viewer's own
 moves. Replays are the sequence of the viewer's views, never the raw action list (whose
 chance outcomes may be hidden deals and draws), and a downloadable record is the full action
-list only for games of perfect information.
+list only for games of perfect information. When a game ends its views turn up everything
+the rules hid (G-5: every rack and face-down tile), so the final message, the last replay step
+and the record show it with no code here; undrawn tiles stay unknown.
 """
 
 from __future__ import annotations

@@ -649,9 +649,11 @@ class GobbleStonesState(State[GobbleStonesGame]):
         into the same places, sizes unchanged. If another player is part-way through a play,
         their new rack must still let them finish a play from the tiles already placed
         (a player who could not have would not have started it); the deal is redrawn until it
-        does.
+        does. Once the game is over nothing is hidden any more (G-5): the world is a copy.
         """
         world = self.clone()
+        if self._phase == END:
+            return world  # G-5: every rack and face-down tile is turned up; the bag has no order
         pool = [TILES_PER_COLOUR] * NUM_COLOURS
         slots: list[tuple[str, int]] = []  # ("rack", seat) / ("board", square) / ("pending", i)
         for c in range(NUM_COLOURS):

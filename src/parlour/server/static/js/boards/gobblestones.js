@@ -2,7 +2,8 @@
 // A play is composed by clicking squares (click again to take a tile back); the tiles are
 // sent in board order (the documented action encoding) and the server previews the play,
 // explaining any rule it breaks, until "End play" stores it. In the bluffing variant choose
-// the colour of the tile from your rack first; face-down tiles of others show as "?".
+// the colour of the tile from your rack first; face-down tiles of others show as "?" until the
+// game ends, when every rack and face-down tile is turned up.
 import { canvas, html, svg } from "./svg.js";
 
 const SIZE = 15;
@@ -165,9 +166,13 @@ export default {
 
   info(view, viewer) {
     const sizes = view.rack_sizes.map((n, i) => `P${i + 1}: ${n}`).join(" · ");
+    // at the end every rack is turned up for everyone (G-5)
+    const turnedUp = (view.racks || []).map((rack, i) => html("p", { "data-revealed-rack": String(i),
+      text: `P${i + 1} holds: ${[...rack].map((l) => NAMES[l]).join(", ") || "nothing"}` }));
     return html("div", {},
-      viewer === null || viewer === undefined ? null
+      viewer === null || viewer === undefined || view.racks ? null
         : html("p", { text: `Your rack: ${[...view.rack].map((l) => NAMES[l]).join(", ") || "empty"}` }),
+      ...turnedUp,
       html("p", { class: "muted", text: `Tiles in racks: ${sizes}` }),
       html("p", { class: "muted", text: `Tiles in the bag: ${view.bag}` }));
   },
