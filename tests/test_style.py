@@ -81,3 +81,93 @@ def test_no_project_file_reads_the_shared_specification_folder():
         if path == Path(__file__).resolve():
             continue
         assert "shared/rulebooks" not in path.read_text(encoding="utf-8"), path
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_module(name: str, modules: dict[str, Path]) -> bool:
+    """A Python module of parlour, or a compiled one (``parlour.analysis._cclobber``)."""
+    if name in modules:
+        return True
+    package, _, leaf = name.rpartition(".")
+    folder = modules.get(package, SRC).parent
+    return package in modules and any(folder.glob(f"{leaf}.*"))
+
+
+def test_no_import_cycles():
+    """Module by module, function-level imports included: no module imports itself back."""
+    modules = {_module_name(path): path for path in SRC.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                edges |= {a.name for a in node.names if a.name in modules}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    if _is_module(full, modules):
+                        edges.add(full)
+                    elif node.module in modules:
+                        edges.add(node.module)
+        graph[name] = {e for e in edges if e in modules and e != name}
+
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            cycle = [*trail[trail.index(name):], name]
+            raise AssertionError("import cycle: " + " -> ".join(cycle))
+        if name in done:
+            return
+        for target in sorted(graph[name]):
+            visit(target, [*trail, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+
+
+def _private_writes(tree: ast.AST) -> set[tuple[int, str]]:
+    """``(line, attribute)`` of every write to ``other._name`` (``self``/``cls`` aside)."""
+    writes = set()
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        stack = list(targets)
+        while stack:
+            target = stack.pop()
+            if isinstance(target, (ast.Tuple, ast.List)):
+                stack.extend(target.elts)
+            elif isinstance(target, ast.Subscript):
+                stack.append(target.value)
+            elif (
+                isinstance(target, ast.Attribute)
+                and target.attr.startswith("_")
+                and not target.attr.startswith("__")
+                and not (isinstance(target.value, ast.Name) and target.value.id in ("self", "cls"))
+            ):
+                writes.add((target.lineno, target.attr))
+    return writes
+
+
+def test_games_write_only_their_own_private_fields():
+    """A game module may set ``other._x`` only for an ``_x`` its own classes use as
+    ``self._x`` (a state filling in a copy of itself); never another module's private fields."""
+    for path in (SRC / "games").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own = {
+            node.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+        }
+        bad = {(line, attr) for line, attr in _private_writes(tree) if attr not in own}
+        assert not bad, f"{path.relative_to(ROOT)} writes private fields it does not own: {bad}"
