@@ -50,6 +50,13 @@ STATE_KEYS = {
     "invites",
     "custom_start",
     "notices",
+    "started",
+    "listed",
+    "archived",
+    "taken_over",
+    "resigned",
+    "undo",
+    "clock",
 }
 PARTIAL_KEYS = {
     "type",
@@ -206,6 +213,11 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
                 # a preview is only ever of a turn still in progress: nothing a finished
                 # turn reveals (a challenge's outcome, a draw) comes back unstored
                 assert preview.turn_in_progress() and preview.current_player() == viewer
+            elif message["type"] in ("chat", "chat_history"):
+                # chat carries what people typed and who they are, nothing of the game
+                said = message.get("messages", [message])
+                assert all(set(m) <= {"type", "channel", "id", "seat", "name", "text", "at"}
+                           for m in said)
             else:
                 assert message["type"] in ("ack", "error", "pong"), message
                 assert set(message) <= {

@@ -26,6 +26,7 @@ def run(
     limits: str | None = None,
     allowed_origins: tuple[str, ...] = (),
     trusted_proxies: tuple[str, ...] = (),
+    archive_after: float | None = None,
 ) -> None:
     """Serve until interrupted (blocking).
 
@@ -48,6 +49,7 @@ def run(
         ai_deadline=ai_deadline,
         limits=Limits.from_text(limits, Limits.from_env()),
         allowed_origins=allowed_origins,
+        archive_after=archive_after,
     )
     config = uvicorn.Config(
         app,

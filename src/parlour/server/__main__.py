@@ -14,6 +14,26 @@ import sys
 from parlour.server import default_db_url, normalise_db_url, run
 from parlour.server.limits import Limits
 
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(text: str) -> float:
+    """``30d``, ``12h``, ``90m``, ``3600s`` (or plain seconds) as seconds.
+
+    >>> parse_duration("12h"), parse_duration("90")
+    (43200.0, 90.0)
+    """
+    text = text.strip().lower()
+    unit = UNITS.get(text[-1:])
+    number = text[:-1] if unit else text
+    try:
+        value = float(number) * (unit or 1)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a duration: write 30d, 12h, 90m or 3600s") from None
+    if value <= 0:
+        raise ValueError("the duration must be positive")
+    return value
+
 
 def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
     out = argparse.ArgumentParser(
@@ -76,6 +96,12 @@ def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
         help="address of a reverse proxy whose X-Forwarded-For names the real client "
         "(repeatable)",
     )
+    out.add_argument(
+        "--archive-after",
+        metavar="DURATION",
+        help="archive (read-only, still replayable) a table nobody has been at and nothing has "
+        "happened at for this long: 30d, 12h, 90m or 3600s",
+    )
     return out
 
 
@@ -87,6 +113,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         Limits.from_text(",".join(args.limit), Limits.from_env())
     except ValueError as exc:
         options.error(f"argument --limit: {exc}")
+    try:
+        archive = None if args.archive_after is None else parse_duration(args.archive_after)
+    except ValueError as exc:
+        options.error(f"argument --archive-after: {exc}")
     url = normalise_db_url(args.db) if args.db else default_db_url()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = url.split("@")[-1] if "@" in url else url
@@ -102,6 +132,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         limits=",".join(args.limit) or None,
         allowed_origins=tuple(args.allow_origin),
         trusted_proxies=tuple(args.trusted_proxy),
+        archive_after=archive,
     )
     return 0
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 import os
@@ -40,10 +41,20 @@ from parlour.server.ai import (
     is_web_agent,
     move_seed,
 )
+from parlour.server.clocks import Clock, ClockConfig
 from parlour.server.fanout import Listener
 from parlour.server.limits import Limits, RateLimiter
 from parlour.server.protocol import error
-from parlour.server.store import ActionData, ConflictError, HandData, SeatData, Store, TableData
+from parlour.server.steward import COVER_AGENT, Steward, apply_event
+from parlour.server.store import (
+    ActionData,
+    ConflictError,
+    EventData,
+    HandData,
+    SeatData,
+    Store,
+    TableData,
+)
 from parlour.server.views import (
     HIDDEN_PARAMS,
     Note,
@@ -55,9 +66,10 @@ from parlour.server.views import (
 
 log = logging.getLogger("parlour.server")
 
-SEAT_CHOICES = ("me", "invite", "hotseat", "ai")
+SEAT_CHOICES = ("me", "invite", "hotseat", "ai", "open")
 """How the lobby fills a seat: the creator's own seat, a private link, another player at the
-creator's screen, or a computer player (with an agent name)."""
+creator's screen, a computer player (with an agent name), or a free seat that anyone may take
+from the public lobby (open tables only)."""
 LOG_LENGTH = 30
 """How many recent moves each state message carries."""
 MAX_QUEUE = 512
@@ -143,10 +155,65 @@ class Table:
     last_active: float = field(default_factory=time.monotonic)
     custom_start: bool = False
     presence_task: asyncio.Task[None] | None = None
+    # around the game (issue 18): see parlour.server.steward
+    clock: Clock | None = None
+    events: list[EventData] = field(default_factory=list)
+    outcome: dict[str, Any] | None = None
+    """A result the table decided (a loss on time, a resignation), over the game's own."""
+    covered: set[int] = field(default_factory=set)
+    """Seats the computer plays this turn because their time ran out."""
+    taken_over: set[int] = field(default_factory=set)
+    """Seats the computer holds until their owner claims them back (or for good: resigned)."""
+    resigned: set[int] = field(default_factory=set)
+    timeouts: dict[int, int] = field(default_factory=dict)
+    """Time-outs in a row per seat."""
+    listed: bool = False
+    archived: bool = False
+    undo_request: dict[str, Any] | None = None
+    timer: asyncio.Task[None] | None = None
+    created_at: float = 0.0
 
     @property
     def version(self) -> int:
         return self.state.move_number()
+
+    @property
+    def over(self) -> bool:
+        """The game ended by its rules, or the table decided it (time, resignation)."""
+        return self.outcome is not None or self.state.is_terminal()
+
+    @property
+    def started(self) -> bool:
+        """Every seat is taken (an open table waits for players before anyone moves)."""
+        return all(s.kind != "open" for s in self.seats)
+
+    def to_act(self) -> int | None:
+        """The seat whose time runs now, if any."""
+        if self.over or not self.started:
+            return None
+        player = self.state.current_player()
+        return player if player >= 0 else None
+
+    def deciding(self) -> bool:
+        """A bluff decision (challenge or trust) is what the player to act must make."""
+        return deciding(self.state)
+
+    def tick(self, when: float) -> None:
+        """The clock after a change at ``when`` (a stored move, an event)."""
+        running = self.to_act()
+        if self.clock is not None:
+            self.clock.advance(when, running, self.deciding())
+        self.covered &= {running} if running is not None else set()
+
+    def deadline(self) -> float | None:
+        """When the running turn's time is up; none while the computer plays that seat (its
+        own move deadline bounds it), so a turn times out once."""
+        if self.clock is None or self.over:
+            return None
+        running = self.clock.running
+        if running is not None and (running in self.covered or running in self.taken_over):
+            return None
+        return self.clock.deadline()
 
     def params_json(self) -> str:
         return json.dumps(self.game.non_default_parameters(), sort_keys=True)
@@ -169,6 +236,8 @@ class Table:
         held = self.seats[seat]
         if held.kind == "ai" and held.agent:
             return WEB_AGENTS.get(held.agent, f"Computer ({held.agent})")
+        if held.kind == "open":
+            return f"Free seat {seat + 1}"
         return f"Player {seat + 1}"
 
     def notice(self, text: str) -> None:
@@ -214,12 +283,23 @@ class Table:
             ],
             "custom_start": self.custom_start,
             "notices": list(self.notices),
+            "started": self.started,
+            "listed": self.listed,
+            "archived": self.archived,
+            "taken_over": sorted(self.taken_over),
+            "resigned": sorted(self.resigned),
+            "undo": self.undo_request,
             "hand": None if hand is None else {"seats": list(hand.seats), "role": hand.role},
             "log": [visible_move(n, viewer, public) for n in log_notes],
             "watch": f"/watch/{self.id}",
             "rematch": None,
             **state_payload(self.state, viewer, self.last_player_note()),
+            "clock": None if self.clock is None else self.clock.payload(time.time()),
         }
+        if self.outcome is not None:  # the table decided the game: nobody moves any more
+            body.update(terminal=True, legal=[], result=self.outcome, to_act=-4)
+        elif not self.started:
+            body["legal"] = []
         if hand is None:
             body["rematch"] = f"/watch/{self.rematch_id}" if self.rematch_id else None
         elif hand.hand in self.rematch_tokens:
@@ -254,6 +334,14 @@ class QuotaError(ParlourError):
         self.retry_after = retry_after
 
 
+def deciding(state: State) -> bool:
+    """Whether the player to act must decide to challenge or trust (GobbleStones, B9): such a
+    decision has its own short time limit, and defaults to trust when it runs out."""
+    trust = getattr(state.game, "TRUST", None)
+    return (trust is not None and state.current_player() >= 0
+            and trust in state.legal_actions())
+
+
 def _to_act(state: State) -> int | None:
     """Who acts next, as the store keeps it: a seat, -1 for chance, ``None`` at the end."""
     return None if state.is_terminal() else state.current_player()
@@ -285,6 +373,8 @@ class Hub:
         self._background: set[asyncio.Task[Any]] = set()
         self.resumed = 0
         self.ready = False
+        self.steward = Steward(self)
+        self.archive_after: float | None = None
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         """This process, as its claims name it."""
         self.listener: Listener | None = None
@@ -305,33 +395,56 @@ class Hub:
             self._spawn(self._catch_up_loop())
         self._spawn(self._resume())
         self._spawn(self._sweep())
+        self._spawn(self.steward.scan())
+        if self.archive_after:
+            self._spawn(self.steward.archive_loop(self.archive_after))
 
     # -- several processes on one database ---------------------------------------------------
     async def catch_up(self, table: Table) -> bool:
-        """Apply the actions other processes stored since this copy was made (call with the
-        table's lock held); ``True`` if the table moved on."""
+        """Apply the actions and events other processes stored since this copy was made (call
+        with the table's lock held); ``True`` if the table changed."""
         if not self.store.shared:
             return False
         rows = await self.store.run(self.store.actions_since, table.id, table.version)
-        if not rows:
+        events = await self.store.run(self.store.events_since, table.id, len(table.events))
+        if not rows and not events:
             return False
-        work = table.state.clone()
-        notes: list[Note] = []
-        for row in rows:
-            if row.seq != work.move_number():
+        if any(e.kind in ("undo", "join", "fill") for e in events):
+            data = await self.store.run(self.store.load, table.id)
+            if data is not None:  # the history itself changed: rebuild from the database
+                self._replace(table, await asyncio.to_thread(self._build, data))
+                return True
+        position = 0
+        for index, row in enumerate(rows):
+            if row.seq != table.version:
                 break
-            notes.append(note_for(work, row.seq, row.player, row.action))
-            work.apply_action(row.action)
+            while position < len(events) and events[position].at <= row.seq:
+                apply_event(table, events[position])
+                position += 1
+            table.notes.append(note_for(table.state, row.seq, row.player, row.action))
+            table.state.apply_action(row.action)
             if row.client_key is not None:
                 table.acks[row.client_key] = row.seq
-        table.state = work
-        table.notes.extend(notes)
+            if index + 1 == len(rows) or rows[index + 1].at != row.at:
+                table.tick(row.at)
+        for event in events[position:]:
+            apply_event(table, event)
         table.last_active = time.monotonic()
-        if work.is_terminal() and table.rematch_id is None:
+        if table.over and table.rematch_id is None:
             held = await self.store.run(self.store.rematch_of, table.id)
             if held:
                 await self._link_rematch(table, held)
-        return bool(notes)
+        self.steward.arm(table)
+        return True
+
+    def _replace(self, table: Table, fresh: Table) -> None:
+        """Give a loaded table (and so its listeners) the contents of a fresh rebuild."""
+        for name in ("seats", "hands", "state", "notes", "acks", "clock", "events",
+                     "outcome", "covered", "taken_over", "resigned", "timeouts", "archived"):
+            setattr(table, name, getattr(fresh, name))
+        table.undo_request = None
+        for hand in table.hands:
+            self.tokens[hand.token] = table.id
 
     async def refresh(self, table: Table) -> None:
         """Catch a table up and, if it moved, show everyone at it here and wake its AI."""
@@ -344,7 +457,8 @@ class Hub:
 
     def _on_version(self, table_id: str, version: int) -> None:
         table = self.tables.get(table_id)
-        if table is not None and version > table.version:
+        # a negative version announces a table event (a seat taken, a time-out, an undo)
+        if table is not None and (version > table.version or version < 0):
             self._spawn(self.refresh(table))
 
     def _on_reconnect(self) -> None:
@@ -473,28 +587,73 @@ class Hub:
 
     @staticmethod
     def _build(data: TableData) -> Table:
-        """Rebuild a table by replaying its stored actions (G-1: they reproduce the game)."""
+        """Rebuild a table by replaying its stored actions (G-1: they reproduce the game)
+        and its events, in the order they happened; the clock is recomputed from the times
+        at which they were stored."""
         game = load_game(data.game, **data.params)
-        state = game.new_initial_state()
-        notes: list[Note] = []
-        acks: dict[str, int] = {}
-        for row in data.actions:
-            notes.append(note_for(state, row.seq, row.player, row.action))
-            state.apply_action(row.action)
-            if row.client_key is not None:
-                acks[row.client_key] = row.seq
-        return Table(
+        config = ClockConfig.parse(data.clock) if data.clock else None
+        joins = {e.seat for e in data.events if e.kind in ("join", "fill")}
+        seats = tuple(  # as they were when the table was created; the events fill them
+            SeatData(s.seat, "open", None) if s.seat in joins else s for s in data.seats
+        )
+        table = Table(
             id=data.id,
             game=game,
             seed=data.seed,
-            seats=data.seats,
+            seats=seats,
             hands=data.hands,
-            state=state,
-            notes=notes,
-            acks=acks,
+            state=game.new_initial_state(),
+            notes=[],
+            acks={},
             rematch_id=data.rematch_id,
             custom_start=any(k in data.params for k in HIDDEN_PARAMS),
+            clock=None if config is None else Clock(config, game.num_players()),
+            listed=data.listed,
+            archived=data.archived,
+            created_at=data.created_at,
         )
+        events = list(data.events)
+        actions = list(data.actions)
+        table.tick(data.created_at)
+        position = 0
+        for index, row in enumerate(actions):
+            while position < len(events) and events[position].at <= row.seq:
+                apply_event(table, events[position])
+                position += 1
+            table.notes.append(note_for(table.state, row.seq, row.player, row.action))
+            table.state.apply_action(row.action)
+            if row.client_key is not None:
+                table.acks[row.client_key] = row.seq
+            if row.player >= 0 and not (row.client_key or "").startswith(("ai:", "timeout:")):
+                table.timeouts.pop(row.player, None)  # the player moved: no time-outs in a row
+            if index + 1 == len(actions) or actions[index + 1].at != row.at:
+                table.tick(row.at)
+        for event in events[position:]:
+            apply_event(table, event)
+        table.notices = []  # notices are news: a rebuilt table starts with none
+        return table
+
+    async def reload(self, table_id: str) -> None:
+        """Rebuild a loaded table from the database in place (after an undo, or a seat
+        change made by another process); its listeners see the result."""
+        table = self.tables.get(table_id)
+        data = await self.store.run(self.store.load, table_id)
+        if table is None or data is None:
+            return
+        fresh = await asyncio.to_thread(self._build, data)
+        async with table.lock:
+            self._replace(table, fresh)
+            table.broadcast()
+        self.steward.arm(table)
+        self.schedule_ai(table)
+
+    async def reload_seats(self, table: Table) -> None:
+        self._spawn(self.reload(table.id))
+
+    def forget(self, table: Table) -> None:
+        """Drop a table from memory if nobody uses it (it reloads from the database)."""
+        if self._unloadable(table):
+            self._unload(table)
 
     async def _link_rematch(self, table: Table, rematch_id: str) -> None:
         data = await self.store.run(self.store.load, rematch_id)
@@ -510,6 +669,9 @@ class Hub:
         if table is None:
             return None
         hand = table.hand_by_token(token)
+        if hand is None and table_id is not None:  # a seat another process gave out
+            await self.reload(table_id)
+            hand = table.hand_by_token(token)
         return (table, hand) if hand is not None else None
 
     # -- creating ---------------------------------------------------------------------------
@@ -541,6 +703,8 @@ class Hub:
                         f"{', '.join(WEB_AGENTS)}"
                     )
                 seats.append(SeatData(seat, "ai", agent))
+            elif kind == "open":
+                seats.append(SeatData(seat, "open", None))
             else:
                 seats.append(SeatData(seat, "human", None))
         own = tuple(i for i, (kind, _) in enumerate(kinds) if kind in ("me", "hotseat"))
@@ -559,16 +723,27 @@ class Hub:
         params: dict[str, Any],
         seat_kinds: Sequence[tuple[str, str | None]] | None = None,
         client: str | None = None,
+        *,
+        listed: bool = False,
+        clock: dict[str, Any] | None = None,
     ) -> Table:
         """Create and store a table for the lobby's choices (``client``: the creator's
-        address hash, for the per-client limits)."""
+        address hash, for the per-client limits). A ``listed`` (open) table shows its free
+        seats in the public lobby; ``clock`` is a time control (:class:`ClockConfig`)."""
         if client is not None:
             self.check_quota(client)
         try:
             game = load_game(game_name, **params)
-        except ParlourError as exc:
+            config = ClockConfig.parse(clock)
+        except (ParlourError, ValueError) as exc:
             raise CreateError(str(exc)) from None
+        if listed and seat_kinds is None:
+            seat_kinds = [("me", None)] + [("open", None)] * (game.num_players() - 1)
         seats, hands = self.plan_seats(game, seat_kinds)
+        if any(s.kind == "open" for s in seats) and not listed:
+            raise CreateError('a free seat is for an open table: send "open": true')
+        if listed and any(h.role == "invite" for h in hands):
+            raise CreateError("an open table fills its free seats from the lobby: no invites")
         hidden = [k for k in HIDDEN_PARAMS if k in params]
         invited = any(h.role == "invite" for h in hands)
         if hidden and invited and game.get_type().information != Information.PERFECT:
@@ -585,7 +760,8 @@ class Hub:
                     "starting more",
                     retry_after=60,
                 )
-        return await self._create(game, seats, hands, None, client)
+        return await self._create(game, seats, hands, None, client, listed=listed,
+                                  clock=config)
 
     def check_quota(self, client: str) -> None:
         """The table-creation rate for one client (raises :class:`QuotaError`)."""
@@ -602,31 +778,44 @@ class Hub:
         hands: Sequence[HandData],
         rematch_of: str | None,
         client: str | None = None,
+        *,
+        listed: bool = False,
+        clock: ClockConfig | None = None,
     ) -> Table:
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
+        now = time.time()
         state = game.new_initial_state()
         rows: list[ActionData] = []
         notes: list[Note] = []
-        self._resolve_chance(state, seed, rows, notes)
-        await self.store.run(
-            self.store.create_table,
-            table_id,
-            game.name,
-            game.non_default_parameters(),
-            seed,
-            seats,
-            hands,
-            rows,
-            rematch_of,
-            state.is_terminal(),
-            _to_act(state),
-            client,
-        )
-        table = Table(table_id, game, seed, tuple(seats), tuple(hands), state, notes, {})
+        self._resolve_chance(state, seed, rows, notes, now)
+        table = Table(table_id, game, seed, tuple(seats), tuple(hands), state, notes, {},
+                      listed=listed, created_at=now,
+                      clock=None if clock is None else Clock(clock, game.num_players()))
         table.custom_start = any(k in game.non_default_parameters() for k in HIDDEN_PARAMS)
+        table.tick(now)
+        await self.store.run(
+            lambda: self.store.create_table(
+                table_id,
+                game.name,
+                game.non_default_parameters(),
+                seed,
+                seats,
+                hands,
+                rows,
+                rematch_of,
+                state.is_terminal(),
+                _to_act(state),
+                client,
+                listed=listed,
+                clock=None if clock is None else clock.to_json(),
+                created_at=now,
+            )
+        )
         self._remember(table)
         log.info("table %s created: %s", table_id, game)
+        if table.deadline() is not None:
+            await self.steward.save_deadline(table)
         self.schedule_ai(table)
         return table
 
@@ -653,7 +842,10 @@ class Hub:
                 )
                 for h in table.hands
             ]
-            new = await self._create(table.game, seats, hands, table.id)
+            new = await self._create(
+                table.game, seats, hands, table.id,
+                clock=None if table.clock is None else table.clock.config,
+            )
             held = await self.store.run(self.store.set_rematch, table.id, new.id)
             await self._link_rematch(table, held)
             table.broadcast()
@@ -661,12 +853,14 @@ class Hub:
 
     # -- acting -----------------------------------------------------------------------------
     @staticmethod
-    def _resolve_chance(state: State, seed: int, rows: list[ActionData], notes: list[Note]) -> None:
+    def _resolve_chance(
+        state: State, seed: int, rows: list[ActionData], notes: list[Note], now: float
+    ) -> None:
         while state.is_chance_node():
             seq = state.move_number()
             action = sample_chance(state, seed, seq)
             notes.append(note_for(state, seq, CHANCE_PLAYER, action))
-            rows.append(ActionData(seq, action, CHANCE_PLAYER, None))
+            rows.append(ActionData(seq, action, CHANCE_PLAYER, None, now))
             state.apply_action(action)
 
     async def submit(
@@ -698,8 +892,17 @@ class Hub:
             if table.version != before:
                 table.broadcast()
         if table.version != before:
+            self.steward.arm(table)
             self.schedule_ai(table)
         return reply
+
+    async def store_action(self, table: Table, seat: int, action: int, key: str) -> None:
+        """Store one action for ``seat`` on the table's behalf (a time-out's default), with
+        the table's lock held."""
+        reply = await self._submit_locked(table, (seat,), [action], key, None, table.version,
+                                          True, False)
+        if reply["type"] != "ack":
+            log.error("table %s: the default action was refused: %s", table.id, reply)
 
     async def _submit_locked(
         self,
@@ -722,8 +925,13 @@ class Hub:
                 "duplicate": True,
             }
         state = table.state
-        if state.is_terminal():
+        if table.archived:
+            return error("archived", "this table was archived: it can be replayed, not played",
+                         **ref)
+        if table.over:
             return error("game_over", "the game is over: no more moves", **ref)
+        if not table.started:
+            return error("waiting", "the table waits for its free seats to be taken", **ref)
         if at is not None and at != table.version:
             return error(
                 "stale",
@@ -785,10 +993,21 @@ class Hub:
                 "complete": complete,
                 **state_payload(work, actor, last, preview=True),
             }
-        rows[0] = ActionData(rows[0].seq, rows[0].action, actor, client_key)
-        self._resolve_chance(work, table.seed, rows, notes)
+        now = time.time()
+        rows = [ActionData(r.seq, r.action, r.player, None, now) for r in rows]
+        rows[0] = ActionData(rows[0].seq, rows[0].action, actor, client_key, now)
+        self._resolve_chance(work, table.seed, rows, notes, now)
+        clock = copy.deepcopy(table.clock)
+        running = None if work.is_terminal() or work.current_player() < 0 else (
+            work.current_player())
+        deadline = None
+        if clock is not None:
+            clock.advance(now, running, deciding(work))
+            deadline = clock.deadline()
         try:
-            await self.store.append_grouped(table.id, rows, work.is_terminal(), _to_act(work))
+            await self.store.append_grouped(
+                table.id, rows, work.is_terminal(), _to_act(work), deadline
+            )
         except ConflictError:
             # another process stored this move number (or this very submission) first
             await self.catch_up(table)
@@ -805,6 +1024,10 @@ class Hub:
             log.exception("table %s: storing an action failed", table.id)
             return error("storage", "the action could not be stored; nothing was applied", **ref)
         table.state = work
+        table.clock = clock
+        table.covered &= {running} if running is not None else set()
+        if not client_key.startswith(("ai:", "timeout:")):
+            table.timeouts.pop(actor, None)  # the player moved: no time-outs in a row
         table.notes.extend(notes)
         table.acks[client_key] = rows[0].seq
         table.last_active = time.monotonic()
@@ -832,7 +1055,8 @@ class Hub:
                     rows: list[ActionData] = []
                     notes: list[Note] = []
                     work = table.state.clone()
-                    self._resolve_chance(work, table.seed, rows, notes)
+                    now = time.time()
+                    self._resolve_chance(work, table.seed, rows, notes, now)
                     try:
                         await self.store.run(
                             self.store.append, table.id, rows, work.is_terminal(), _to_act(work)
@@ -841,6 +1065,8 @@ class Hub:
                         await self.catch_up(table)
                     else:
                         table.state, table.notes = work, table.notes + notes
+                        table.tick(now)
+                        await self.steward.save_deadline(table)
                     table.broadcast()
         self.schedule_ai(table)
 
@@ -853,10 +1079,16 @@ class Hub:
 
     @staticmethod
     def _ai_seat(table: Table) -> SeatData | None:
-        player = table.state.current_player()
-        if player < 0 or table.seats[player].kind != "ai":
+        """The computer seat to act: an AI seat, or a player's seat the computer plays for
+        them (their time ran out, or it holds the seat until they come back)."""
+        if table.over or not table.started or table.archived:
             return None
-        return table.seats[player]
+        player = table.state.current_player()
+        if player < 0:
+            return None
+        if player in table.covered or player in table.taken_over:
+            return SeatData(player, "ai", COVER_AGENT)
+        return table.seats[player] if table.seats[player].kind == "ai" else None
 
     async def _ai_turns(self, table: Table) -> None:
         while (seat := self._ai_seat(table)) is not None:
@@ -963,7 +1195,7 @@ class Hub:
         """Forget at once a finished table nobody is looking at (unfinished idle ones go by
         :meth:`sweep`): memory stays bounded by the games in play, and the database has it all
         should anyone come back."""
-        if table.state.is_terminal() and self._unloadable(table):
+        if table.over and self._unloadable(table):
             self._unload(table)
 
 

@@ -44,8 +44,10 @@ from parlour.games.stomp_the_plank.deck import COPIES, DECK_SIZE, TREASURES
 from parlour.games.stomp_the_plank.plank import PlankModel
 from parlour.games.stomp_the_plank.position import Position
 
-DRAW, STOP = 0, 1
-"""The two player actions; their ids never change."""
+DRAW = 0
+"""Draw the next card: one of the two player actions, whose ids never change."""
+STOP = 1
+"""Stop: the others load the crates printed above your last card's spot (P3)."""
 ACTION_NAMES = ("draw", "stop")
 _ACTION_WORDS = {"draw": DRAW, "d": DRAW, "stop": STOP, "s": STOP}
 
