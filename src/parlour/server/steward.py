@@ -221,7 +221,7 @@ class Steward:
                     or time.time() < deadline - 0.05):
                 return
             if table.deciding():
-                trust = table.game.TRUST
+                trust = table.game.TRUST  # type: ignore[attr-defined]  # GobbleStones (B9)
                 event = await self.record(table, "timeout", seat, {"then": "trust"})
                 if event is not None:
                     await self.hub.store_action(table, seat, trust, f"timeout:{version}")

@@ -136,7 +136,7 @@ class StompleGame(Game):
         """An upper bound on the rounds of a game: each round gives its winner 3 points or more."""
         if self.single_round:
             return 1
-        n = self._params["players"]
+        n: int = self._params["players"]
         return n * (math.ceil(self.target / ROUND_WIN_POINTS) - 1) + 1
 
     def _info(self) -> GameInfo:
@@ -195,7 +195,7 @@ class StompleGame(Game):
         return state
 
 
-class StompleState(State):
+class StompleState(State[StompleGame]):
     """Bitboards of marbles by kind plus a few small lists: cheap to copy and to apply."""
 
     def __init__(self, game: StompleGame, snap: Snapshot) -> None:
