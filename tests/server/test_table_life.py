@@ -337,3 +337,44 @@ def test_g3_the_lobby_and_the_clock_reveal_nothing_hidden(server: ServerProcess)
         assert set(clock) <= {"initial", "increment", "per_move", "label", "remaining",
                               "running", "deadline", "left", "now"}
         assert all(isinstance(v, int | float | str | list | type(None)) for v in clock.values())
+
+
+def test_the_creator_starts_an_open_table_early_with_the_players_seated(tmp_path: Path):
+    """Four seats offered, two taken: the creator starts a two-player Stomple; the player who
+    took seat 3 now holds seat 2 of the smaller game; the first deal is kept as taken back;
+    a restart rebuilds the same table."""
+    db = tmp_path / "early.db"
+    server = ServerProcess(db).start()
+    table = _create(server, {"game": "stomple", "params": {"players": 4}, "open": True})
+    me = token_of(table["url"])
+    alone = server.post(f"/api/play/{me}/start", {})
+    assert alone.status_code == 409 and "2 to 6 players" in alone.json()["detail"]
+    taken = server.post(f"/api/tables/{table['table']}/seats/2").json()
+    started = server.post(f"/api/play/{me}/start", {})
+    assert started.status_code == 200, started.text
+    assert started.json() == {"players": 2, "seats": [0]}
+    with server.client(taken["url"]) as guest:
+        state = guest.wait_state(lambda m: m["started"])
+        assert state["num_players"] == 2 and state["hand"]["seats"] == [1]
+        assert [s["kind"] for s in state["seats"]] == ["human", "human"]
+    with server.client(table["url"]) as host:
+        first = host.wait_state(lambda m: bool(m["legal"]))
+        assert host.act([first["legal"][0]["a"]], at=first["version"])["type"] == "ack"
+    server.kill()
+    again = ServerProcess(db).start()
+    try:
+        with again.client(taken["url"]) as guest:
+            state = guest.wait_state()
+            assert state["num_players"] == 2 and state["hand"]["seats"] == [1]
+            assert state["version"] > first["version"]
+        from parlour.server.store import Store
+
+        store = Store(f"sqlite:///{db}")
+        try:
+            assert {undo for undo, _seq, _a in store.taken_back(table["table"])} == {-1}
+        finally:
+            store.close()
+        refused = again.post(f"/api/play/{me}/start", {})
+        assert refused.status_code == 409
+    finally:
+        again.stop()

@@ -462,6 +462,20 @@ def create_app(
             raise HTTPException(409, str(exc)) from None
         return {"seat": body.seat, "agent": body.agent}
 
+    @app.post("/api/play/{token}/start")
+    async def play_start(request: Request, token: str) -> dict[str, Any]:
+        """The creator starts an open table early with the players seated so far."""
+        table, hand = await by_token(request, token)
+        if not hand.creator:
+            raise HTTPException(403, "only the table's creator starts it early")
+        try:
+            await hub_of(request).steward.start_early(table)
+        except SeatError as exc:
+            raise HTTPException(409, str(exc)) from None
+        now_held = table.hand_by_token(token)
+        return {"players": table.game.num_players(),
+                "seats": list(now_held.seats) if now_held else []}
+
     @app.post("/api/play/{token}/resign")
     async def play_resign(request: Request, token: str, seat: int | None = None) -> JSONResponse:
         table, hand = await by_token(request, token)

@@ -95,6 +95,9 @@ def apply_event(table: Table, event: EventData) -> None:
             table.notice(f"{table.seat_name(seat)} resigns: the computer plays their seat")
     elif kind == "undo":
         table.notice("A move was taken back")
+    elif kind == "start":
+        table.notice(f"The game starts with {event.data.get('players')} players")
+        table.tick(event.created_at)
 
 
 def ends_game(table: Table, event: EventData) -> bool:
@@ -268,6 +271,47 @@ class Steward:
             await self.record(table, "fill", seat, {"agent": agent})
             table.broadcast()
         self.hub.schedule_ai(table)
+
+    async def start_early(self, table: Table) -> None:
+        """The creator starts an open table with the players seated so far, where the game
+        allows that many: the free seats go, the seats are renumbered in order and the deal
+        is drawn again for the smaller game. Only before anyone has moved."""
+        async with table.lock:
+            await self.hub.catch_up(table)
+            if table.started:
+                raise SeatError("the game has started already")
+            if any(n.player >= 0 for n in table.notes):
+                raise SeatError("someone has moved already")
+            seated = [s for s in table.seats if s.kind != "open"]
+            kind = table.game.get_type()
+            if "players" not in type(table.game).parameters or not (
+                kind.min_num_players <= len(seated) <= kind.max_num_players
+            ):
+                raise SeatError(
+                    f"{kind.long_name} needs {kind.min_num_players} to {kind.max_num_players} "
+                    f"players: fill a free seat with the computer instead"
+                )
+            renumber = {s.seat: i for i, s in enumerate(seated)}
+            params = {**table.game.non_default_parameters(), "players": len(seated)}
+            game = type(table.game)(**params)
+            seats = tuple(SeatData(renumber[s.seat], s.kind, s.agent, getattr(s, "name", None))
+                          for s in seated)
+            hands = tuple(
+                HandData(h.token, h.hand, tuple(renumber[x] for x in h.seats if x in renumber),
+                         h.role, h.creator)
+                for h in table.hands
+            )
+            now = time.time()
+            state = game.new_initial_state()
+            rows: list[Any] = []
+            notes: list[Any] = []
+            self.hub.resolve_chance(state, table.seed, rows, notes, now)
+            event = EventData(len(table.events), 0, "start", None,
+                              {"players": len(seated), "seats": renumber}, now)
+            await self.store.run(lambda: self.store.restart(
+                table.id, game.non_default_parameters(), seats, hands, rows, event,
+                None if state.is_terminal() else state.current_player(), None))
+        await self.hub.reload(table.id)
 
     async def resign(self, table: Table, seat: int) -> dict[str, Any]:
         async with table.lock:

@@ -781,6 +781,56 @@ class Store:
             if self.shared:
                 self._notify(connection, table_id, -1 - event.seq)
 
+    def restart(
+        self,
+        table_id: str,
+        params: dict[str, Any],
+        seats: Sequence[SeatData],
+        hands: Sequence[HandData],
+        actions: Sequence[ActionData],
+        event: EventData,
+        to_act: int | None,
+        deadline: float | None,
+    ) -> None:
+        """Start an open table early with the players seated: its game's player count, seats
+        and hands renumbered, the deal drawn again (the old deal is kept as taken back, undo
+        number -1), and a ``start`` event, in one transaction."""
+        now = event.created_at
+        with self.engine.begin() as connection:
+            old = connection.execute(
+                select(ActionRow).where(ActionRow.table_id == table_id)
+            ).all()
+            if old:
+                connection.execute(insert(TakenBackRow), [
+                    {"table_id": table_id, "undo": -1, "seq": r.seq, "action": r.action,
+                     "player": r.player, "client_key": r.client_key, "created_at": r.created_at}
+                    for r in old
+                ])
+            connection.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
+            connection.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            connection.execute(insert(SeatRow), [
+                {"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
+                 "name": s.name} for s in seats
+            ])
+            for hand in hands:
+                connection.execute(
+                    update(HandRow).where(HandRow.token == hand.token)
+                    .values(seats=list(hand.seats))
+                )
+            if actions:
+                connection.execute(insert(ActionRow), [
+                    {"table_id": table_id, "seq": a.seq, "action": a.action, "player": a.player,
+                     "client_key": a.client_key, "created_at": a.at or now} for a in actions
+                ])
+            connection.execute(insert(EventRow), [{
+                "table_id": table_id, "seq": event.seq, "at": event.at, "kind": event.kind,
+                "seat": event.seat, "data": event.data, "created_at": now,
+            }])
+            connection.execute(update(TableRow).where(TableRow.id == table_id).values(
+                params=params, to_act=to_act, updated_at=now, deadline_at=deadline))
+            if self.shared:
+                self._notify(connection, table_id, -1 - event.seq)
+
     def taken_back(self, table_id: str) -> list[tuple[int, int, int]]:
         """``(undo, seq, action)`` of every action taken back at a table."""
         with Session(self.engine) as session:

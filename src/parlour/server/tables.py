@@ -430,7 +430,7 @@ class Hub:
         events = await self.store.run(self.store.events_since, table.id, len(table.events))
         if not rows and not events:
             return False
-        if any(e.kind in ("undo", "join", "fill") for e in events):
+        if any(e.kind in ("undo", "join", "fill", "start") for e in events):
             data = await self.store.run(self.store.load, table.id)
             if data is not None:  # the history itself changed: rebuild from the database
                 self._replace(table, await asyncio.to_thread(self._build, data))
@@ -460,7 +460,7 @@ class Hub:
 
     def _replace(self, table: Table, fresh: Table) -> None:
         """Give a loaded table (and so its listeners) the contents of a fresh rebuild."""
-        for name in ("seats", "hands", "state", "notes", "acks", "clock", "events",
+        for name in ("game", "seats", "hands", "state", "notes", "acks", "clock", "events",
                      "outcome", "covered", "taken_over", "resigned", "timeouts", "archived"):
             setattr(table, name, getattr(fresh, name))
         table.undo_request = None
@@ -613,7 +613,11 @@ class Hub:
         at which they were stored."""
         game = load_game(data.game, **data.params)
         config = ClockConfig.parse(data.clock) if data.clock else None
-        joins = {e.seat for e in data.events if e.kind in ("join", "fill")}
+        starts = [i for i, e in enumerate(data.events) if e.kind == "start"]
+        # an early start renumbered the seats and dealt again: what came before it is in the
+        # stored seats and hands already
+        events = list(data.events[starts[-1]:]) if starts else list(data.events)
+        joins = {e.seat for e in events if e.kind in ("join", "fill")}
         seats = tuple(  # as they were when the table was created; the events fill them
             SeatData(s.seat, "open", None) if s.seat in joins else s for s in data.seats
         )
@@ -633,7 +637,7 @@ class Hub:
             archived=data.archived,
             created_at=data.created_at,
         )
-        events = list(data.events)
+        table.events = list(data.events[: starts[-1]]) if starts else []
         actions = list(data.actions)
         table.tick(data.created_at)
         position = 0
@@ -820,7 +824,7 @@ class Hub:
         state = game.new_initial_state()
         rows: list[ActionData] = []
         notes: list[Note] = []
-        self._resolve_chance(state, seed, rows, notes, now)
+        self.resolve_chance(state, seed, rows, notes, now)
         table = Table(table_id, game, seed, tuple(seats), tuple(hands), state, notes, {},
                       listed=listed, created_at=now,
                       clock=None if clock is None else Clock(clock, game.num_players()))
@@ -885,7 +889,7 @@ class Hub:
 
     # -- acting -----------------------------------------------------------------------------
     @staticmethod
-    def _resolve_chance(
+    def resolve_chance(
         state: State, seed: int, rows: list[ActionData], notes: list[Note], now: float
     ) -> None:
         while state.is_chance_node():
@@ -1030,7 +1034,7 @@ class Hub:
         now = time.time()
         rows = [ActionData(r.seq, r.action, r.player, None, now) for r in rows]
         rows[0] = ActionData(rows[0].seq, rows[0].action, actor, client_key, now)
-        self._resolve_chance(work, table.seed, rows, notes, now)
+        self.resolve_chance(work, table.seed, rows, notes, now)
         clock = copy.deepcopy(table.clock)
         running = None if work.is_terminal() or work.current_player() < 0 else (
             work.current_player())
@@ -1108,7 +1112,7 @@ class Hub:
                     notes: list[Note] = []
                     work = table.state.clone()
                     now = time.time()
-                    self._resolve_chance(work, table.seed, rows, notes, now)
+                    self.resolve_chance(work, table.seed, rows, notes, now)
                     try:
                         await self.store.run(
                             self.store.append, table.id, rows, work.is_terminal(), _to_act(work)

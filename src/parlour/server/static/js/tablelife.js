@@ -136,6 +136,14 @@ export function draw(latest) {
   if (!latest.started) {
     const free = latest.seats.filter((s) => s.kind === "open");
     note.textContent = `Waiting for ${free.length === 1 ? "a player" : `${free.length} players`} to take the free seat${free.length === 1 ? "" : "s"} from the lobby.`;
+    if (latest.invites !== undefined && latest.num_players > 2) {  // the creator: start now
+      const seated = latest.seats.length - free.length;
+      buttons.append(button(`Start now with ${seated} players`, async () => {
+        try {
+          await api(`/api/play/${ctx.key}/start`, {});
+        } catch (err) { ctx.say(err.message, true); }
+      }));
+    }
     if (latest.invites !== undefined) {  // the creator: fill a seat with the computer
       for (const seat of free) {
         buttons.append(button(`Computer (medium) in seat ${seat.seat + 1}`, async () => {
