@@ -7,5 +7,6 @@
 
 from parlour.batch.clobber import ClobberBatch, play_random
 from parlour.batch.layout import Layout
+from parlour.batch.plank import PlankBatch, play_random_plank
 
-__all__ = ["ClobberBatch", "Layout", "play_random"]
+__all__ = ["ClobberBatch", "Layout", "PlankBatch", "play_random", "play_random_plank"]
