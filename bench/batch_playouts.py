@@ -31,6 +31,7 @@ TARGET = 10.0
 BATCHED: dict[str, Callable[..., np.ndarray]] = {
     "clobber": pb.play_random,
     "stomp-the-plank": pb.play_random_plank,
+    "stomple": pb.play_random_stomple,
 }
 """Each game's batched random playout: ``(game, n_games, seed) -> (n_games, players)``."""
 
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per engine")
     parser.add_argument("--slices", type=int, default=3, help="alternating slices per engine")
-    parser.add_argument("--chunk", type=int, default=4096, help="games per batched call")
+    parser.add_argument("--chunk", type=int, default=32768, help="games per batched call")
     parser.add_argument("--check", action="store_true", help=f"exit 1 below {TARGET:g}x")
     args = parser.parse_args(argv)
     per = args.seconds / args.slices

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from parlour.batch.playout import play_out
 from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, IllegalActionError, load_game
 from parlour.games.stomp_the_plank import (
     COPIES,
@@ -140,13 +141,15 @@ class PlankBatch:
     def returns(self) -> np.ndarray:
         """``(batch_size, players)``: +1 per winner, -1 per loser at the end (P6, G-4);
         zeros before the end and at the turn limit."""
-        out = np.zeros((self.batch_size, self.players), dtype=np.float32)
-        tipped = self._tips(self.crates, self.steps)
-        tip_end = ((self.end == TIP_STOP) | (self.end == TIP_STEP))[:, None]
-        out = np.where(tip_end, np.where(tipped, -1.0, 1.0), out)
+        return self._returns_of(np.arange(self.batch_size))
+
+    def _returns_of(self, idx: np.ndarray) -> np.ndarray:
+        end = self.end[idx][:, None]
+        tipped = self._tips(self.crates[idx], self.steps[idx])
         seat = np.arange(self.players)[None, :]
-        last = (self.end == LAST_SPOT)[:, None]
-        out = np.where(last, np.where(seat == self.active[:, None], 1.0, -1.0), out)
+        out = np.where((end == TIP_STOP) | (end == TIP_STEP), np.where(tipped, -1.0, 1.0), 0.0)
+        winner = seat == self.active[idx][:, None]
+        out = np.where(end == LAST_SPOT, np.where(winner, 1.0, -1.0), out)
         return out.astype(np.float32)
 
     # -- actions ------------------------------------------------------------------------
@@ -205,9 +208,9 @@ class PlankBatch:
         self._stop(stop)
         done = self.phase == OVER
         rewards = np.zeros((self.batch_size, self.players), dtype=np.float32)
-        ended = done & live
-        if ended.any():
-            rewards[ended] = self.returns()[ended]
+        ended = np.flatnonzero(done & live)
+        if ended.size:
+            rewards[ended] = self._returns_of(ended)
         return rewards, done
 
     def _reshuffle(self, idx: np.ndarray) -> None:
@@ -323,22 +326,11 @@ def play_random_plank(
     **params: Any,
 ) -> np.ndarray:
     """Play ``n_games`` whole games (uniform player actions, chance by its law); returns
-    ``(n_games, players)`` float32 returns. Runs chunks of :data:`PLAYOUT_CHUNK` games and
-    drops finished ones from the working arrays."""
+    ``(n_games, players)`` float32 returns. Plays :data:`PLAYOUT_CHUNK` at a time, each finished
+    slot restarted with a new game (:func:`parlour.batch.playout.play_out`)."""
     game = _as_plank(game, params)
-    out = np.zeros((n_games, game.num_players()), dtype=np.float32)
     rng = np.random.default_rng(seed)
-    for begin in range(0, n_games, PLAYOUT_CHUNK):
-        n = min(PLAYOUT_CHUNK, n_games - begin)
-        batch = PlankBatch(game, n, seed=int(rng.integers(2**31)))
-        ids = np.arange(n)
-        while ids.size:
-            batch.step(batch.random_actions())
-            done = batch.phase == OVER
-            if done.mean() > 0.25:  # compact: keep only games still going
-                out[begin + ids[done]] = batch.returns()[done]
-                keep = ~done
-                ids = ids[keep]
-                batch._keep(keep)
-        out[begin + ids] = batch.returns()
-    return out
+    return play_out(
+        lambda size: PlankBatch(game, size, seed=int(rng.integers(2**31))),
+        n_games, game.num_players(), PLAYOUT_CHUNK,
+    )
