@@ -178,11 +178,14 @@ class PlankBatch:
         out = np.where(self.phase == CARD, np.minimum(card, KINDS - 1), player)
         return np.where(self.phase == OVER, -1, out)
 
-    def step(self, actions: np.ndarray | Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    def step(
+        self, actions: np.ndarray | Sequence[int], where: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Apply one action (or chance outcome) in every game still going.
 
-        Returns ``(rewards, terminated)``: ``rewards`` ``(batch_size, players)`` holds the returns
-        of games that ended on this step. An illegal action raises
+        ``where`` (optional booleans) limits the step to those games. Returns
+        ``(rewards, terminated)``: ``rewards`` ``(batch_size, players)`` holds the returns of
+        games that ended on this step. An illegal action raises
         :class:`~parlour.IllegalActionError` naming the game and the rule, changing nothing.
         """
         actions = np.asarray(actions, dtype=np.int64)
@@ -190,6 +193,8 @@ class PlankBatch:
             raise ValueError(f"expected {self.batch_size} actions, got shape {actions.shape}")
         phase = self.phase
         live = phase != OVER
+        if where is not None:  # step only these games; the others keep still
+            live = live & np.asarray(where, dtype=bool)
         card = phase == CARD
         safe = np.clip(actions, 0, KINDS - 1)
         legal = np.where(
@@ -204,7 +209,7 @@ class PlankBatch:
         draw = live & ~card & (actions == DRAW)
         stop = live & ~card & (actions == STOP)
         self._draw(draw)
-        self._reveal(card, safe)
+        self._reveal(card & live, safe)
         self._stop(stop)
         done = self.phase == OVER
         rewards = np.zeros((self.batch_size, self.players), dtype=np.float32)

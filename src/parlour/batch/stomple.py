@@ -232,16 +232,21 @@ class StompleBatch:
         self.drawn[idx] = self.players - 1
         self._draw(idx, colours[:, self.players - 1])  # the last draw starts play (S9)
 
-    def step(self, actions: np.ndarray | Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    def step(
+        self, actions: np.ndarray | Sequence[int], where: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Apply one action (or chance outcome) in every game still going.
 
-        Returns ``(rewards (batch_size, players), terminated)``; an illegal action raises
+        ``where`` (optional booleans) limits the step to those games. Returns
+        ``(rewards (batch_size, players), terminated)``; an illegal action raises
         :class:`~parlour.IllegalActionError` naming the game and the rule, changing nothing.
         """
         actions = np.asarray(actions, dtype=np.int64)
         if actions.shape != (self.batch_size,):
             raise ValueError(f"expected {self.batch_size} actions, got shape {actions.shape}")
         live = ~self.over
+        if where is not None:  # step only these games; the others keep still
+            live = live & np.asarray(where, dtype=bool)
         chance = self._chance() & live
         safe = np.clip(actions, 0, HOLES - 1)
         all_rows = np.arange(self.batch_size)
