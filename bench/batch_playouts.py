@@ -55,13 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slices", type=int, default=3, help="alternating slices per engine")
     parser.add_argument("--chunk", type=int, default=32768, help="games per batched call")
     parser.add_argument("--check", action="store_true", help=f"exit 1 below {TARGET:g}x")
+    parser.add_argument("--game", action="append", choices=sorted(BATCHED),
+                        help="only this game (repeatable)")
     args = parser.parse_args(argv)
     per = args.seconds / args.slices
     print(f"random whole games per second ({args.seconds:g} s per engine, "
           f"{args.slices} alternating slices, batch chunks of {args.chunk})")
     print(f"{'game':<18} {'parlour.batch':>14} {'per-move API':>13} {'ratio':>7}")
     ok = True
-    for name in BATCHED:
+    for name in args.game or BATCHED:
         batched, single = [], []
         for k in range(args.slices):
             batched.append(batched_rate(name, per, args.chunk, seed=1000 * k))

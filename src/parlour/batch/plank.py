@@ -86,6 +86,9 @@ class PlankBatch:
         self.discards = np.zeros((b, KINDS), dtype=np.int64)
         self.pontoon = np.full((b, self.spots + 1), -1, dtype=np.int64)
         self.size = np.zeros(b, dtype=np.int64)
+        self.total = np.zeros(b, dtype=np.int64)  # cards in the pile
+        self.seen = np.zeros(b, dtype=np.int64)  # bitmask of treasures on the pontoon
+        self.dup = np.zeros(b, dtype=np.int64)  # the card that matched (P4), or -1
         self.crates = np.zeros((b, n), dtype=np.int64)
         self.steps = np.zeros((b, n), dtype=np.int64)
         self.supply = np.zeros(b, dtype=np.int64)
@@ -105,8 +108,8 @@ class PlankBatch:
 
     def _keep(self, keep: np.ndarray) -> None:
         """Drop the games where ``keep`` is false (for playouts that shrink as games end)."""
-        for name in ("pile", "discards", "pontoon", "size", "crates", "steps", "supply",
-                     "active", "turn", "phase", "end"):
+        for name in ("pile", "total", "discards", "pontoon", "seen", "dup", "size", "crates",
+                     "steps", "supply", "active", "turn", "phase", "end"):
             setattr(self, name, getattr(self, name)[keep])
         self.batch_size = int(keep.sum())
 
@@ -117,6 +120,10 @@ class PlankBatch:
         self.size[i] = len(pontoon)
         self.discards[i] = pos.discards
         self.pile[i] = [COPIES - pontoon.count(t) - pos.discards[t] for t in range(KINDS)]
+        self.total[i] = self.pile[i].sum(axis=-1)
+        self.seen[i] = sum(1 << t for t in set(pontoon))
+        matched = len(set(pontoon)) < len(pontoon)
+        self.dup[i] = pontoon[-1] if matched else -1
         self.crates[i] = [c for c, _s in pos.planks]
         self.steps[i] = [s for _c, s in pos.planks]
         self.supply[i] = pos.supply
@@ -163,8 +170,7 @@ class PlankBatch:
 
     def chance_probabilities(self) -> np.ndarray:
         """``(batch_size, 7)``: at a chance node, each treasure's probability (P1); else 0."""
-        total = self.pile.sum(axis=1, keepdims=True)
-        probs = self.pile / np.maximum(total, 1)
+        probs = self.pile / np.maximum(self.total, 1)[:, None]
         return np.where((self.phase == CARD)[:, None], probs, 0.0)
 
     def random_actions(self) -> np.ndarray:
@@ -173,7 +179,7 @@ class PlankBatch:
         b = self.batch_size
         r = self.rng.random(b)
         cum = np.cumsum(self.pile, axis=1)
-        card = (cum <= (r * cum[:, -1])[:, None]).sum(axis=1)
+        card = (cum <= (r * self.total)[:, None]).sum(axis=1)
         player = np.where(self.phase == CHOOSE, (r < 0.5).astype(np.int64), DRAW)
         out = np.where(self.phase == CARD, np.minimum(card, KINDS - 1), player)
         return np.where(self.phase == OVER, -1, out)
@@ -206,10 +212,19 @@ class PlankBatch:
         bad = np.flatnonzero(live & ~legal)
         if bad.size:
             self._raise_illegal(int(bad[0]), int(actions[bad[0]]))
-        draw = live & ~card & (actions == DRAW)
-        stop = live & ~card & (actions == STOP)
-        self._draw(draw)
-        self._reveal(card & live, safe)
+        return self._apply(actions, live)
+
+    def apply_trusted(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`step` without the legality check, for actions just drawn by
+        :meth:`random_actions` (playout loops); anything else goes through :meth:`step`."""
+        return self._apply(actions, self.phase != OVER)
+
+    def _apply(self, actions: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        card = (self.phase == CARD) & live
+        player = live & ~card
+        self._draw(player & (actions == DRAW))
+        stop = player & (actions == STOP)
+        self._reveal(card, np.clip(actions, 0, KINDS - 1))
         self._stop(stop)
         done = self.phase == OVER
         rewards = np.zeros((self.batch_size, self.players), dtype=np.float32)
@@ -220,9 +235,10 @@ class PlankBatch:
 
     def _reshuffle(self, idx: np.ndarray) -> None:
         """P7: for the games ``idx`` whose pile is empty, the discards become the pile."""
-        empty = idx[self.pile[idx].sum(axis=1) == 0]
+        empty = idx[self.total[idx] == 0]
         if empty.size:
             self.pile[empty] = self.discards[empty]
+            self.total[empty] = self.discards[empty].sum(axis=1)
             self.discards[empty] = 0
 
     def _draw(self, rows: np.ndarray) -> None:
@@ -236,11 +252,15 @@ class PlankBatch:
         idx = np.flatnonzero(rows)
         t = card[idx]
         self.pile[idx, t] -= 1
-        matched = (self.pontoon[idx, : self.spots] == t[:, None]).any(axis=1)
+        self.total[idx] -= 1
+        bit = np.left_shift(1, t)
+        matched = (self.seen[idx] & bit) != 0
+        self.seen[idx] |= bit
         self.pontoon[idx, self.size[idx]] = t
         self.size[idx] += 1
         # P4: a match steps the elephant, which may tip (P6)
         m = idx[matched]
+        self.dup[m] = t[matched]
         a = self.active[m]
         self.steps[m, a] += 1
         tipped = self._tips(self.crates[m, a], self.steps[m, a])
@@ -269,8 +289,13 @@ class PlankBatch:
     def _end_turn(self, idx: np.ndarray) -> None:
         if not idx.size:
             return
-        cards = self.pontoon[idx][:, :, None] == _KIND_IDS  # P7: the turn's cards are discarded
-        self.discards[idx] += cards.sum(axis=1)
+        # P7: the turn's cards are discarded: one of each treasure seen, plus a matched card
+        self.discards[idx] += (self.seen[idx][:, None] >> _KIND_IDS[0]) & 1
+        dup = self.dup[idx]
+        has = dup >= 0
+        self.discards[idx[has], dup[has]] += 1
+        self.seen[idx] = 0
+        self.dup[idx] = -1
         self.pontoon[idx] = -1
         self.size[idx] = 0
         self._reshuffle(idx)

@@ -261,6 +261,16 @@ class StompleBatch:
         bad = np.flatnonzero(live & ~legal)
         if bad.size:
             self._raise_illegal(int(bad[0]), int(actions[bad[0]]))
+        return self._apply(actions, live)
+
+    def apply_trusted(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`step` without the legality check, for actions just drawn by
+        :meth:`random_actions` (playout loops); anything else goes through :meth:`step`."""
+        return self._apply(actions, ~self.over)
+
+    def _apply(self, actions: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        chance = self._chance() & live
+        safe = np.clip(actions, 0, HOLES - 1)
         deal = live & (self.dealt < HOLES)
         draw = live & ~deal & (self.drawn < self.players)
         stomp = live & ~chance
