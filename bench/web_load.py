@@ -226,7 +226,11 @@ def start_server(db: Path) -> tuple[subprocess.Popen, str]:
     log = db.with_suffix(".log").open("ab")
     proc = subprocess.Popen(
         [sys.executable, "-m", "parlour.server", "--port", str(port), "--db", f"sqlite:///{db}",
-         "--no-open", "--ai", "thread", "--ai-delay", "0"],
+         "--no-open", "--ai", "thread", "--ai-delay", "0",
+         # every simulated client comes from 127.0.0.1: lift one client's rate limits
+         "--limit", "tables_burst=100000", "--limit", "connects_burst=100000",
+         "--limit", "requests_burst=100000", "--limit", "open_tables_per_client=100000",
+         "--limit", "connections_per_client=100000", "--limit", "messages_burst=100000"],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     base = f"http://127.0.0.1:{port}"

@@ -16,14 +16,15 @@ def latest(page: Page) -> dict[str, Any]:
 
 def wait_version(page: Page, version: int) -> dict[str, Any]:
     page.wait_for_function(
-        f"window.parlour.latest && window.parlour.latest.version >= {version}", timeout=WAIT_MS
+        f"() => window.parlour.latest && window.parlour.latest.version >= {version}",
+        timeout=WAIT_MS,
     )
     return latest(page)
 
 
 def wait_my_turn(page: Page) -> dict[str, Any]:
     page.wait_for_function(
-        "window.parlour.latest && (window.parlour.latest.terminal || "
+        "() => window.parlour.latest && (window.parlour.latest.terminal || "
         "window.parlour.latest.legal.length > 0)",
         timeout=WAIT_MS,
     )

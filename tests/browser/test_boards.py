@@ -32,7 +32,8 @@ def test_board_takes_a_move_by_click_and_is_photographed(
             page.locator("[data-move]").first.click()
         # one click is a whole turn, or the first step of one (previewed, then continued)
         page.wait_for_function(
-            f"window.parlour.latest.version > {seen['version']} || window.parlour.pending.length",
+            f"() => window.parlour.latest.version > {seen['version']} "
+            "|| window.parlour.pending.length",
             timeout=20_000,
         )
         pending = "window.parlour.pending.length"

@@ -68,7 +68,7 @@ def test_each_page_shows_only_its_own_rack(
                     break
                 steps = mover.evaluate("window.parlour.pending.length")
                 mover.locator(".from-legal").first.click(force=True)
-                mover.wait_for_function(f"window.parlour.pending.length > {steps}",
+                mover.wait_for_function(f"() => window.parlour.pending.length > {steps}",
                                         timeout=20_000)
             mover.wait_for_selector("[data-move='end']")
             if turn == 0:

@@ -20,6 +20,13 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 TIMEOUT = 30.0
+FOR_TESTS = (
+    "tables_burst=100000,requests_burst=100000,connects_burst=100000,"
+    "open_tables_per_client=100000,connections_per_client=10000,messages_burst=100000"
+)
+"""The limits of a server that many tests share from one address: one client's rate limits
+raised so that the tests' hundreds of tables and connections are not throttled. The tests of
+the limits themselves start a server with the defaults (``limits=""``)."""
 
 
 def free_port() -> int:
@@ -31,13 +38,24 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m parlour.server`` on a free port, with its own database."""
 
-    def __init__(self, db_path: Path, *, ai_delay: float = 0.0, ai: str = "thread") -> None:
+    def __init__(
+        self,
+        db_path: Path,
+        *,
+        ai_delay: float = 0.0,
+        ai: str = "thread",
+        limits: str = FOR_TESTS,
+        extra_args: tuple[str, ...] = (),
+        log_path: Path | None = None,
+    ) -> None:
         self.db_path = db_path
         self.ai_delay = ai_delay
         self.ai = ai
+        self.limits = limits
+        self.extra_args = extra_args
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = db_path.with_suffix(".log")
+        self.log_path = log_path or db_path.with_suffix(".log")
 
     @property
     def base(self) -> str:
@@ -55,8 +73,9 @@ class ServerProcess:
             "--no-open",
             "--ai", self.ai,
             "--ai-delay", str(self.ai_delay),
+            *self.extra_args,
         ]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PARLOUR_LIMITS": self.limits}
         self.log = self.log_path.open("ab")
         self.proc = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + TIMEOUT

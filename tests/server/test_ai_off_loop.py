@@ -35,7 +35,13 @@ class BlockingAgent(Agent):
 @pytest.fixture()
 def inprocess(tmp_path: Path) -> Iterator[str]:
     register_agent("test-blocking", BlockingAgent)
-    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite'}", ai_mode="thread", ai_delay=0)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'db.sqlite'}",
+        ai_mode="thread",
+        ai_delay=0,
+        ai_deadline=60,
+        extra_agents=("test-blocking",),
+    )
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -90,7 +90,7 @@ def test_the_database_itself_refuses_a_second_action_for_a_move(tmp_path: Path):
         "t1", "clobber", {}, 7, [SeatData(0, "human", None), SeatData(1, "human", None)],
         [HandData("tok", 0, (0, 1), "hotseat", True)], [],
     )
-    store.append("t1", [ActionData(0, 1, 0, "0:a")], finished=False)
+    store.append("t1", [ActionData(0, 1, 0, "0:a")], finished=False, to_act=1)
     with pytest.raises(ConflictError):
         store.append("t1", [ActionData(0, 2, 0, "0:b")], finished=False)  # same move number
     with pytest.raises(ConflictError):

@@ -44,6 +44,8 @@ STATE_KEYS = {
     "result",
     "preview",
     "invites",
+    "custom_start",
+    "notices",
 }
 PARTIAL_KEYS = {
     "type",
@@ -173,6 +175,9 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
                 for action in message["steps"]:
                     preview.apply_action(action)
                 assert message["view"] == preview.view(viewer)
+                # a preview is only ever of a turn still in progress: nothing a finished
+                # turn reveals (a challenge's outcome, a draw) comes back unstored
+                assert preview.turn_in_progress() and preview.current_player() == viewer
             else:
                 assert message["type"] in ("ack", "error", "pong"), message
                 assert set(message) <= {
@@ -185,6 +190,7 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
                     "message",
                     "rule",
                     "step",
+                    "to_act",
                 }
     for viewer, (replay, record, snapshot) in documents.items():
         assert snapshot["view"] == states[-1].view(viewer)
@@ -224,20 +230,43 @@ def test_g3_hidden_racks_differ_between_seats_and_never_cross(server: ServerProc
     assert all(m["view"]["rack"] is None for m in clients[None].received if m["type"] == "state")
 
 
-def test_g3_a_table_started_from_a_position_text_does_not_show_it(server: ServerProcess):
-    """A position text holds every rack: the seats of a hidden-information game never get it."""
-    rng = random.Random(5)
+def _dealt_position(seed: int) -> tuple[Any, str]:
+    rng = random.Random(seed)
     dealt = load_game("gobblestones").new_initial_state()
     while dealt.is_chance_node():
         dealt.apply_action(rng.choice([a for a, _p in dealt.chance_outcomes()]))
-    position = dealt.position()
-    table = server.create("gobblestones", {"position": position}, seats=[{"kind": "invite"}] * 2)
-    for invite in table["invites"]:
-        seat = invite["seats"][0]
-        with server.client(invite["url"]) as client:
-            message = client.wait_state()
-            assert message["view"] == dealt.view(seat)
-            assert "position" not in message["params"]
-            assert position not in json.dumps(message)
-        record = server.get(f"/api/play/{token_of(invite['url'])}/record").text
-        assert position not in record
+    return dealt, dealt.position()
+
+
+def test_g3_a_set_up_position_with_hidden_racks_cannot_have_invited_players(
+    server: ServerProcess,
+):
+    """A position text holds every rack: its writer would know the invited players' tiles.
+    Such a table is refused with the reason, and nothing is created."""
+    _dealt, position = _dealt_position(5)
+    response = server.post(
+        "/api/tables",
+        {"game": "gobblestones", "params": {"position": position},
+         "seats": [{"kind": "me"}, {"kind": "invite"}]},
+    )
+    assert response.status_code == 400
+    assert "cannot have invited players" in response.json()["detail"]
+
+
+def test_g3_a_table_started_from_a_position_text_does_not_show_it(server: ServerProcess):
+    """Hot-seat or against the computer, a set-up position is allowed; every message says the
+    table starts from a set-up position, and none carries the text itself."""
+    dealt, position = _dealt_position(6)
+    table = server.create(
+        "gobblestones", {"position": position},
+        seats=[{"kind": "me"}, {"kind": "ai", "agent": "random"}],
+    )
+    with server.client(table["watch"]) as spectator:
+        message = spectator.wait_state()
+        assert message["custom_start"] is True
+        assert "position" not in message["params"]
+        assert position not in json.dumps(message)
+    record = server.get(f"/api/watch/{table['table']}/record").text
+    assert position not in record
+    with server.client(table["url"]) as me:
+        assert me.wait_state()["view"]["rack"] == dealt.view(0)["rack"]

@@ -74,7 +74,10 @@ def test_bad_messages_get_a_clear_error_and_change_nothing(server: ServerProcess
         state = me.wait_state()
         assert state["version"] == 1
         empty = me.act(["a1a2"])  # not my turn any more
-        assert empty["code"] == "not_your_turn" and "seat 2" in empty["message"]
+        # a player is named as players count them; the message also says which seat (from 0,
+        # as every seat field of the API) so a client can show its own name for it
+        assert empty["code"] == "not_your_turn" and "Player 2 is to act" in empty["message"]
+        assert empty["to_act"] == 1
     with server.client(table["invites"][0]["url"]) as black:
         black.wait_state()
         illegal = black.act(["b2b1"])  # b1 is now White's: a capture; but b2 is White's too

@@ -316,6 +316,18 @@ class State(ABC):
     def is_player_node(self) -> bool:
         return self.current_player() >= 0
 
+    def turn_in_progress(self) -> bool:
+        """Whether the player to act is part-way through a turn of several actions.
+
+        True while the next action belongs to the same turn as the last one (a GobbleStones
+        play being laid, a Stomple string): a turn ends when this is false or someone else
+        (another player, chance) is to act. The web table composes and previews a turn only
+        while it is in progress, and stores it whole once it ends, so that nothing a finished
+        turn would reveal (a challenge's outcome, a draw) is ever shown unstored. Games whose
+        every action is a whole turn keep the default.
+        """
+        return False
+
     # -- actions ------------------------------------------------------------------------
     @abstractmethod
     def _legal_actions(self) -> list[int]:

@@ -18,26 +18,49 @@ def run(
     open_browser: bool = False,
     ai_mode: str = "process",
     ai_delay: float = 0.3,
+    ai_deadline: float | None = None,
     log_level: str = "info",
+    limits: str | None = None,
+    allowed_origins: tuple[str, ...] = (),
+    trusted_proxies: tuple[str, ...] = (),
 ) -> None:
-    """Serve until interrupted (blocking)."""
+    """Serve until interrupted (blocking).
+
+    ``limits`` is ``"name=value,..."`` over the defaults (and ``$PARLOUR_LIMITS``);
+    ``trusted_proxies`` are the addresses of reverse proxies whose ``X-Forwarded-For`` names
+    the real client (for the per-client limits); nobody's is trusted by default.
+    """
     import threading
     import webbrowser
 
     import uvicorn
 
-    app = create_app(db_url, ai_mode=ai_mode, ai_delay=ai_delay)
+    from parlour.server.limits import Limits
+    from parlour.server.security import install_redaction
+
+    app = create_app(
+        db_url,
+        ai_mode=ai_mode,
+        ai_delay=ai_delay,
+        ai_deadline=ai_deadline,
+        limits=Limits.from_text(limits, Limits.from_env()),
+        allowed_origins=allowed_origins,
+    )
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level=log_level,
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=",".join(trusted_proxies) or None,
+        server_header=False,
         ws_max_size=65536,
         # game messages are a few kB: compressing each costs more CPU than it saves on a LAN
         ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )
+    install_redaction()  # uvicorn.Config has just configured its loggers
     server = uvicorn.Server(config)
     if open_browser:
 

@@ -1,27 +1,66 @@
-"""Computer players, run off the event loop so the server answers while they think.
+"""Computer players, run off the event loop, each move under a hard deadline.
 
 An AI move is computed from what can be pickled cheaply (game name, parameters, the action
 list and a seed) in a worker process: the worker rebuilds the state, builds the agent and asks
 it for one action. Nothing is shared with the server's memory, and a crashing agent cannot
 take the server down. The agent itself decides from what its seat may see (the agents'
 contract); the server only hands it the state, as any program using the library would.
+
+Why our own workers rather than a ``ProcessPoolExecutor``: a pool cannot stop one task, so an
+agent that thinks too long (an unbounded search, a greedy player on a 99 x 26 board) would hold
+a worker for minutes. Here every move has a deadline; a worker that misses it is killed and
+replaced, and the table is told that the computer's move was cut short. Workers are killed with
+the server (and, on Linux, by the kernel if the server itself is killed), so none is left
+thinking on its own. Jobs wait for a free worker in arrival order, and each table has at most
+one move in flight, so tables share the workers in turn.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import hashlib
 import json
 import logging
 import multiprocessing
 import os
 import random
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import signal
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import lru_cache
+from multiprocessing.connection import Connection
 from typing import Any
 
 log = logging.getLogger("parlour.server")
+
+AI_DEADLINE = 5.0
+"""Seconds a computer player may think about one move before the server stops it. The web
+offers agents whose own budgets are far below it (``hard`` thinks 1 s); it catches agents
+whose time grows with the board (a greedy player on a 99 x 26 Clobber board)."""
+WORKER_START_TIMEOUT = 60.0
+"""Seconds a new worker process may take to start and import parlour."""
+
+WEB_AGENTS: dict[str, str] = {
+    "random": "Computer (random)",
+    "easy": "Computer (easy)",
+    "medium": "Computer (medium)",
+    "hard": "Computer (hard)",
+    "greedy": "Computer (greedy)",
+}
+"""Agents the web table offers, each with a time budget well under :data:`AI_DEADLINE`, and
+how a seat they hold is named. Stomp the Plank's fixed strategies (``plank-risk``,
+``plank-stop-N``) answer at once and are accepted too (:func:`is_web_agent`); unbounded
+searches (``mcts``, ``perfect``) are not offered on the web."""
+
+
+def is_web_agent(spec: str) -> bool:
+    """Whether the web table accepts agent ``spec`` (no options: a player picks a name)."""
+    return spec in WEB_AGENTS or spec == "plank-risk" or (
+        spec.startswith("plank-stop-") and spec[len("plank-stop-"):].isdigit()
+    )
 
 
 @lru_cache(maxsize=64)
@@ -49,37 +88,214 @@ def move_seed(table_seed: int, move_number: int) -> int:
 
 
 def fallback_action(legal: list[int], seed: int) -> int:
-    """A random legal action, used when an agent fails, so a table never stalls."""
+    """A random legal action, played when an agent fails or runs out of time (the players
+    are told), so a table never stalls."""
     return random.Random(seed).choice(legal)
 
 
-class AIRunner:
-    """Runs :func:`choose_action` in worker processes (or threads, for tests and light use)."""
+class AIFailure(Exception):
+    """The agent gave no move: ``reason`` says why in a player's words."""
 
-    def __init__(self, mode: str = "process", workers: int | None = None) -> None:
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _die_with_parent() -> None:
+    """Linux: have the kernel kill this worker when the server process dies (even SIGKILL)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _worker_main(conn: Connection, parent: int) -> None:
+    """A worker process: answer jobs one at a time until the pipe closes."""
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when workers stop
+    if os.getppid() != parent:  # the server died before the line above took effect
+        return
+    import parlour  # noqa: F401  (load the games before the first job, not during it)
+
+    conn.send(("ready", None))
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            conn.send(("ok", choose_action(*job)))
+        except Exception as exc:  # the agent failed: the server plays on without it
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+class _Worker:
+    """One worker process and its end of the pipe."""
+
+    def __init__(self, context: Any) -> None:
+        ours, theirs = context.Pipe()
+        self.conn: Connection = ours
+        self.process = context.Process(
+            target=_worker_main, args=(theirs, os.getpid()), daemon=True, name="parlour-ai"
+        )
+        self.process.start()
+        theirs.close()
+
+    def receive(self, timeout: float) -> tuple[str, Any] | None:
+        """The worker's next message, or ``None`` if none came in ``timeout`` seconds."""
+        if not self.conn.poll(timeout):
+            return None
+        try:
+            return self.conn.recv()  # type: ignore[no-any-return]
+        except (EOFError, OSError):
+            return ("died", "its worker process stopped")
+
+    def kill(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.kill()
+        with contextlib.suppress(Exception):
+            self.process.join(5)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+@dataclass
+class AIStats:
+    """Counters for the health endpoint and the tests."""
+
+    moves: int = 0
+    timeouts: int = 0
+    failures: int = 0
+
+
+class AIRunner:
+    """Runs :func:`choose_action` in worker processes (or threads, for tests and light use),
+    each move under ``deadline`` seconds.
+
+    In ``thread`` mode a move past its deadline is abandoned (the server plays on) but its
+    thread cannot be stopped: use it only with agents whose budget is bounded.
+    """
+
+    def __init__(
+        self, mode: str = "process", workers: int | None = None, deadline: float = AI_DEADLINE
+    ) -> None:
+        if mode not in ("process", "thread"):
+            raise ValueError("AI mode is 'process' or 'thread'")
         self.mode = mode
         self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
-        self._executor: Executor | None = None
+        self.deadline = deadline
+        self.stats = AIStats()
+        self._context = multiprocessing.get_context("spawn")
+        self._idle: asyncio.Queue[_Worker] | None = None
+        self._all: set[_Worker] = set()
+        self._filling: asyncio.Task[None] | None = None
+        self._threads: ThreadPoolExecutor | None = None
+        self._closed = False
 
-    def _make(self) -> Executor:
-        if self.mode == "thread":
-            return ThreadPoolExecutor(self.workers, thread_name_prefix="parlour-ai")
+    # -- worker processes -------------------------------------------------------------------
+    async def _start_worker(self) -> _Worker:
         # spawn: the server process holds threads and an event loop; forking it is unsafe.
-        context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(self.workers, mp_context=context)
+        worker = await asyncio.to_thread(_Worker, self._context)
+        self._all.add(worker)
+        message = await asyncio.to_thread(worker.receive, WORKER_START_TIMEOUT)
+        if message is None or message[0] != "ready":
+            self._retire(worker)
+            raise AIFailure("the computer player could not be started")
+        return worker
+
+    def _retire(self, worker: _Worker) -> None:
+        self._all.discard(worker)
+        worker.kill()
+
+    async def _acquire(self) -> _Worker:
+        if self._idle is None:
+            self._idle = asyncio.Queue()
+            self._filling = asyncio.create_task(self._fill())
+        return await self._idle.get()  # waiters are served first come, first served
+
+    async def _fill(self) -> None:
+        for _ in range(self.workers):
+            await self._release(None)
+
+    async def _release(self, worker: _Worker | None) -> None:
+        """Give a worker back, or a fresh one in place of one that was killed."""
+        if self._closed or self._idle is None:
+            if worker is not None:
+                self._retire(worker)
+            return
+        if worker is None:
+            try:
+                worker = await self._start_worker()
+            except AIFailure:
+                log.exception("could not start an AI worker")
+                return
+        self._idle.put_nowait(worker)
+
+    async def _choose_in_process(self, *args: Any) -> int:
+        worker = await self._acquire()
+        keep: _Worker | None = worker
+        try:
+            worker.conn.send(args)
+            message = await asyncio.to_thread(worker.receive, self.deadline)
+            if message is None:
+                self.stats.timeouts += 1
+                self._retire(worker)
+                keep = None
+                raise AIFailure(f"ran out of thinking time ({self.deadline:g} s)")
+            kind, value = message
+            if kind == "died":
+                self._retire(worker)
+                keep = None
+                raise AIFailure(value)
+            if kind != "ok":
+                raise AIFailure(f"failed ({value})")
+            return int(value)
+        except (BrokenPipeError, OSError):
+            self._retire(worker)
+            keep = None
+            raise AIFailure("its worker process stopped") from None
+        except asyncio.CancelledError:
+            self._retire(worker)  # it may still be thinking: never hand it another job
+            keep = None
+            raise
+        finally:
+            if not self._closed:
+                await asyncio.shield(self._release(keep))
+
+    # -- threads ------------------------------------------------------------------------------
+    async def _choose_in_thread(self, *args: Any) -> int:
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="parlour-ai")
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._threads, choose_action, *args)
+        try:
+            return await asyncio.wait_for(future, self.deadline)
+        except TimeoutError:
+            self.stats.timeouts += 1
+            raise AIFailure(f"ran out of thinking time ({self.deadline:g} s)") from None
+        except Exception as exc:
+            raise AIFailure(f"failed ({type(exc).__name__}: {exc})") from None
 
     async def choose(self, *args: Any) -> int:
-        if self._executor is None:
-            self._executor = self._make()
-        loop = asyncio.get_running_loop()
+        """The agent's action; raises :class:`AIFailure` (with a reason) when it gives none."""
+        if self._closed:
+            raise AIFailure("the server is shutting down")
         try:
-            return await loop.run_in_executor(self._executor, choose_action, *args)
-        except BrokenProcessPool:
-            log.warning("AI worker pool broke; starting a new one")
-            self._executor = self._make()
-            return await loop.run_in_executor(self._executor, choose_action, *args)
+            if self.mode == "thread":
+                action = await self._choose_in_thread(*args)
+            else:
+                action = await self._choose_in_process(*args)
+        except AIFailure:
+            self.stats.failures += 1
+            raise
+        self.stats.moves += 1
+        return action
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Stop every worker now, thinking or not."""
+        self._closed = True
+        for worker in list(self._all):
+            self._retire(worker)
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+            self._threads = None

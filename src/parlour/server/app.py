@@ -33,8 +33,9 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from parlour.agents import agent_names
 from parlour.core import ParlourError, game_class, list_games, load_game
-from parlour.server.ai import AIRunner
+from parlour.server.ai import AIRunner, is_web_agent
 from parlour.server.config import default_db_url, normalise_db_url
+from parlour.server.limits import Limits, client_key
 from parlour.server.protocol import (
     ActMessage,
     PingMessage,
@@ -43,13 +44,14 @@ from parlour.server.protocol import (
     parse_message,
 )
 from parlour.server.rules import rules_html
+from parlour.server.security import Guard, install_redaction
 from parlour.server.store import HandData, Store
-from parlour.server.tables import SEAT_CHOICES, Connection, CreateError, Hub, Table
+from parlour.server.tables import SEAT_CHOICES, Connection, CreateError, Hub, QuotaError, Table
 from parlour.server.views import is_public, record_document, replay_steps
 
 log = logging.getLogger("parlour.server")
 STATIC = Path(__file__).parent / "static"
-MAX_BODY_BYTES = 16384
+MAX_BODY_BYTES = Limits().body_bytes
 GC_THRESHOLDS = (10_000, 20, 50)
 ParamValue = bool | int | float | str | None
 
@@ -125,17 +127,28 @@ def create_app(
     *,
     ai_mode: str = "process",
     ai_delay: float = 0.3,
+    ai_deadline: float | None = None,
     synchronous: str = "NORMAL",
+    limits: Limits | None = None,
+    allowed_origins: tuple[str, ...] = (),
+    extra_agents: tuple[str, ...] = (),
 ) -> FastAPI:
-    """Build the app. ``db_url`` defaults to SQLite in the user's data directory."""
+    """Build the app. ``db_url`` defaults to SQLite in the user's data directory; ``limits``
+    to :meth:`Limits.from_env`; ``allowed_origins`` adds sites (besides the server's own) whose
+    pages may call this server."""
     url = normalise_db_url(db_url) if db_url else default_db_url()
+    limits = limits or Limits.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        install_redaction()  # after the server configured its loggers
         store = Store(url, synchronous=synchronous)
-        hub = Hub(store, AIRunner(ai_mode), ai_delay=ai_delay)
-        resumed = await hub.start()
-        log.info("parlour server ready: %d unfinished tables resumed", resumed)
+        runner = AIRunner(ai_mode) if ai_deadline is None else AIRunner(
+            ai_mode, deadline=ai_deadline
+        )
+        hub = Hub(store, runner, ai_delay=ai_delay, limits=limits, extra_agents=extra_agents)
+        await hub.start()
+        log.info("parlour server ready; tables waiting for a computer player resume now")
         # Latency: a full garbage collection walks every long-lived object (the libraries,
         # the loaded tables) and stalled moves by 100 ms and more under load. Freeze what
         # startup made, and collect the young generation less often.
@@ -150,6 +163,7 @@ def create_app(
             store.close()
 
     app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -204,13 +218,21 @@ def create_app(
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/healthz", include_in_schema=False)
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health(request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        stats = hub.ai.stats
+        return {
+            "status": "ok",
+            "tables_loaded": len(hub.tables),
+            "resumed": hub.resumed,
+            "ai": {"moves": stats.moves, "timeouts": stats.timeouts, "failures": stats.failures},
+        }
 
     # -- lobby API ------------------------------------------------------------------------
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
-        return {"games": game_catalogue(), "agents": agent_names(), "seat_kinds": SEAT_CHOICES}
+        agents = [name for name in agent_names() if is_web_agent(name)]
+        return {"games": game_catalogue(), "agents": agents, "seat_kinds": SEAT_CHOICES}
 
     @app.post("/api/games/{game}/check")
     async def check(request: Request, game: str) -> dict[str, Any]:
@@ -229,10 +251,17 @@ def create_app(
     async def create(request: Request) -> dict[str, Any]:
         body = await _json_body(request, CreateTable)
         kinds = [(s.kind, s.agent) for s in body.seats] if body.seats is not None else None
+        client = client_key(request.client.host if request.client else None)
         try:
-            table = await hub_of(request).create(body.game, _clean_params(body.params), kinds)
+            table = await hub_of(request).create(
+                body.game, _clean_params(body.params), kinds, client
+            )
         except CreateError as exc:
             raise HTTPException(400, str(exc)) from None
+        except QuotaError as exc:
+            raise HTTPException(
+                429, str(exc), headers={"Retry-After": str(exc.retry_after)}
+            ) from None
         creator = table.hands[0]
         return {
             "table": table.id,
@@ -350,7 +379,13 @@ def create_app(
 
     async def _serve(websocket: WebSocket, table: Table, hand: HandData | None) -> None:
         hub = hub_of(websocket)
-        conn = Connection(hand)
+        if not hub.can_join(table, hand):
+            await websocket.send_json(
+                error("table_full", "this table has as many spectators as it can take")
+            )
+            await websocket.close(code=4429)
+            return
+        conn = Connection(hand, hub.limits)
         writer = asyncio.create_task(_pump(websocket, conn))
         hub.join(table, conn)
         try:
@@ -364,7 +399,18 @@ def create_app(
                 try:
                     message = parse_message(data)
                 except ProtocolError as exc:
-                    conn.send(error(exc.code, exc.message))
+                    message = None
+                    problem = error(exc.code, exc.message)
+                if not conn.rate.allow("messages"):
+                    conn.refused += 1
+                    ref = getattr(message, "client_id", None)
+                    conn.send(error("rate_limited", "too many messages: slow down",
+                                    client_id=ref))
+                    if conn.refused > 4 * hub.limits.messages_burst:
+                        break  # a client that ignores the warnings is let go
+                    continue
+                if message is None:
+                    conn.send(problem)
                     continue
                 if isinstance(message, PingMessage):
                     conn.send({"type": "pong", "nonce": message.nonce, "version": table.version})

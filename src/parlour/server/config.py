@@ -21,8 +21,28 @@ def default_db_url() -> str:
     if env := os.environ.get(DB_ENV):
         return normalise_db_url(env)
     folder = Path(platformdirs.user_data_dir("parlour", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder.chmod(0o700)  # our own folder: the database in it holds every seat token
     return f"sqlite:///{folder / 'parlour.db'}"
+
+
+def secure_sqlite_file(url: str) -> None:
+    """Create an SQLite database file readable by its owner only (0600), in a folder made 0700
+    if it did not exist: the file holds every seat token and every table's secret seed.
+
+    SQLite gives its ``-wal`` and ``-shm`` files the database file's permissions. An existing
+    file is tightened to 0600; an existing folder is left as its owner made it.
+    """
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url == prefix + ":memory:":
+        return
+    path = Path(url[len(prefix):].split("?", 1)[0])
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True)
+    if path.exists():
+        path.chmod(0o600)
+        return
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
 def normalise_db_url(url: str) -> str:

@@ -80,6 +80,8 @@ def parse_message(text: str | bytes) -> Message:
         body: Any = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise ProtocolError("malformed", "a message must be a JSON object") from None
+    except RecursionError:  # JSON nested deeper than Python's parser goes: hostile, refused
+        raise ProtocolError("malformed", "a message may not nest that deep") from None
     if not isinstance(body, dict):
         raise ProtocolError("malformed", "a message must be a JSON object")
     kind = body.get("type")
@@ -89,6 +91,8 @@ def parse_message(text: str | bytes) -> Message:
         raise ProtocolError("malformed", f"unknown message type {kind!r}; known types: {known}")
     try:
         return model.model_validate(body)  # type: ignore[return-value]
+    except RecursionError:
+        raise ProtocolError("malformed", "a message may not nest that deep") from None
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "message"

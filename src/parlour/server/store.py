@@ -31,12 +31,17 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from parlour.server.config import secure_sqlite_file
 
 T = TypeVar("T")
 
@@ -56,6 +61,13 @@ class TableRow(Base):
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # Added after the first release (see :func:`migrate`): who is to act after the last
+    # stored action (a seat, -1 for chance, NULL when finished), so that a server starting
+    # up wakes only the tables that wait for a computer or a chance event; when the table
+    # last changed; and a hash of the creating client's address, for the per-client quota.
+    to_act: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    updated_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_by: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class SeatRow(Base):
@@ -131,6 +143,10 @@ class TableData:
     actions: tuple[ActionData, ...]
 
 
+Batch = tuple[str, Sequence[ActionData], bool, int | None]
+"""One table's submission: table id, its new actions, finished, who is to act after them."""
+
+
 class ConflictError(Exception):
     """The database refused a write: that move number or that submission is already stored."""
 
@@ -143,6 +159,7 @@ class Store:
         self.is_sqlite = url.startswith("sqlite")
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
+            secure_sqlite_file(url)
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
@@ -161,13 +178,12 @@ class Store:
                 cursor.close()
 
         Base.metadata.create_all(self.engine)
+        migrate(self.engine)
         # SQLite allows one writer at a time: one thread serialises the writes cleanly.
         self._executor = ThreadPoolExecutor(
             max_workers=1 if self.is_sqlite else 4, thread_name_prefix="parlour-db"
         )
-        self._waiting: list[
-            tuple[tuple[str, Sequence[ActionData], bool], asyncio.Future[None]]
-        ] = []
+        self._waiting: list[tuple[Batch, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -190,6 +206,8 @@ class Store:
         actions: Sequence[ActionData],
         rematch_of: str | None = None,
         finished: bool = False,
+        to_act: int | None = None,
+        created_by: str | None = None,
     ) -> None:
         now = time.time()
         with self.engine.begin() as connection:
@@ -203,6 +221,9 @@ class Store:
                     "created_at": now,
                     "finished": finished,
                     "rematch_of": rematch_of,
+                    "to_act": None if finished else to_act,
+                    "updated_at": now,
+                    "created_by": created_by,
                 }],
             )
             connection.execute(
@@ -223,14 +244,22 @@ class Store:
                      for a in actions],
                 )
 
-    def append(self, table_id: str, actions: Sequence[ActionData], finished: bool) -> None:
-        """Store ``actions`` in one transaction, or raise :class:`ConflictError` and store none."""
+    def append(
+        self,
+        table_id: str,
+        actions: Sequence[ActionData],
+        finished: bool,
+        to_act: int | None = None,
+    ) -> None:
+        """Store ``actions`` in one transaction, or raise :class:`ConflictError` and store none.
+
+        ``to_act`` is who acts after them (``None``: not known; checked at the next start)."""
         try:
-            self.append_many([(table_id, actions, finished)])
+            self.append_many([(table_id, actions, finished, to_act)])
         except IntegrityError as exc:
             raise ConflictError(str(exc.orig)) from None
 
-    def append_many(self, batches: Sequence[tuple[str, Sequence[ActionData], bool]]) -> None:
+    def append_many(self, batches: Sequence[Batch]) -> None:
         """Store several tables' submissions in ONE transaction (a group commit).
 
         Raises :class:`IntegrityError` and stores nothing if any row is refused.
@@ -245,19 +274,24 @@ class Store:
                 "client_key": a.client_key,
                 "created_at": now,
             }
-            for table_id, actions, _finished in batches
+            for table_id, actions, _finished, _to_act in batches
             for a in actions
         ]
-        finished = [table_id for table_id, _actions, done in batches if done]
         with self.engine.begin() as connection:
             connection.execute(insert(ActionRow), rows)
-            if finished:
+            for table_id, _actions, done, to_act in batches:
                 connection.execute(
-                    update(TableRow).where(TableRow.id.in_(finished)).values(finished=True)
+                    update(TableRow)
+                    .where(TableRow.id == table_id)
+                    .values(
+                        finished=done,
+                        to_act=None if done else to_act,
+                        updated_at=now,
+                    )
                 )
 
     async def append_grouped(
-        self, table_id: str, actions: Sequence[ActionData], finished: bool
+        self, table_id: str, actions: Sequence[ActionData], finished: bool, to_act: int | None
     ) -> None:
         """:meth:`append` from the event loop, batched with whatever else is waiting.
 
@@ -268,7 +302,7 @@ class Store:
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._waiting.append(((table_id, actions, finished), future))
+        self._waiting.append(((table_id, actions, finished, to_act), future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_waiting())
         await future
@@ -346,3 +380,56 @@ class Store:
             return list(
                 session.scalars(select(TableRow.id).where(TableRow.finished.is_(False))).all()
             )
+
+    def waiting_table_ids(self) -> list[str]:
+        """Unfinished tables that wait for the server itself: a computer seat or a chance
+        event to act, or a table from before ``to_act`` was recorded (checked once)."""
+        with Session(self.engine) as session:
+            ai_to_act = (
+                select(SeatRow.table_id)
+                .where(SeatRow.kind == "ai", SeatRow.seat == TableRow.to_act)
+                .where(SeatRow.table_id == TableRow.id)
+                .exists()
+            )
+            query = select(TableRow.id).where(
+                TableRow.finished.is_(False),
+                TableRow.to_act.is_(None) | (TableRow.to_act < 0) | ai_to_act,
+            )
+            return list(session.scalars(query).all())
+
+    def open_tables_created_by(self, client: str) -> int:
+        """How many unfinished tables ``client`` (an address hash) has created."""
+        with Session(self.engine) as session:
+            query = select(func.count()).select_from(TableRow).where(
+                TableRow.created_by == client, TableRow.finished.is_(False)
+            )
+            return int(session.scalar(query) or 0)
+
+    def set_to_act(self, table_id: str, to_act: int | None) -> None:
+        """Record who is to act (for a table stored before the column existed)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(TableRow).where(TableRow.id == table_id).values(to_act=to_act)
+            )
+
+
+def migrate(engine: Any) -> None:
+    """Add the columns a newer parlour declares to an older database's tables.
+
+    ``create_all`` creates missing tables but never alters existing ones; every column added
+    since the first release is nullable, so an ``ALTER TABLE ... ADD COLUMN`` brings an old
+    database up to date without touching its rows.
+    """
+    inspector = inspect(engine)
+    with engine.begin() as connection:
+        for table in Base.metadata.sorted_tables:
+            if not inspector.has_table(table.name):
+                continue
+            present = {c["name"] for c in inspector.get_columns(table.name)}
+            for column in table.columns:
+                if column.name in present:
+                    continue
+                kind = column.type.compile(dialect=engine.dialect)
+                connection.execute(
+                    text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}')
+                )

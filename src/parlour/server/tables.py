@@ -16,23 +16,39 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.agents import agent_names
 from parlour.core import (
     CHANCE_PLAYER,
     Game,
     IllegalActionError,
+    Information,
     ParlourError,
     State,
     load_game,
 )
-from parlour.server.ai import AIRunner, fallback_action, move_seed
+from parlour.server.ai import (
+    WEB_AGENTS,
+    AIFailure,
+    AIRunner,
+    fallback_action,
+    is_web_agent,
+    move_seed,
+)
+from parlour.server.limits import Limits, RateLimiter
 from parlour.server.protocol import error
 from parlour.server.store import ActionData, ConflictError, HandData, SeatData, Store, TableData
-from parlour.server.views import Note, is_public, public_params, state_payload, visible_move
+from parlour.server.views import (
+    HIDDEN_PARAMS,
+    Note,
+    is_public,
+    public_params,
+    state_payload,
+    visible_move,
+)
 
 log = logging.getLogger("parlour.server")
 
@@ -43,6 +59,9 @@ LOG_LENGTH = 30
 """How many recent moves each state message carries."""
 MAX_QUEUE = 512
 """Messages waiting for a slow client before it is disconnected."""
+NOTICES = 5
+"""How many of a table's recent notices (a computer player's move cut short...) each state
+message carries."""
 
 
 def action_text(state: State, action: int, player: int) -> str:
@@ -76,12 +95,16 @@ def sample_chance(state: State, seed: int, seq: int) -> int:
 
 
 class Connection:
-    """One websocket: the hand it speaks for (``None``: a spectator) and its outgoing queue."""
+    """One websocket: the hand it speaks for (``None``: a spectator), its outgoing queue and
+    the rate at which it may send."""
 
-    def __init__(self, hand: HandData | None) -> None:
+    def __init__(self, hand: HandData | None, limits: Limits | None = None) -> None:
         self.hand = hand
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
+        limits = limits or Limits()
+        self.rate = RateLimiter(limits.messages_burst, limits.messages_per_second, 1)
+        self.refused = 0
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -115,6 +138,10 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     ai_task: asyncio.Task[None] | None = None
+    notices: list[str] = field(default_factory=list)
+    last_active: float = field(default_factory=time.monotonic)
+    custom_start: bool = False
+    presence_task: asyncio.Task[None] | None = None
 
     @property
     def version(self) -> int:
@@ -131,6 +158,21 @@ class Table:
 
     def online(self, seat: int) -> bool:
         return any(c.hand is not None and seat in c.hand.seats for c in self.connections)
+
+    def presence(self) -> tuple[bool, ...]:
+        return tuple(self.online(s.seat) for s in self.seats)
+
+    def seat_name(self, seat: int) -> str:
+        """How messages name a seat: the computer's strength, else "Player N" counted from 1
+        as players count (the API's ``seat`` fields count from 0, as OpenSpiel does)."""
+        held = self.seats[seat]
+        if held.kind == "ai" and held.agent:
+            return WEB_AGENTS.get(held.agent, f"Computer ({held.agent})")
+        return f"Player {seat + 1}"
+
+    def notice(self, text: str) -> None:
+        """Tell everyone at the table something the game itself does not show."""
+        self.notices = [*self.notices, text][-NOTICES:]
 
     def focus(self, hand: HandData | None) -> int | None:
         """Whose eyes a hand sees through: the seat to act if it holds it, else its first."""
@@ -160,9 +202,17 @@ class Table:
             "public": public,
             "num_players": self.game.num_players(),
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "agent": s.agent, "online": self.online(s.seat)}
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "agent": s.agent,
+                    "label": self.seat_name(s.seat),
+                    "online": self.online(s.seat),
+                }
                 for s in self.seats
             ],
+            "custom_start": self.custom_start,
+            "notices": list(self.notices),
             "hand": None if hand is None else {"seats": list(hand.seats), "role": hand.role},
             "log": [visible_move(n, viewer, public) for n in log_notes],
             "watch": f"/watch/{self.id}",
@@ -195,38 +245,111 @@ class CreateError(ParlourError):
     """A table that cannot be created as asked (bad game, parameters or seats)."""
 
 
+class QuotaError(ParlourError):
+    """A client over one of its limits (tables created too fast, too many open)."""
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def _to_act(state: State) -> int | None:
+    """Who acts next, as the store keeps it: a seat, -1 for chance, ``None`` at the end."""
+    return None if state.is_terminal() else state.current_player()
+
+
 class Hub:
     """Every loaded table, the database behind them, and the AI workers."""
 
-    def __init__(self, store: Store, ai: AIRunner, *, ai_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        ai: AIRunner,
+        *,
+        ai_delay: float = 0.0,
+        limits: Limits | None = None,
+        extra_agents: Sequence[str] = (),
+    ) -> None:
         self.store = store
+        self.extra_agents = frozenset(extra_agents)
         self.ai = ai
         self.ai_delay = ai_delay
+        self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, str] = {}  # token -> table id, for the tables in memory
         self._loading: dict[str, asyncio.Lock] = {}
+        self._creations = RateLimiter(
+            self.limits.tables_burst, self.limits.tables_per_minute / 60.0, self.limits.rate_keys
+        )
+        self._background: set[asyncio.Task[Any]] = set()
+        self.resumed = 0
+        self.ready = False
 
     # -- loading ----------------------------------------------------------------------------
-    async def start(self) -> int:
-        """Resume every unfinished table from the database; returns how many."""
-        ids = await self.store.run(self.store.open_table_ids)
-        for table_id in ids:
-            table = await self.table(table_id)
-            if table is not None:
+    async def start(self) -> None:
+        """Resume, in the background, the unfinished tables that wait for the server itself
+        (a computer player or a chance event to act). Other tables stay in the database until
+        someone opens them: a restart costs nothing per idle table."""
+        self._spawn(self._resume())
+        self._spawn(self._sweep())
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.create_task(coroutine)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _resume(self) -> None:
+        try:
+            ids = await self.store.run(self.store.waiting_table_ids)
+            for table_id in ids:
+                table = await self.table(table_id)
+                if table is None:
+                    continue
                 await self._settle(table)
-        return len(ids)
+                await self.store.run(self.store.set_to_act, table.id, _to_act(table.state))
+                self.resumed += 1
+                self._maybe_unload(table)
+            log.info("resumed %d tables waiting for the server", self.resumed)
+        finally:
+            self.ready = True
+
+    async def _sweep(self) -> None:
+        """Unload tables nobody watches and nothing happens at (memory stays bounded by the
+        tables in use; the database keeps everything)."""
+        period = max(1.0, min(30.0, self.limits.idle_unload_seconds / 4))
+        while True:
+            await asyncio.sleep(period)
+            self.sweep()
+
+    def sweep(self, now: float | None = None) -> int:
+        now = time.monotonic() if now is None else now
+        idle = [t for t in self.tables.values() if self._unloadable(t)]
+        idle.sort(key=lambda t: t.last_active)
+        excess = len(self.tables) - self.limits.loaded_tables
+        unloaded = 0
+        for table in idle:
+            if excess > 0 or now - table.last_active >= self.limits.idle_unload_seconds:
+                self._unload(table)
+                excess -= 1
+                unloaded += 1
+        return unloaded
 
     async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
         for table in self.tables.values():
-            if table.ai_task is not None:
-                table.ai_task.cancel()
+            for task in (table.ai_task, table.presence_task):
+                if task is not None:
+                    task.cancel()
             for conn in list(table.connections):
                 conn.close()
         self.ai.close()
 
     async def table(self, table_id: str) -> Table | None:
         if table_id in self.tables:
-            return self.tables[table_id]
+            found = self.tables[table_id]
+            found.last_active = time.monotonic()
+            return found
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
             if table_id in self.tables:
@@ -268,6 +391,7 @@ class Hub:
             notes=notes,
             acks=acks,
             rematch_id=data.rematch_id,
+            custom_start=any(k in data.params for k in HIDDEN_PARAMS),
         )
 
     async def _link_rematch(self, table: Table, rematch_id: str) -> None:
@@ -287,9 +411,12 @@ class Hub:
         return (table, hand) if hand is not None else None
 
     # -- creating ---------------------------------------------------------------------------
-    @staticmethod
+    def allows_agent(self, agent: str | None) -> bool:
+        """Computer players the web offers (time-capped), plus any the app was built with."""
+        return agent is not None and (is_web_agent(agent) or agent in self.extra_agents)
+
     def plan_seats(
-        game: Game, seat_kinds: Sequence[tuple[str, str | None]] | None
+        self, game: Game, seat_kinds: Sequence[tuple[str, str | None]] | None
     ) -> tuple[list[SeatData], list[HandData]]:
         """Seats and hands for the lobby's choices.
 
@@ -306,10 +433,10 @@ class Hub:
             if kind not in SEAT_CHOICES:
                 raise CreateError(f"seat {seat + 1}: choose one of {', '.join(SEAT_CHOICES)}")
             if kind == "ai":
-                if agent not in agent_names():
+                if not self.allows_agent(agent):
                     raise CreateError(
-                        f"seat {seat + 1}: unknown AI {agent!r}; choose one of "
-                        f"{', '.join(agent_names())}"
+                        f"seat {seat + 1}: no computer player {agent!r} here; choose one of "
+                        f"{', '.join(WEB_AGENTS)}"
                     )
                 seats.append(SeatData(seat, "ai", agent))
             else:
@@ -329,14 +456,42 @@ class Hub:
         game_name: str,
         params: dict[str, Any],
         seat_kinds: Sequence[tuple[str, str | None]] | None = None,
+        client: str | None = None,
     ) -> Table:
-        """Create and store a table for the lobby's choices."""
+        """Create and store a table for the lobby's choices (``client``: the creator's
+        address hash, for the per-client limits)."""
+        if client is not None:
+            self.check_quota(client)
         try:
             game = load_game(game_name, **params)
         except ParlourError as exc:
             raise CreateError(str(exc)) from None
         seats, hands = self.plan_seats(game, seat_kinds)
-        return await self._create(game, seats, hands, None)
+        hidden = [k for k in HIDDEN_PARAMS if k in params]
+        invited = any(h.role == "invite" for h in hands)
+        if hidden and invited and game.get_type().information != Information.PERFECT:
+            raise CreateError(
+                f"a {game.get_type().long_name} table that starts from a set-up position "
+                "cannot have invited players: the position shows every player's hidden "
+                "tiles or cards to whoever wrote it. Play it hot-seat or against the computer"
+            )
+        if client is not None:
+            count = await self.store.run(self.store.open_tables_created_by, client)
+            if count >= self.limits.open_tables_per_client:
+                raise QuotaError(
+                    f"you have {count} unfinished tables: finish or leave some before "
+                    "starting more",
+                    retry_after=60,
+                )
+        return await self._create(game, seats, hands, None, client)
+
+    def check_quota(self, client: str) -> None:
+        """The table-creation rate for one client (raises :class:`QuotaError`)."""
+        if not self._creations.allow(client):
+            wait = self._creations.retry_after(client)
+            raise QuotaError(
+                f"too many new tables in a short time: try again in {wait} s", retry_after=wait
+            )
 
     async def _create(
         self,
@@ -344,6 +499,7 @@ class Hub:
         seats: Sequence[SeatData],
         hands: Sequence[HandData],
         rematch_of: str | None,
+        client: str | None = None,
     ) -> Table:
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
@@ -362,8 +518,11 @@ class Hub:
             rows,
             rematch_of,
             state.is_terminal(),
+            _to_act(state),
+            client,
         )
         table = Table(table_id, game, seed, tuple(seats), tuple(hands), state, notes, {})
+        table.custom_start = any(k in game.non_default_parameters() for k in HIDDEN_PARAMS)
         self._remember(table)
         log.info("table %s created: %s", table_id, game)
         self.schedule_ai(table)
@@ -472,8 +631,9 @@ class Hub:
         if actor not in seats:
             return error(
                 "not_your_turn",
-                f"it is not your turn: seat {actor + 1} is to act" if actor >= 0
+                f"it is not your turn: {table.seat_name(actor)} is to act" if actor >= 0
                 else "it is not your turn",
+                to_act=actor,
                 **ref,
             )
         work = state.clone()
@@ -481,14 +641,14 @@ class Hub:
         rows: list[ActionData] = []
         applied: list[int] = []
         for index, step in enumerate(steps, 1):
-            if work.current_player() != actor:
+            if index > 1 and not self._turn_goes_on(work, actor):
                 return error(
                     "turn_over", f"step {index}: your turn had already ended before it", **ref
                 )
             try:
                 actions = [step] if isinstance(step, int) else work.string_to_actions(step)
-                for action in actions:
-                    if work.current_player() != actor:
+                for position, action in enumerate(actions):
+                    if position and not self._turn_goes_on(work, actor):
                         raise IllegalActionError(step, "G-2", "your turn ended part-way")
                     note = note_for(work, work.move_number(), actor, action)
                     work.apply_action(action)
@@ -502,7 +662,15 @@ class Hub:
                 return error("notation", f"step {index}: {exc}", step=index, **ref)
         if not rows:
             return error("notation", "those steps name no action", **ref)
-        complete = work.current_player() != actor
+        complete = not self._turn_goes_on(work, actor)
+        if preview and complete:
+            # A preview shows a turn being composed, never the outcome of a finished one
+            # (a challenge's reveal, a draw): that is seen only once it is stored.
+            return error(
+                "preview_refused",
+                "that move ends your turn: send it without preview to play it",
+                **ref,
+            )
         if preview or not (complete or partial):
             last = notes[-1] if notes else None
             return {
@@ -516,7 +684,7 @@ class Hub:
         rows[0] = ActionData(rows[0].seq, rows[0].action, actor, client_key)
         self._resolve_chance(work, table.seed, rows, notes)
         try:
-            await self.store.append_grouped(table.id, rows, work.is_terminal())
+            await self.store.append_grouped(table.id, rows, work.is_terminal(), _to_act(work))
         except ConflictError:
             return error("conflict", "another action for this move was stored first", **ref)
         except Exception:  # the database is unreachable or full: nothing was applied
@@ -525,6 +693,7 @@ class Hub:
         table.state = work
         table.notes.extend(notes)
         table.acks[client_key] = rows[0].seq
+        table.last_active = time.monotonic()
         log.info("table %s: seat %d stored moves %d-%d", table.id, actor, rows[0].seq, rows[-1].seq)
         return {
             "type": "ack",
@@ -533,6 +702,11 @@ class Hub:
             "version": table.version,
             "duplicate": False,
         }
+
+    @staticmethod
+    def _turn_goes_on(state: State, actor: int) -> bool:
+        """Whether the next action is still part of ``actor``'s turn (the game says so)."""
+        return state.current_player() == actor and state.turn_in_progress()
 
     # -- computer players -----------------------------------------------------------------------
     async def _settle(self, table: Table) -> None:
@@ -543,7 +717,9 @@ class Hub:
                 notes: list[Note] = []
                 work = table.state.clone()
                 self._resolve_chance(work, table.seed, rows, notes)
-                await self.store.run(self.store.append, table.id, rows, work.is_terminal())
+                await self.store.run(
+                    self.store.append, table.id, rows, work.is_terminal(), _to_act(work)
+                )
                 table.state, table.notes = work, table.notes + notes
         self.schedule_ai(table)
 
@@ -572,17 +748,26 @@ class Hub:
                 action = await self.ai.choose(
                     table.game.name, table.params_json(), history, seat.agent, seed
                 )
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("table %s: AI %s failed; playing at random", table.id, seat.agent)
+            except AIFailure as failure:
+                log.warning("table %s: AI %s %s; playing at random", table.id, seat.agent,
+                            failure.reason)
+                if table.version != version:
+                    continue
                 action = fallback_action(table.state.legal_actions(), seed)
+                table.notice(
+                    f"{table.seat_name(seat.seat)} {failure.reason} and played a random "
+                    "legal move instead"
+                )
             reply = await self.submit(
                 table, (seat.seat,), [action], f"ai:{version}", at=version, partial=True
             )
             if reply["type"] == "error" and reply["code"] == "illegal":
                 log.error("table %s: AI %s chose an illegal action", table.id, seat.agent)
                 action = fallback_action(table.state.legal_actions(), seed)
+                table.notice(
+                    f"{table.seat_name(seat.seat)} chose a move the rules forbid and played a "
+                    "random legal move instead"
+                )
                 reply = await self.submit(
                     table, (seat.seat,), [action], f"ai:{version}", at=version, partial=True
                 )
@@ -591,30 +776,61 @@ class Hub:
                 return
 
     # -- listeners --------------------------------------------------------------------------
+    def can_join(self, table: Table, hand: HandData | None) -> bool:
+        """Seat holders are always let in; spectators while the table has room."""
+        return hand is not None or len(table.connections) < self.limits.listeners_per_table
+
     def join(self, table: Table, conn: Connection) -> None:
+        """The newcomer gets its state; the others hear of it only if a seat came online
+        (spectators coming and going change nothing anyone sees)."""
+        before = table.presence()
         table.connections.add(conn)
-        table.broadcast()  # the newcomer gets its state; the others see who is online
+        table.last_active = time.monotonic()
+        conn.send(table.message(conn.hand))
+        if table.presence() != before:
+            self._presence_changed(table)
 
     def leave(self, table: Table, conn: Connection) -> None:
+        before = table.presence()
         table.connections.discard(conn)
         conn.close()
-        table.broadcast()
+        table.last_active = time.monotonic()
+        if table.presence() != before:
+            self._presence_changed(table)
         self._maybe_unload(table)
 
-    def _maybe_unload(self, table: Table) -> None:
-        """Forget a finished table nobody is looking at: memory stays bounded by the games
-        in play, and the database has it all should anyone come back."""
-        if (
-            table.state.is_terminal()
-            and not table.connections
+    def _presence_changed(self, table: Table) -> None:
+        """Gather presence changes over ``presence_delay`` into one broadcast: a client that
+        connects and disconnects in a loop costs the table one update per interval."""
+        if table.presence_task is not None and not table.presence_task.done():
+            return
+        table.presence_task = asyncio.create_task(self._broadcast_presence(table))
+
+    async def _broadcast_presence(self, table: Table) -> None:
+        await asyncio.sleep(self.limits.presence_delay)
+        if table.connections:
+            table.broadcast()
+
+    def _unloadable(self, table: Table) -> bool:
+        return (
+            not table.connections
             and (table.ai_task is None or table.ai_task.done())
             and not table.lock.locked()
             and self.tables.get(table.id) is table
-        ):
-            del self.tables[table.id]
-            self._loading.pop(table.id, None)
-            for hand in table.hands:
-                self.tokens.pop(hand.token, None)
+        )
+
+    def _unload(self, table: Table) -> None:
+        del self.tables[table.id]
+        self._loading.pop(table.id, None)
+        for hand in table.hands:
+            self.tokens.pop(hand.token, None)
+
+    def _maybe_unload(self, table: Table) -> None:
+        """Forget at once a finished table nobody is looking at (unfinished idle ones go by
+        :meth:`sweep`): memory stays bounded by the games in play, and the database has it all
+        should anyone come back."""
+        if table.state.is_terminal() and self._unloadable(table):
+            self._unload(table)
 
 
 async def cancel_quietly(task: asyncio.Task[Any] | None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Annotated
 
 import typer
 
@@ -26,12 +27,54 @@ def register(app: typer.Typer) -> None:
         ai_delay: float = typer.Option(
             0.3, help="Seconds a computer player waits before moving, so people can follow."
         ),
+        ai_deadline: float = typer.Option(
+            5.0, help="Seconds a computer player may think about one move before it is stopped."
+        ),
+        limit: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--limit",
+                help="Change a limit, NAME=VALUE (repeatable), e.g. tables_per_minute=30; "
+                "see docs/web.md for every limit.",
+            ),
+        ] = None,
+        allow_origin: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--allow-origin",
+                help="Another site (https://host:port) whose pages may call this server.",
+            ),
+        ] = None,
+        trusted_proxy: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--trusted-proxy",
+                help="Address of a reverse proxy whose X-Forwarded-For names the real client.",
+            ),
+        ] = None,
     ) -> None:
         """Play in the browser: a lobby, live tables, AI seats, replays and rematches."""
         from parlour.server import default_db_url, normalise_db_url, run
+        from parlour.server.limits import Limits
 
         url = normalise_db_url(db) if db else default_db_url()
+        limit, allow_origin, trusted_proxy = limit or [], allow_origin or [], trusted_proxy or []
+        try:
+            Limits.from_text(",".join(limit), Limits.from_env())
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--limit") from None
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         shown = url.split("@")[-1] if "@" in url else url
         typer.echo(f"parlour: serving http://{host}:{port}/  (database: {shown})")
-        run(host, port, url, open_browser=open_browser, ai_mode=ai, ai_delay=ai_delay)
+        run(
+            host,
+            port,
+            url,
+            open_browser=open_browser,
+            ai_mode=ai,
+            ai_delay=ai_delay,
+            ai_deadline=ai_deadline,
+            limits=",".join(limit) or None,
+            allowed_origins=tuple(allow_origin),
+            trusted_proxies=tuple(trusted_proxy),
+        )

@@ -232,6 +232,10 @@ class GobbleStonesState(State):
     def is_terminal(self) -> bool:
         return self._phase == END
 
+    def turn_in_progress(self) -> bool:
+        """A play is being laid: tiles placed, the play not yet ended (B4)."""
+        return self._phase == PLAY and bool(self._pending)
+
     def _start_deal(self) -> None:
         self._phase = DEAL
         self._drawer = 0

@@ -287,6 +287,10 @@ class StompThePlankState(State):
     def is_terminal(self) -> bool:
         return self._phase == OVER
 
+    def turn_in_progress(self) -> bool:
+        """Cards drawn this turn, none matched: the player draws again or stops (P3)."""
+        return self._phase == CHOOSE
+
     # -- rules ------------------------------------------------------------------------------
     def _legal_actions(self) -> list[int]:
         return [DRAW] if self._phase == START else [DRAW, STOP]

@@ -261,6 +261,10 @@ class StompleState(State):
             )
 
     # -- whose turn -----------------------------------------------------------------------
+    def turn_in_progress(self) -> bool:
+        """A string is being stomped (S7): the same player's turn goes on."""
+        return not self._over and self._string >= 0
+
     def current_player(self) -> int:
         if self._over:
             return TERMINAL_PLAYER

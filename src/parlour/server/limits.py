@@ -1,0 +1,127 @@
+"""Every size, count, rate and time the web table bounds, in one place, with why.
+
+A server on the open internet meets clients that loop: creating tables, sending messages,
+connecting and disconnecting. Each limit below caps what one client (one address) can make the
+server do, and is named in docs/web.md. ``parlour serve --limit NAME=VALUE`` (or
+``$PARLOUR_LIMITS="NAME=VALUE,..."``) changes one, e.g. for a load test from one address.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+LIMITS_ENV = "PARLOUR_LIMITS"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The numbers (see docs/web.md, "Limits", for the reasoning behind each)."""
+
+    body_bytes: int = 16384
+    """Largest HTTP request body: a table's options or a whole turn fit many times over."""
+    message_bytes: int = 8192
+    """Largest websocket message accepted (a larger frame, up to 64 kB, gets an error)."""
+    tables_burst: int = 20
+    """Tables one client may create in a burst..."""
+    tables_per_minute: float = 6.0
+    """...and then per minute: friends start a few games an evening, not thousands."""
+    open_tables_per_client: int = 200
+    """Unfinished tables one client may have created (finished or archived ones don't count)."""
+    requests_burst: int = 120
+    """HTTP requests one client may send in a burst..."""
+    requests_per_second: float = 20.0
+    """...and then per second (a page load is a handful; the API is not a stream)."""
+    messages_burst: int = 60
+    """Websocket messages one connection may send in a burst..."""
+    messages_per_second: float = 10.0
+    """...and then per second (a person clicks a few times a second at most)."""
+    connects_burst: int = 30
+    """Websocket connections one client may open in a burst..."""
+    connects_per_second: float = 2.0
+    """...and then per second (reconnecting after a network change is one or two)."""
+    connections_per_client: int = 64
+    """Open websockets from one client at once (tabs, seats, a few spectated tables)."""
+    listeners_per_table: int = 200
+    """Open websockets at one table; seat holders are always let in, spectators up to this."""
+    loaded_tables: int = 2000
+    """Tables kept in memory; beyond it the longest-idle ones nobody watches are unloaded."""
+    idle_unload_seconds: float = 300.0
+    """A table nobody watches and nothing happens at is unloaded after this (it is reloaded
+    from the database on the next request)."""
+    presence_delay: float = 0.5
+    """Seconds over which seat-presence changes (someone connecting or leaving) are gathered
+    into one update for the table."""
+    rate_keys: int = 100_000
+    """Clients remembered by the rate limiters (least recently seen forgotten first)."""
+
+    @classmethod
+    def from_text(cls, text: str | None, base: Limits | None = None) -> Limits:
+        """``"name=value,name=value"`` applied over ``base`` (or the defaults)."""
+        limits = base or cls()
+        if not text:
+            return limits
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        changes: dict[str, float | int] = {}
+        for item in text.replace(";", ",").split(","):
+            if not item.strip():
+                continue
+            name, sep, value = item.partition("=")
+            name = name.strip()
+            if not sep or name not in fields:
+                known = ", ".join(sorted(fields))
+                raise ValueError(f"unknown limit {item.strip()!r}; limits: {known}")
+            kind = int if fields[name].type in ("int", int) else float
+            try:
+                number = kind(value.strip())
+            except ValueError:
+                raise ValueError(f"limit {name} takes a number, not {value.strip()!r}") from None
+            if number < 0:
+                raise ValueError(f"limit {name} cannot be negative")
+            changes[name] = number
+        return dataclasses.replace(limits, **changes)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        return cls.from_text(os.environ.get(LIMITS_ENV))
+
+
+class RateLimiter:
+    """Token buckets per key: ``burst`` at once, then ``rate`` per second.
+
+    The keys are bounded (least recently used forgotten first), so a flood of new addresses
+    cannot grow it without end; a forgotten client starts again with a full bucket.
+    """
+
+    def __init__(self, burst: float, rate: float, max_keys: int = 100_000) -> None:
+        self.burst = float(burst)
+        self.rate = float(rate)
+        self.max_keys = max_keys
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        """Take one token for ``key``; ``False`` (and take nothing) if there is none."""
+        now = time.monotonic() if now is None else now
+        tokens, last = self._buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        allowed = tokens >= 1.0
+        self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)
+        while len(self._buckets) > self.max_keys:
+            self._buckets.popitem(last=False)
+        return allowed
+
+    def retry_after(self, key: str) -> int:
+        """Whole seconds until ``key`` has a token again."""
+        tokens, _last = self._buckets.get(key, (self.burst, 0.0))
+        if tokens >= 1.0 or self.rate <= 0:
+            return 1
+        return max(1, int((1.0 - tokens) / self.rate + 0.999))
+
+
+def client_key(address: str | None) -> str:
+    """A client's address as the server keeps it: hashed (it is never stored in the clear)."""
+    return hashlib.sha256(f"parlour-client:{address or '?'}".encode()).hexdigest()[:32]
