@@ -133,7 +133,8 @@ class PlankBatch:
         self.end[i] = ENDS.index(pos.end)
 
     def terminated(self) -> np.ndarray:
-        return self.phase == OVER
+        """Games over (a plank tipped, the last spot was reached, or the turn cap)."""
+        return np.asarray(self.phase == OVER, dtype=bool)
 
     def current_player(self) -> np.ndarray:
         """The seat to act, ``-1`` at a chance node (a card to reveal), ``-4`` at the end."""
@@ -143,7 +144,7 @@ class PlankBatch:
         return out
 
     def _tips(self, crates: np.ndarray, steps: np.ndarray) -> np.ndarray:
-        return crates + self.step_weight * steps >= self.tip_at  # P5
+        return np.asarray(crates + self.step_weight * steps >= self.tip_at, dtype=bool)  # P5
 
     def returns(self) -> np.ndarray:
         """``(batch_size, players)``: +1 per winner, -1 per loser at the end (P6, G-4);

@@ -9,7 +9,7 @@ ones finish (dropping finished slots as they go).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -27,9 +27,12 @@ class Batched(Protocol):
     def _keep(self, keep: np.ndarray) -> None: ...
 
 
+B = TypeVar("B", bound=Batched)
+
+
 def play_out(
-    make: Callable[[int], Batched], n_games: int, players: int, width: int,
-    before_step: Callable[[Batched], None] | None = None,
+    make: Callable[[int], B], n_games: int, players: int, width: int,
+    before_step: Callable[[B], None] | None = None,
 ) -> np.ndarray:
     """``(n_games, players)`` returns of random games played ``width`` at a time."""
     out = np.zeros((n_games, players), dtype=np.float32)

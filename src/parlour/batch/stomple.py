@@ -149,7 +149,7 @@ class StompleBatch:
         own = self.masks[idx, np.maximum(self.colour[idx, p], 0)]
         strung = adj & self.masks[idx, np.maximum(string, 0)]
         bits = np.where(status == WAITING, _OUTER & marbles, (adj & marbles) | own)
-        return np.where(string >= 0, strung, bits)
+        return np.asarray(np.where(string >= 0, strung, bits), dtype=U64)
 
     def _can_stomp(self, idx: np.ndarray, p: np.ndarray) -> np.ndarray:
         status = self.status[idx, p]
@@ -157,7 +157,7 @@ class StompleBatch:
         own = self.masks[idx, np.maximum(self.colour[idx, p], 0)]
         moves = np.where(status == WAITING, _OUTER & marbles,
                          (_ADJ[self.pos[idx, p]] & marbles) | own)
-        return moves != 0
+        return np.asarray(moves != 0, dtype=bool)
 
     def legal_actions_mask(self) -> np.ndarray:
         """``(batch_size, 49)`` booleans: the holes the player to move may stomp (all false at
@@ -190,7 +190,7 @@ class StompleBatch:
         """Per game, the bitmask of stomper colours already drawn (S2)."""
         colour = self.colour
         bits = np.where(colour >= 0, np.left_shift(1, np.maximum(colour, 0)), 0)
-        return np.bitwise_or.reduce(bits, axis=1)
+        return np.asarray(np.bitwise_or.reduce(bits, axis=1), dtype=np.int64)
 
     def random_actions(self) -> np.ndarray:
         """A legal action per game: chance by its law, stomps uniformly; -1 at the end."""

@@ -157,7 +157,7 @@ def _announced(state: State, action: int, actor: int, player: int) -> str:
 
 def root_of(state: State) -> State:
     """The state whose history leads to ``state``: its recorded start, or the initial state."""
-    root = getattr(state, "_info_root", None)
+    root = state._info_root
     if root is not None:
         return root.clone()
     return state.get_game().new_initial_state()

@@ -132,7 +132,8 @@ class ParlourVectorEnv(gymnasium.vector.VectorEnv):
             players = np.where(players < 0, movers, players)
         players = np.maximum(players, 0)
         if self.game.name == "clobber":
-            obs = np.empty(self.observation_space.shape, dtype=np.float32)
+            shape = (self.num_envs, *self.game.observation_tensor_shape())
+            obs = np.empty(shape, dtype=np.float32)
             for p in range(2):
                 view = self.batch.observation_tensor(p)
                 obs[players == p] = view[players == p]
@@ -153,7 +154,7 @@ class ParlourVectorEnv(gymnasium.vector.VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """The legal-action masks of every game (``(num_envs, num_actions)`` bool)."""
-        return self.batch.legal_actions_mask()
+        return np.asarray(self.batch.legal_actions_mask(), dtype=bool)
 
 
 def vector_env(name: Game | str, num_envs: int = 16, **params: Any) -> ParlourVectorEnv:

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from parlour.core import ParlourError
 from parlour.games.gobblestones.board import NUM_COLOURS, SQUARES, TILES_PER_COLOUR
 
 if TYPE_CHECKING:
-    from parlour.games.gobblestones.game import GobbleStonesState
+    from parlour.games.gobblestones.game import GobbleStonesGame, GobbleStonesState
 
 ATTEMPTS = 200
 """Full redraws tried before :class:`WorldSamplingError` is raised."""
@@ -81,8 +81,8 @@ def _script(state: GobbleStonesState, player: int) -> _Script:
     from parlour.games.gobblestones.game import CHALLENGE, DEAL, PLAY
     from parlour.games.gobblestones.game import DRAW as DRAW_PHASE
 
-    root = root_of(state)
-    game = state.get_game()
+    root = cast("GobbleStonesState", root_of(state))
+    game = cast("GobbleStonesGame", state.get_game())
     bluff = game.bluff
     script = _Script(root)
     # The hidden content of the starting position (a position text can hold other racks,
@@ -288,7 +288,7 @@ def _build(
     racks: list[list[int]], bag: list[int],
 ) -> GobbleStonesState | None:
     """The world: the true state with the hidden parts (and hidden actions) replaced."""
-    game = state.get_game()
+    game = cast("GobbleStonesGame", state.get_game())
     world = state.clone()
     history = world._history
     latest: dict[int, int] = {}  # square -> colour of the latest placement there
