@@ -30,6 +30,7 @@ TARGET = 10.0
 
 BATCHED: dict[str, Callable[..., np.ndarray]] = {
     "clobber": pb.play_random,
+    "gobblestones": pb.play_random_gobblestones,
     "stomp-the-plank": pb.play_random_plank,
     "stomple": pb.play_random_stomple,
 }

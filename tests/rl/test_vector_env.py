@@ -94,6 +94,9 @@ def test_illegal_action_names_its_rule() -> None:
     assert err.value.rule == "P3"
 
 
-def test_games_without_a_batched_engine_are_refused() -> None:
-    with pytest.raises(ValueError, match="no batched engine"):
-        vector_env("gobblestones", num_envs=2)
+def test_every_game_has_a_vector_environment() -> None:
+    import parlour
+
+    assert set(ENGINES) == set(parlour.list_games())
+    with pytest.raises(ValueError, match="num_envs"):
+        vector_env("gobblestones", num_envs=0)

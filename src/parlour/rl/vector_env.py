@@ -7,11 +7,11 @@
 ((8, 3, 3, 4), (8, 48))
 
 Each of the ``num_envs`` slots is one game in a batched engine (:mod:`parlour.batch`: Clobber,
-Stomp the Plank, Stomple). Every step plays one action in every game, for **the player to move
-there** (self-play: one policy plays every seat); the observation of each game is the tensor
-of the player to move next (from their view only, G-3), and the reward is the return the
-player who just acted received on this step (their +1/-1 when the game ended, G-4), including
-what the chance events after their action decided. Chance (G-1) is played inside the
+GobbleStones, Stomp the Plank, Stomple). Every step plays one action in every game, for **the
+player to move there** (self-play: one policy plays every seat); the observation of each game
+is the tensor of the player to move next (from their view only, G-3), and the reward is the
+return the player who just acted received on this step (their +1/-1 when the game ended, G-4),
+including what the chance events after their action decided. Chance (G-1) is played inside the
 environment from the generator seeded by ``reset(seed=...)``.
 
 ``info`` holds, per game: ``"action_mask"`` (int8, the legal actions of the player to move; all
@@ -33,12 +33,13 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from parlour.batch import ClobberBatch, PlankBatch, StompleBatch
+from parlour.batch import ClobberBatch, GobbleStonesBatch, PlankBatch, StompleBatch
 from parlour.core import CHANCE_PLAYER, Game
 from parlour.rl.common import make_game, tensor_space
 
 ENGINES: dict[str, type] = {
     "clobber": ClobberBatch,
+    "gobblestones": GobbleStonesBatch,
     "stomp-the-plank": PlankBatch,
     "stomple": StompleBatch,
 }
@@ -114,7 +115,8 @@ class ParlourVectorEnv(gymnasium.vector.VectorEnv):
     def _settle(self) -> np.ndarray:
         """Play chance events until every game is at a player's turn or over."""
         rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
-        deal = getattr(self.batch, "deal_rounds", None)
+        # whole deals (Stomple) and boards (GobbleStones) at once: the same chance laws
+        deal = getattr(self.batch, "deal_rounds", None) or getattr(self.batch, "build_boards", None)
         for _ in range(MAX_CHANCE_STEPS):
             if deal is not None:
                 deal()
