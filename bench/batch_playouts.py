@@ -35,6 +35,8 @@ BATCHED: dict[str, Callable[..., np.ndarray]] = {
     "stomple": pb.play_random_stomple,
 }
 """Each game's batched random playout: ``(game, n_games, seed) -> (n_games, players)``."""
+CHUNKS = {"gobblestones": 2048}
+"""Games per batched call where ``--chunk`` would make one call outlast a slice."""
 
 
 def batched_rate(name: str, seconds: float, chunk: int, seed: int) -> float:
@@ -67,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.game or BATCHED:
         batched, single = [], []
         for k in range(args.slices):
-            batched.append(batched_rate(name, per, args.chunk, seed=1000 * k))
+            chunk = min(args.chunk, CHUNKS.get(name, args.chunk))
+            batched.append(batched_rate(name, per, chunk, seed=1000 * k))
             single.append(measure(name, {}, per, seed=k)[0])
         fast, slow = float(np.mean(batched)), float(np.mean(single))
         ratio = fast / slow
