@@ -1,8 +1,8 @@
 """Stomp the Plank, two players: how often can anyone beat a random player? Exactly.
 
-    python bench/plank_ceiling.py                       # the defaults (P2, P5), ~10 minutes
+    python bench/plank_ceiling.py                       # the defaults (P2, P5 15/3), ~8 CPU minutes
     python bench/plank_ceiling.py --check 2000          # and check the model against the engine
-    python bench/plank_ceiling.py --param tip_at=15 --param step_weight=3
+    python bench/plank_ceiling.py --param tip_at=20 --param step_weight=4  # P5's first plank
 
 Issue 6 asks that ``hard`` beat ``random`` in 95% of two-player games of every game. In Stomp
 the Plank no player can: this script computes, by dynamic programming over every reachable

@@ -1,15 +1,15 @@
 """Ruling P8: check the defaults of P2 and P5 by simulating simple reference strategies.
 
-    python bench/plank_report.py --compare tip_at=15,step_weight=3   # the report in docs/reports/
+    python bench/plank_report.py --compare tip_at=20,step_weight=4  # the report in docs/reports/
     python bench/plank_report.py --games 100 --out -  # a quick look, printed only
     python bench/plank_report.py --tip-at 10 --step-weight 2 --out /tmp/t10.md  # another setting
 
-The report (about 10 minutes on one core) compares the defaults (ruling P5's ``tip_at=20,
-step_weight=4``, or ``--tip-at``/``--step-weight``) with each ``--compare`` setting, such as the
-recommended ``tip_at=15,step_weight=3``, and copies in the written reasons for the defaults and
-the recommendation from ``docs/reports/stomp-the-plank-tuning-notes.md``. The stored report was
-measured as ``--tip-at 15 --step-weight 3 --compare tip_at=20,step_weight=4``: the same two
-settings in the other order.
+The report compares the defaults (ruling P5's ``tip_at=15, step_weight=3``, or
+``--tip-at``/``--step-weight``) with each ``--compare`` setting, such as P5's first defaults
+``tip_at=20,step_weight=4``, and copies in the written reasons from
+``docs/reports/stomp-the-plank-tuning-notes.md``. Its cost grows with ``--games``: 42 table
+lines of ``--games`` games per player count and setting (300 games, two settings: about 10
+minutes on one free core; the stored report used ``--games 80``).
 
 Strategies (registered agents, src/parlour/agents/plank_strategies.py): ``plank-stop-K``
 draws until K cards are on the pontoon and stops (K = 1..5); ``plank-risk`` weighs the risk of
@@ -246,8 +246,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-turns", type=int, default=defaults["max_turns"])
     parser.add_argument("--compare", action="append", default=[], metavar="SETTING",
                         help="also simulate another setting, given as changes to the base "
-                        "one, like tip_at=15,step_weight=3 (the setting recommended for 4 "
-                        "players); repeat for several")
+                        "one, like tip_at=20,step_weight=4 (P5's first defaults); repeat for "
+                        "several")
     parser.add_argument("--notes", default=str(DEFAULT_NOTES),
                         help="markdown copied into the report (the written reasons); '' for none")
     parser.add_argument("--out", default=str(DEFAULT_OUT), help="report file, or - to print only")

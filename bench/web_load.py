@@ -2,6 +2,14 @@
 
     python bench/web_load.py                       # 200 tables, 20 s, a fresh server
     python bench/web_load.py --tables 50 --seconds 10 --think 0.2
+    python bench/web_load.py --processes 3         # 1 vs 3 processes on one PostgreSQL
+
+With ``--processes N`` the run starts a throwaway PostgreSQL cluster (Debian's ``postgresql``)
+and plays the load phase twice in the same run: on one server process, then on N processes
+sharing that database, each table created on one process and its two seats connected to two
+different processes, so that every move is pushed across processes (LISTEN/NOTIFY). "push" is
+the time from the mover receiving its acknowledgement to the other seat receiving the new
+state; the difference between the two phases is the extra delay of crossing processes.
 
 It starts a real ``parlour serve`` process on 127.0.0.1 with a fresh SQLite database (or uses
 ``--url`` pointing at a server on this machine: loopback only), then runs two phases in the
@@ -56,6 +64,8 @@ class Phase:
     resends: int = 0
     unanswered: int = 0
     acked: dict[str, dict[int, int]] = field(default_factory=dict)  # table -> seq -> action
+    ack_times: dict[tuple[str, int], float] = field(default_factory=dict)  # (table, version)
+    seen_times: dict[tuple[str, int], float] = field(default_factory=dict)  # by the other seat
     started: float = 0.0
     ended: float = 0.0
 
@@ -66,6 +76,7 @@ async def seat_client(url: str, phase: Phase, table: str, rng: random.Random, th
     acknowledgements still due (for at most ``GRACE`` seconds)."""
     unacked: dict[str, tuple[float, int, int]] = {}  # client id -> (sent at, action, move no.)
     acted = -1
+    mine: set[int] = set()  # versions this seat's own moves made
     tasks: set[asyncio.Task] = set()
     async with connect(url, max_size=2**22, open_timeout=30, compression=None) as ws:
 
@@ -96,6 +107,9 @@ async def seat_client(url: str, phase: Phase, table: str, rng: random.Random, th
             kind = message["type"]
             if kind == "state":
                 finished = message["terminal"]
+                key = (table, message["version"])
+                if message["version"] not in mine and key not in phase.seen_times:
+                    phase.seen_times[key] = time.perf_counter()
                 if message["legal"] and message["version"] > acted:
                     acted = message["version"]  # a state resent (someone came online): no new move
                     task = asyncio.create_task(move(message))
@@ -109,6 +123,8 @@ async def seat_client(url: str, phase: Phase, table: str, rng: random.Random, th
                     phase.errors.append(f"an acknowledgement for no move sent: {message}")
                     continue
                 phase.latencies.append(time.perf_counter() - sent[0])
+                mine.add(message["version"])
+                phase.ack_times[(table, message["version"])] = time.perf_counter()
                 phase.times.append(time.monotonic() - phase.started)
                 seqs = phase.acked.setdefault(table, {})
                 if message["seq"] in seqs or message["seq"] != sent[2]:
@@ -122,11 +138,15 @@ async def seat_client(url: str, phase: Phase, table: str, rng: random.Random, th
     phase.unanswered += len(unacked)
 
 
-async def table_loop(base: str, ws_base: str, phase: Phase, rng: random.Random, think: float,
+async def table_loop(bases: list[str], phase: Phase, rng: random.Random, think: float,
                      deadline: float, resend_share: float, http: httpx.AsyncClient,
-                     params: dict, delay: float) -> None:
-    """Create a table, play it out with two seat clients, repeat until the deadline."""
+                     params: dict, delay: float, index: int) -> None:
+    """Create a table, play it out with two seat clients, repeat until the deadline. With
+    several server processes the table is created on one and its seats connect to two
+    different ones (``bases``, taken in turn)."""
     await asyncio.sleep(delay)  # players arrive over the ramp-up, not all in one instant
+    base = bases[index % len(bases)]
+    seat_bases = [bases[(index + i) % len(bases)].replace("http://", "ws://") for i in (0, 1)]
     while time.monotonic() < deadline - 1.0:
         reply = await http.post(f"{base}/api/tables", json={"game": "clobber", "params": params})
         if reply.status_code != 201:
@@ -136,9 +156,9 @@ async def table_loop(base: str, ws_base: str, phase: Phase, rng: random.Random, 
         table = reply.json()
         urls = [table["url"], table["invites"][0]["url"]]
         await asyncio.gather(*(
-            seat_client(ws_base + "/ws" + u, phase, table["table"], random.Random(rng.random()),
+            seat_client(ws + "/ws" + u, phase, table["table"], random.Random(rng.random()),
                         think, deadline, resend_share)
-            for u in urls
+            for ws, u in zip(seat_bases, urls, strict=True)
         ))
         phase.games += 1
 
@@ -156,10 +176,12 @@ async def verify(base: str, phase: Phase, http: httpx.AsyncClient) -> tuple[int,
     return lost, duplicated
 
 
-async def run_phase(name: str, base: str, tables: int, seconds: float, think: float,
-                    resend_share: float, seed: int, params: dict, ramp: float = 0.0) -> Phase:
+async def run_phase(name: str, bases: str | list[str], tables: int, seconds: float,
+                    think: float, resend_share: float, seed: int, params: dict,
+                    ramp: float = 0.0) -> Phase:
     phase = Phase(name)
-    ws_base = base.replace("http://", "ws://")
+    bases = [bases] if isinstance(bases, str) else bases
+    base = bases[0]
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=100)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
@@ -167,8 +189,8 @@ async def run_phase(name: str, base: str, tables: int, seconds: float, think: fl
         deadline = phase.started + seconds
         phase.seconds = seconds  # type: ignore[attr-defined]
         await asyncio.gather(*(
-            table_loop(base, ws_base, phase, random.Random(rng.random()), think, deadline,
-                       resend_share, http, params, ramp * i / tables)
+            table_loop(bases, phase, random.Random(rng.random()), think, deadline,
+                       resend_share, http, params, ramp * i / tables, i)
             for i in range(tables)
         ))
         phase.ended = time.monotonic()
@@ -186,6 +208,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def report(phase: Phase) -> dict:
     ms = [v * 1000 for v in phase.latencies]
+    push = [1000 * (phase.seen_times[k] - t) for k, t in phase.ack_times.items()
+            if k in phase.seen_times]
     elapsed = min(phase.ended - phase.started, phase.seconds)  # type: ignore[attr-defined]
     return {
         "phase": phase.name,
@@ -196,6 +220,8 @@ def report(phase: Phase) -> dict:
         "max_ms": round(max(ms), 2) if ms else None,
         "mean_ms": round(statistics.fmean(ms), 2) if ms else None,
         "moves_per_s": round(len(ms) / elapsed, 1) if elapsed else None,
+        "push_p50_ms": round(percentile(push, 0.50), 2),
+        "push_p99_ms": round(percentile(push, 0.99), 2),
         "resends": phase.resends,
         "errors": len(phase.errors),
         "unanswered": phase.unanswered,
@@ -221,11 +247,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path, url: str | None = None) -> tuple[subprocess.Popen, str]:
+    """A server on ``url`` (a PostgreSQL URL) or on a fresh SQLite file ``db``."""
     port = free_port()
     log = db.with_suffix(".log").open("ab")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "parlour.server", "--port", str(port), "--db", f"sqlite:///{db}",
+        [sys.executable, "-m", "parlour.server", "--port", str(port),
+         "--db", url or f"sqlite:///{db}",
          "--no-open", "--ai", "thread", "--ai-delay", "0",
          # every simulated client comes from 127.0.0.1: lift one client's rate limits
          "--limit", "tables_burst=100000", "--limit", "connects_burst=100000",
@@ -266,7 +294,14 @@ def main() -> None:
     parser.add_argument("--url", help="an already running server on this machine")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--processes", type=int, default=0,
+                        help="compare 1 and N server processes on one throwaway PostgreSQL")
     args = parser.parse_args()
+    if args.processes:
+        if not 1 <= args.processes <= 8:
+            raise SystemExit("keep --processes within 1-8")
+        processes_run(args)
+        return
     if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
         raise SystemExit("keep --tables within 1-2000 and --seconds within 0-600")
     proc = None
@@ -319,6 +354,52 @@ def main() -> None:
               and rows[1]["errors"] == 0 and rows[1]["unanswered"] == 0)
     verdict = "met" if target else "NOT met"
     print(f"  target (p99 < 100 ms; no move lost, duplicated, refused or unanswered): {verdict}")
+
+
+def print_row(row: dict) -> None:
+    print(f"  {row['phase']:<22} moves {row['moves']:>6}  p50 {row['p50_ms']:>7} ms  "
+          f"p99 {row['p99_ms']:>7} ms  {row['moves_per_s']} moves/s  "
+          f"push p50 {row['push_p50_ms']} ms  p99 {row['push_p99_ms']} ms  "
+          f"errors {row['errors']}  unanswered {row['unanswered']}  "
+          f"lost {row['lost']}  duplicated {row['duplicated']}")
+
+
+def processes_run(args: argparse.Namespace) -> None:
+    """One server process, then N, on one throwaway PostgreSQL, in the same run."""
+    from parlour.server.devdb import throwaway_cluster
+
+    load_before = os.getloadavg()[0]
+    params = {"size": args.size}
+    folder = Path(tempfile.mkdtemp(prefix="parlour-web-load-"))
+    rows = []
+    with throwaway_cluster(max_connections=100 + 40 * args.processes) as url:
+        for count in sorted({1, args.processes}):
+            procs = [start_server(folder / f"p{count}-{i}.db", url) for i in range(count)]
+            try:
+                phase = run(run_phase(
+                    f"{count} process{'es' if count > 1 else ''}", [b for _p, b in procs],
+                    args.tables, args.seconds, args.think, args.resend,
+                    args.seed + count, params, args.ramp))
+            finally:
+                for proc, _base in procs:
+                    proc.terminate()
+                for proc, _base in procs:
+                    proc.wait(timeout=30)
+            rows.append(report(phase))
+    if args.json:
+        print(json.dumps({"phases": rows, "load_average_before": load_before}, indent=1))
+        return
+    print(f"parlour web load on PostgreSQL: {args.tables} tables, Clobber {args.size}, think "
+          f"{args.think} s, {args.seconds} s a phase, {os.cpu_count()} cores, load average "
+          f"before the run {load_before:.2f}")
+    for row in rows:
+        print_row(row)
+    if len(rows) > 1:
+        extra = rows[-1]["push_p50_ms"] - rows[0]["push_p50_ms"]
+        print(f"  extra push delay across processes (p50): {extra:.2f} ms; moves/s ratio "
+              f"{rows[-1]['moves_per_s'] / max(rows[0]['moves_per_s'], 1e-9):.2f}")
+    sound = all(r["lost"] == 0 and r["duplicated"] == 0 for r in rows)
+    print(f"  no move lost or duplicated: {'yes' if sound else 'NO'}")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 """
 
 from parlour import games as _games  # noqa: F401  (registers the built-in games)
+from parlour._version import __version__
 from parlour.core import (
     CHANCE_PLAYER,
     TERMINAL_PLAYER,
@@ -23,8 +24,6 @@ from parlour.core import (
     load_game,
 )
 
-__version__ = "0.1.0"
-
 __all__ = [
     "CHANCE_PLAYER",
     "TERMINAL_PLAYER",
@@ -36,6 +35,7 @@ __all__ = [
     "ParlourError",
     "State",
     "UnknownGameError",
+    "__version__",
     "list_games",
     "load_game",
 ]

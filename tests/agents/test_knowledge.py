@@ -103,8 +103,8 @@ def test_two_player_plank_positions_are_judged_by_the_solved_table() -> None:
     from parlour.agents.knowledge.stomp_the_plank import balances
 
     three = parlour.load_game("stomp-the-plank", players=3).state_from_position(
-        "turn=2 active=1 phase=start pontoon=- discards=0,0,0,0,0,0,0 supply=57 "
-        "planks=3/0,0/1,0/0"
-    )
+        "turn=2 active=1 phase=start pontoon=- discards=0,0,0,0,0,0,0 supply=58 "
+        "planks=2/0,0/1,0/0"
+    )  # loads 2, 3 (a step weighs 3 crates, P5) and 0
     assert evaluate(three) == pytest.approx(balances(three))
     assert evaluate(three)[1] < evaluate(three)[0] < evaluate(three)[2]

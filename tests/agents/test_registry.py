@@ -73,3 +73,23 @@ def test_bad_options_are_value_errors(clobber, spec: str) -> None:
 
 def test_random_is_the_base_agent(clobber) -> None:
     assert isinstance(make_agent("random", clobber, 0), RandomAgent)
+
+
+def test_the_registry_says_which_games_an_agent_plays() -> None:
+    from parlour.agents import agent_games, agents_for, plays
+
+    assert agent_games("hard") is None  # the strengths play every game
+    assert agent_games("plank-risk") == frozenset({"stomp-the-plank"})
+    assert plays("hard:time=0.1", "clobber") and not plays("plank-stop-2", "clobber")
+    assert "perfect" in agents_for("clobber") and "perfect" not in agents_for("stomple")
+    for game in parlour.list_games():
+        offered = agents_for(game)
+        assert {"random", "easy", "medium", "hard"} <= set(offered)
+        assert all(plays(name, game) for name in offered)
+    with pytest.raises(ValueError, match="unknown agent"):
+        agent_games("nobody")
+
+
+def test_an_agent_refuses_a_game_it_does_not_play(clobber) -> None:
+    with pytest.raises(ValueError, match="plays only stomp-the-plank"):
+        make_agent("plank-risk", clobber, 1)

@@ -62,5 +62,5 @@ def test_prefers_the_hard_agent_as_fallback():
 
 
 def test_other_games_are_refused():
-    with pytest.raises(ValueError, match="Clobber only"):
+    with pytest.raises(ValueError, match="plays only clobber, not stomple"):
         make_agent("perfect", parlour.load_game("stomple"), 0)

@@ -114,3 +114,27 @@ def test_the_arena_command_seats_the_players_asked_for(tmp_path) -> None:
     assert {len(x["metadata"]["agents"]) for x in read_lines(out / "results.jsonl")} == {3}
     clobber = CliRunner().invoke(app, ["arena", "clobber", "--players", "3", "--out", str(out)])
     assert clobber.exit_code == 2 and "exactly 2 players" in clobber.output
+
+
+def test_the_arena_writes_under_the_user_data_folder_and_shows_meaningful_columns(
+    tmp_path, monkeypatch
+) -> None:
+    data = tmp_path / "a-rather-long-folder-name-so-that-paths-exceed-the-terminal-width"
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, [
+        "arena", "clobber", "--agents", "random,easy", "--games", "2",
+        "--param", "rows=3", "--param", "columns=4", "--workers", "1",
+    ])
+    assert result.exit_code == 0, result.output
+    assert "mean points" not in result.output  # Clobber has no points
+    written = list((data / "parlour" / "arena").glob("clobber-*/results.jsonl"))
+    assert len(written) == 1
+    assert str(written[0]) in result.output  # printed whole, not wrapped mid-word
+    assert not list(tmp_path.glob("arena-*"))  # nothing in the current directory
+    stomple = CliRunner().invoke(app, [
+        "arena", "stomple", "--param", "rounds=1", "--agents", "greedy:budget=20,random",
+        "--games", "2", "--workers", "1", "--out", str(tmp_path / "s"),
+    ])
+    assert stomple.exit_code == 0, stomple.output
+    assert "mean game points" in " ".join(stomple.output.split())

@@ -8,6 +8,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 WAIT_MS = 20_000
+SERIOUS = ("serious", "critical")
 
 
 def latest(page: Page) -> dict[str, Any]:
@@ -34,4 +35,38 @@ def wait_my_turn(page: Page) -> dict[str, Any]:
 def watch_errors(page: Page) -> list[str]:
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     return errors
+
+
+def axe_violations(page: Page, axe_source: str) -> list[dict[str, Any]]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=axe_source)
+    found = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                        targets: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"""
+    )
+    return [v for v in found if v["impact"] in SERIOUS]
+
+
+def horizontal_overflow(page: Page) -> int:
+    """How many pixels the page is wider than the screen (0: no horizontal scrolling)."""
+    return page.evaluate(
+        "Math.max(0, document.documentElement.scrollWidth - window.innerWidth)"
+    )
+
+
+def small_tap_targets(page: Page, selector: str, minimum: int = 40) -> list[str]:
+    """Visible elements matching ``selector`` smaller than ``minimum`` CSS pixels either way."""
+    return page.evaluate(
+        """([selector, minimum]) => [...document.querySelectorAll(selector)]
+            .filter(e => { const r = e.getBoundingClientRect();
+                           return r.width > 0 && r.height > 0 &&
+                                  (r.width < minimum - 0.5 || r.height < minimum - 0.5); })
+            .map(e => (e.getAttribute('aria-label') || e.textContent || e.tagName).trim()
+                      + ` ${Math.round(e.getBoundingClientRect().width)}x`
+                      + `${Math.round(e.getBoundingClientRect().height)}`)""",
+        [selector, minimum],
+    )

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Browser
 
 from parlour import list_games
 from tests.server.helpers import ServerProcess as Server
 
+from .conftest import Screenshots
 from .pages import wait_my_turn, wait_version, watch_errors
 
 
 @pytest.mark.parametrize("game", [g for g in list_games() if g not in ("clobber", "gobblestones")])
 def test_board_takes_a_move_by_click_and_is_photographed(
-    server: Server, browser: Browser, screenshots: Path, game: str
+    server: Server, browser: Browser, screenshots: Screenshots, game: str
 ):
     table = server.create(game, seats=[{"kind": "me"}, {"kind": "ai", "agent": "random"}])
     context = browser.new_context(viewport={"width": 1200, "height": 900})
@@ -41,7 +40,7 @@ def test_board_takes_a_move_by_click_and_is_photographed(
             page.locator(".from-legal").first.click(force=True)
             page.wait_for_timeout(150)
         wait_version(page, seen["version"] + 1)
-        page.screenshot(path=str(screenshots / f"{game}.png"), full_page=True)
+        screenshots.save(page, f"{game}-board.png")
         assert errors == []
     finally:
         context.close()

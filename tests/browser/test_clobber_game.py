@@ -9,38 +9,41 @@ from playwright.sync_api import Browser
 from parlour import GameRecord, load_game
 from tests.server.helpers import ServerProcess as Server
 
+from .conftest import Screenshots, named_context
 from .pages import latest, wait_my_turn, wait_version, watch_errors
 
 
 def test_two_browsers_play_a_full_clobber_game_by_clicking(
-    server: Server, browser: Browser, screenshots: Path
+    server: Server, browser: Browser, screenshots: Screenshots
 ):
-    host_context, guest_context = browser.new_context(), browser.new_context()
+    host_context, guest_context = named_context(browser, "Ada"), named_context(browser, "Bo")
     host, guest = host_context.new_page(), guest_context.new_page()
     errors = watch_errors(host) + watch_errors(guest)
     try:
-        # the lobby: Clobber on 3 x 4, seat 2 invited
+        # the lobby: Clobber on 3 x 4 (an engine setting, under Advanced), a friend invited
         host.goto(server.base + "/")
-        host.select_option("#game", "clobber")
-        host.fill("#param-rows", "3")
-        host.fill("#param-columns", "4")
-        host.press("#param-columns", "Tab")
-        host.wait_for_selector("text=clobber(rows=3,columns=4): 2 players")
-        host.select_option("[data-seat='1']", "invite")
-        host.click("#create")
+        card = host.locator("[data-game='clobber']")
+        card.locator("summary", has_text="Options").click()
+        card.locator("summary", has_text="Advanced").click()
+        card.locator("[data-param='rows']").fill("3")
+        card.locator("[data-param='columns']").fill("4")
+        card.get_by_role("button", name="Invite a friend").click()
         host.wait_for_selector("#created:not([hidden])")
-        invite = host.locator("#links input").nth(1).input_value()
+        invite = host.locator("#links .link-text").first.inner_text()
         host.click("#go")
         guest.goto(invite)
         pages = [host, guest]
         for page in pages:
             page.wait_for_selector("[data-square='a1']")
+        # each sees the other by name, with the colour they play
+        host.wait_for_selector("#seats >> text=Bo (Black)")
+        guest.wait_for_selector("#seats >> text=Ada (White)")
 
         # an illegal attempt is explained with the rule it breaks
         host.click("[data-square='a1']")
         host.click("[data-square='c3']")
         host.wait_for_selector("#message.error")
-        assert "not orthogonally adjacent" in host.inner_text("#message")
+        assert "are not next to each other (Clobber: moving)" in host.inner_text("#message")
 
         game = load_game("clobber", rows=3, columns=4)
         state = game.new_initial_state()
@@ -62,14 +65,16 @@ def test_two_browsers_play_a_full_clobber_game_by_clicking(
             # the last move is marked on both boards
             assert host.locator(f"[data-square='{target}'] [data-last]").count() == 1
             if not shot and state.move_number() == 2:
-                host.screenshot(path=str(screenshots / "clobber.png"), full_page=True)
+                screenshots.save(host, "clobber-friends.png")
                 shot = True
 
         winner = state.returns().index(1.0)
         pages[winner].wait_for_selector("#end-panel:not([hidden])")
-        assert "You win" in pages[winner].inner_text("#result")
+        assert pages[winner].inner_text("#result") == "You win!"
         pages[1 - winner].wait_for_selector("#end-panel:not([hidden])")
-        assert "You lose" in pages[1 - winner].inner_text("#result")
+        assert pages[1 - winner].inner_text("#result") == f"{['Ada', 'Bo'][winner]} wins."
+        # before any rematch exists, nobody is offered a link to one
+        assert guest.is_hidden("#rematch-link") and host.is_hidden("#rematch-link")
 
         # replay: step back to the start and forward again
         host.click("#replay-button")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from rich.console import Console
 from typer.testing import CliRunner
@@ -43,7 +44,9 @@ def test_illegal_move_is_explained_with_its_rule_and_changes_nothing(tmp_path):
         input="b3c3\nquit\n",
     )
     assert result.exit_code == 0
-    assert "rule rulebook: Moving" in flat(result.output)
+    assert "b3 holds no White stone: you move one of your own stones (Clobber: moving)" in flat(
+        result.output
+    )
     assert GameRecord.load(tmp_path / "g.json").actions == ()
 
 
@@ -51,7 +54,8 @@ def test_notation_errors_are_explained(tmp_path):
     result = runner.invoke(
         app, ["play", "clobber", "--record", str(tmp_path / "g.json")], input="zz\nquit\n"
     )
-    assert "cannot read move" in flat(result.output)
+    assert "Cannot read move 'zz'" in flat(result.output)
+    assert "(Clobber: moving)" in flat(result.output)
 
 
 def _first_legal(session_ref):
@@ -82,7 +86,7 @@ def test_a_person_plays_a_whole_game_against_the_random_agent():
 
 def test_undo_takes_back_my_move_and_the_computers_reply():
     game = parlour.load_game("clobber", size="4x4")
-    inputs = iter(["a4b4", "undo", "quit"])
+    inputs = iter(["a1b1", "undo", "quit"])
     session = TerminalGame(
         game,
         [Seat("me"), Seat("bot", make_agent("random", game, seed=1))],
@@ -149,3 +153,74 @@ def test_games_lists_every_game_with_its_parameters():
     for name in parlour.list_games():
         assert name in flat(result.output)
     assert "cannibal" in result.output
+
+
+def test_the_prompt_names_players_as_the_game_does(tmp_path):
+    clobber = runner.invoke(
+        app, ["play", "clobber", "--vs", "human", "--record", str(tmp_path / "c.json")],
+        input="quit\n",
+    )
+    assert "White >" in clobber.output
+    stomple = runner.invoke(
+        app, ["play", "stomple", "--vs", "easy", "--name", "Ada", "--seed", "2",
+              "--record", str(tmp_path / "s.json")],
+        input="quit\n",
+    )
+    assert re.search(r"Ada \((white|yellow|red|blue|green|black)\) >", stomple.output)
+    record = GameRecord.load(tmp_path / "s.json")
+    assert record.players[0].startswith("Ada (") and record.players[1].startswith("Computer (easy")
+
+
+def test_help_explains_how_to_type_a_move_with_an_example(tmp_path):
+    result = runner.invoke(
+        app, ["play", "stomp-the-plank", "--vs", "human", "--record", str(tmp_path / "p.json")],
+        input="help\nquit\n",
+    )
+    text = flat(result.output)
+    assert "How to move: type draw (or d) to turn over a card" in text
+    assert "for example draw." in text
+
+
+def test_undo_shows_the_board_once():
+    game = parlour.load_game("clobber", size="4x4")
+    out = io.StringIO()
+    inputs = iter(["a1b1", "undo", "quit"])
+    session = TerminalGame(
+        game,
+        [Seat("Ada"), Seat("random", make_agent("random", game, seed=1))],
+        Console(file=out, width=100),
+        ask=lambda _p: next(inputs),
+    )
+    session.run()
+    after = out.getvalue().split("move taken back", 1)[1]
+    board = str(render_board_text(game))
+    assert after.count(board.splitlines()[0]) == 2  # shown by undo, and once more at "quit"
+
+
+def render_board_text(game) -> str:
+    from parlour.cli.boards import render_board
+
+    console = Console(file=io.StringIO(), width=100)
+    console.print(render_board(game.new_initial_state(), 0))
+    return console.file.getvalue()
+
+
+def test_g5_the_last_board_of_a_game_turns_up_every_rack_and_face_down_tile(tmp_path):
+    """G-5 at the terminal: before the last turn the board hides player 1's rack and face-down
+    tile from player 0; the board after the end shows them, and so does a replay's last board."""
+    from tests.games.gobblestones.helpers import position
+
+    text = position(tiles={"h8": "r", "i8": "y"}, owners={"h8": 0, "i8": 1},
+                    racks=("RRGBP", "YYPPB"), points=(10, 12))
+    path = tmp_path / "g.json"
+    result = runner.invoke(app, ["play", "gobblestones", "--position", text, "--param",
+                                 "bluff=true", "--param", "max_turns=1", "--vs", "random",
+                                 "--record", str(path)], input="pass\n")
+    assert result.exit_code == 0, result.output
+    before, _, after = flat(result.output).partition("Game over")[0].rpartition("Your rack")
+    assert "Racks turned up" not in before and " 1 " in before  # i8: seat 1's, colour unknown
+    assert "Racks turned up: player 0:" in after and "player 1: Y Y B P P" in after
+    assert "B6 B6 r y Y4" in after, "h8 and i8 turned up"
+    replay = runner.invoke(app, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    assert "player 1: Y Y B P P" in flat(replay.output).rpartition("Game over")[0]

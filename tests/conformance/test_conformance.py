@@ -134,10 +134,11 @@ def test_clone_is_independent(name: str, config: dict) -> None:
 @pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)
 def test_record_round_trips_to_an_identical_state(name: str, config: dict, tmp_path) -> None:
     *_, final = _random_states(name, config, games=1, seed=7)
-    record = GameRecord.from_state(final, seed=7)
+    names = tuple(f"Ada {i + 1}" for i in range(final.game.num_players()))
+    record = GameRecord.from_state(final, players=names, seed=7)
     path = record.save(tmp_path / "game.json")
     loaded = GameRecord.load(path)
-    assert loaded == record
+    assert loaded == record and loaded.players == names
     replayed = loaded.final_state()
     assert replayed.position() == final.position()
     assert replayed.history() == final.history()
@@ -230,3 +231,51 @@ def test_unknown_game_error_lists_the_known_games() -> None:
     assert isinstance(err.value, ValueError)
     for name in parlour.list_games():
         assert name in str(err.value)
+
+
+POINT_OF_VIEW = ("player", "rack", "your_colour")
+"""View keys that say who is looking: the seat, and what is that seat's own (GobbleStones: its
+rack; Stomple: its stomper's colour, which everyone sees on the board anyway)."""
+
+
+@pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)
+def test_g5_at_the_end_every_player_sees_what_everyone_sees(name: str, config: dict) -> None:
+    """G-5: once the game is over nothing stays hidden: every player's view is the spectator's
+    but for the point of view, and no world but the true one is consistent with it.
+
+    Before the end, ``test_views_hide_only_what_sampled_worlds_may_change`` checks the other
+    half: the views still hide what the rules hide.
+    """
+    game = parlour.load_game(name, **config)
+    rng = random.Random(13)
+    for seed in (7, 8):
+        *_, final = _random_states(name, config, games=1, seed=seed)
+        assert final.is_terminal()
+        spectator = {k: v for k, v in final.view(None).items() if k not in POINT_OF_VIEW}
+        for player in range(game.num_players()):
+            view = final.view(player)
+            assert {k: v for k, v in view.items() if k not in POINT_OF_VIEW} == spectator
+            if view.get("racks") is not None:
+                assert view["racks"][player] == view["rack"]
+            world = final.sample_world(player, rng)
+            assert world.position() == final.position(), "G-5: nothing left to guess"
+
+
+TIE_POSSIBLE = {"gobblestones"}
+"""Games whose two-player games can end in a shared win (B8: equal points share it)."""
+
+
+@pytest.mark.parametrize("name", parlour.list_games())
+def test_g4_two_player_games_are_zero_sum_unless_they_can_end_in_a_shared_win(name: str) -> None:
+    """G-4: GobbleStones (ties share the win) is general-sum with two players; the others are
+    zero-sum with two (their returns then always add up to 0, checked over random playouts in
+    ``test_random_playouts_keep_the_api_consistent``)."""
+    two = {"players": 2} if "players" in game_class(name).parameters else {}
+    game = parlour.load_game(name, **two)
+    assert game.num_players() == 2
+    if name in TIE_POSSIBLE:
+        assert game.get_type().utility == Utility.GENERAL_SUM
+        assert game.utility_sum() is None
+    else:
+        assert game.get_type().utility == Utility.ZERO_SUM
+        assert game.utility_sum() == 0.0

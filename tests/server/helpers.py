@@ -47,6 +47,7 @@ class ServerProcess:
         limits: str = FOR_TESTS,
         extra_args: tuple[str, ...] = (),
         log_path: Path | None = None,
+        db_url: str | None = None,
     ) -> None:
         self.db_path = db_path
         self.ai_delay = ai_delay
@@ -56,6 +57,7 @@ class ServerProcess:
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = log_path or db_path.with_suffix(".log")
+        self.db_url = db_url or f"sqlite:///{db_path}"
 
     @property
     def base(self) -> str:
@@ -69,7 +71,7 @@ class ServerProcess:
         command = [
             sys.executable, "-m", "parlour.server",
             "--port", str(self.port),
-            "--db", f"sqlite:///{self.db_path}",
+            "--db", self.db_url,
             "--no-open",
             "--ai", self.ai,
             "--ai-delay", str(self.ai_delay),

@@ -6,10 +6,15 @@ from the server's database and every message, replay and record each listener re
 checked against what that listener may see: its board equals ``state.view(viewer)`` at that
 move, legal moves go only to the seat to act, another player's move is named only when the
 game hides nothing, and a record of a hidden-information game holds no action list.
+
+G-5: until the last move nothing hidden reaches a listener; once the game is over every
+listener's final message, the last step of its replay and its record show every rack and every
+face-down tile (never the bag, whose tiles were never drawn).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from typing import Any
@@ -18,6 +23,7 @@ import pytest
 
 from parlour import CHANCE_PLAYER, load_game
 from parlour.server.store import Store
+from parlour.server.views import Note, turn_log
 
 from .helpers import ServerProcess, play_turn, token_of
 
@@ -46,6 +52,13 @@ STATE_KEYS = {
     "invites",
     "custom_start",
     "notices",
+    "started",
+    "listed",
+    "archived",
+    "taken_over",
+    "resigned",
+    "undo",
+    "clock",
 }
 PARTIAL_KEYS = {
     "type",
@@ -122,12 +135,50 @@ def _true_states(server: ServerProcess, game: str, params: dict[str, Any], table
     assert stored is not None
     state = load_game(game, **params).new_initial_state()
     states, players, texts = [state.clone()], [], []
+    public_notes = []
     for row in stored.actions:
         players.append(row.player)
         texts.append(state.public_action_string(row.action))
+        public_notes.append(Note(row.seq, row.player, texts[-1], texts[-1], tuple(state.scores())))
         state.apply_action(row.action)
         states.append(state.clone())
-    return states, players, texts
+    # the log as anyone may read it after each move: built from the public texts only, so a
+    # line about another player's turn that equals it carries nothing hidden
+    configured = load_game(game, **params)
+
+    @functools.cache
+    def lines(version: int) -> dict[int, dict]:
+        scores = tuple(states[version].scores())
+        log = turn_log(configured, public_notes[:version], None, scores, limit=10**6)
+        return {line["seq"]: line for line in log}
+
+    return states, players, texts, lines
+
+
+def _check_log(log: list[dict], viewer: int | None, public_lines: dict[int, dict]):
+    """Each line of the move log about someone else's turn is the public line (G-3)."""
+    for line in log:
+        if line["player"] != viewer:
+            assert line == public_lines[line["seq"]], (line, public_lines[line["seq"]])
+
+
+def _turned_up(view: dict[str, Any], truth) -> None:
+    """G-5 at the end: every rack, every face-down colour, and still no bag colours."""
+    seats = range(len(view["rack_sizes"]))
+    racks = ["".join(c * k for c, k in truth.rack(p).items()) for p in seats]
+    assert view["racks"] == racks
+    assert all("?" not in row for row in view["tiles"]), "every face-down tile turned up"
+    assert isinstance(view["bag"], int)
+
+
+def _still_hidden(view: dict[str, Any], viewer: int | None, truth) -> None:
+    """G-3 before the end: no other rack, no face-down colour that is not the viewer's."""
+    assert view["racks"] is None
+    for square, owner in view["owners"].items():
+        mark = view["tiles"][15 - int(square[1:])]["abcdefghijklmno".index(square[0])]
+        assert (mark == "?") == (owner != viewer), (square, owner, viewer)
+    if viewer is None:
+        assert view["rack"] is None
 
 
 def _check_moves(
@@ -152,7 +203,7 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
     server: ServerProcess, game: str, params: dict[str, Any]
 ):
     table, clients, documents = _play_out(server, game, params, seed=len(json.dumps(params)))
-    states, players, texts = _true_states(server, game, params, table["table"])
+    states, players, texts, lines = _true_states(server, game, params, table["table"])
     public = load_game(game, **params).get_type().information.value == "perfect"
     for key, client in clients.items():
         viewer = None if key in (None, "host") else key
@@ -167,8 +218,14 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
                     assert [m["a"] for m in message["legal"]] == truth.legal_actions()
                 else:
                     assert message["legal"] == []
-                _check_moves([message["last"], *message["log"]], viewer, public, players, texts)
+                _check_moves([message["last"]], viewer, public, players, texts)
+                _check_log(message["log"], viewer, lines(message["version"]))
                 assert (message["result"] is not None) == truth.is_terminal()
+                if game == "gobblestones":
+                    if truth.is_terminal():
+                        _turned_up(message["view"], truth)
+                    else:
+                        _still_hidden(message["view"], viewer, truth)
             elif message["type"] == "partial":
                 assert set(message) <= PARTIAL_KEYS
                 preview = states[message["at"]].clone()
@@ -178,6 +235,11 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
                 # a preview is only ever of a turn still in progress: nothing a finished
                 # turn reveals (a challenge's outcome, a draw) comes back unstored
                 assert preview.turn_in_progress() and preview.current_player() == viewer
+            elif message["type"] in ("chat", "chat_history"):
+                # chat carries what people typed and who they are, nothing of the game
+                said = message.get("messages", [message])
+                assert all(set(m) <= {"type", "channel", "id", "seat", "name", "text", "at"}
+                           for m in said)
             else:
                 assert message["type"] in ("ack", "error", "pong"), message
                 assert set(message) <= {
@@ -196,6 +258,12 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
         assert snapshot["view"] == states[-1].view(viewer)
         for step in replay["steps"]:
             assert step["view"] == states[step["version"]].view(viewer)
+            if game == "gobblestones" and step["version"] < len(states) - 1:
+                _still_hidden(step["view"], viewer, states[step["version"]])
+        if game == "gobblestones":  # G-5: the replay ends with everything turned up
+            assert replay["steps"][-1]["version"] == len(states) - 1
+            _turned_up(replay["steps"][-1]["view"], states[-1])
+            _turned_up(snapshot["view"], states[-1])
         _check_moves([s["last"] for s in replay["steps"]], viewer, public, players, texts)
         document = json.loads(record)
         if public:
@@ -205,13 +273,14 @@ def test_g3_every_message_replay_and_record_is_cut_to_the_listener(
             assert document["format"] == "parlour-seat-replay" and "actions" not in document
             assert document["steps"] == replay["steps"]
             assert document["viewer"] == viewer
+            _turned_up(document["steps"][-1]["view"], states[-1])  # G-5: in the record too
 
 
 def test_g3_hidden_racks_differ_between_seats_and_never_cross(server: ServerProcess):
     """A direct probe: in GobbleStones each seat's messages carry its own rack and never the
     other's (racks are dealt at random, so over a game they differ)."""
     table, clients, _documents = _play_out(server, "gobblestones", {"max_turns": 6}, seed=3)
-    states, _players, _texts = _true_states(
+    states, _players, _texts, _lines = _true_states(
         server, "gobblestones", {"max_turns": 6}, table["table"]
     )
     differing = 0
@@ -223,9 +292,12 @@ def test_g3_hidden_racks_differ_between_seats_and_never_cross(server: ServerProc
             own, other = truth.view(seat)["rack"], truth.view(1 - seat)["rack"]
             assert message["view"]["rack"] == own
             differing += own != other
+            if truth.is_terminal():  # G-5: now both racks are turned up, for everyone
+                assert message["view"]["racks"] == [own, other][:: 1 if seat == 0 else -1]
+                continue
             assert "rack" not in json.dumps(message).replace('"rack":', "", 1).replace(
                 '"rack_sizes":', ""
-            )
+            ).replace('"racks": null', "")
     assert differing > 0
     assert all(m["view"]["rack"] is None for m in clients[None].received if m["type"] == "state")
 

@@ -164,7 +164,7 @@ def test_a_computer_player_that_thinks_too_long_is_stopped_and_the_table_told(tm
         table = server.create("clobber", {"rows": 99, "columns": 26},
                               seats=[{"kind": "ai", "agent": "easy"}, {"kind": "me"}])
         with server.client(table["url"]) as me:
-            moved = me.wait_state(lambda m: m["version"] >= 1, timeout=15)
+            moved = me.wait_state(lambda m: m["version"] >= 1, timeout=60)
             assert moved["notices"] and "ran out of thinking time" in moved["notices"][-1]
             assert "Computer (easy)" in moved["notices"][-1]
         ai = server.get("/healthz").json()["ai"]
@@ -185,7 +185,7 @@ def test_tables_share_the_computer_players_in_turn(tmp_path: Path):
         small = server.create("clobber", {"rows": 3, "columns": 4},
                               seats=[{"kind": "ai", "agent": "random"}, {"kind": "me"}])
         with server.client(small["url"]) as me:
-            me.wait_state(lambda m: m["version"] >= 1, timeout=10)
+            me.wait_state(lambda m: m["version"] >= 1, timeout=30)
     finally:
         server.stop()
 

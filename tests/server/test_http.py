@@ -35,6 +35,24 @@ def test_every_game_is_offered_with_its_parameters_and_rules(server: ServerProce
         assert rules.status_code == 200 and game["title"] in rules.text
         # every registered game has its own board drawing in the browser
         assert (STATIC / "js" / "boards" / f"{game['name'].replace('-', '_')}.js").is_file()
+        # each game offers only the computer players that can play it
+        assert {"easy", "medium", "hard"} <= set(game["agents"])
+        assert all(a.startswith("plank-") == (game["name"] == "stomp-the-plank")
+                   for a in game["agents"] if a.startswith("plank-") or a == "perfect")
+    by_name = {g["name"]: g for g in catalogue["games"]}
+    assert "plank-risk" not in by_name["clobber"]["agents"]
+    assert "plank-risk" in by_name["stomp-the-plank"]["agents"]
+
+
+def test_a_computer_player_that_cannot_play_the_game_is_refused(server: ServerProcess):
+    refused = server.post(
+        "/api/tables",
+        {"game": "clobber", "seats": [{"kind": "me"}, {"kind": "ai", "agent": "plank-risk"}]},
+    )
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == (
+        "seat 2: the computer player 'plank-risk' cannot play Clobber"
+    )
 
 
 def test_check_reports_players_or_the_parameter_error(server: ServerProcess):

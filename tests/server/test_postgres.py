@@ -9,84 +9,29 @@ SIGKILL with the table resumed from PostgreSQL.
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-import httpx
 import pytest
 
+from parlour.server.devdb import throwaway_cluster
 from parlour.server.store import ActionData, ConflictError, Store
 
-from .helpers import ServerProcess, free_port
-
-
-def _pg_bin(name: str) -> str:
-    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or [shutil.which(name)]
-    assert found[-1], (
-        f"PostgreSQL's {name} is needed for this test: apt-get install postgresql"
-    )
-    return found[-1]
-
-
-def _as_postgres(command: list[str]) -> list[str]:
-    """initdb and postgres refuse to run as root: run them as the 'postgres' user then."""
-    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+from .helpers import ServerProcess
 
 
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
-    # not under pytest's tmp folder: that one is private to root, and the cluster runs as
-    # the 'postgres' user
-    folder = Path(tempfile.mkdtemp(prefix="parlour-pg-"))
-    data = folder / "data"
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres")
-    port = free_port()
-    subprocess.run(_as_postgres([_pg_bin("initdb"), "-D", str(data), "-U", "postgres",
-                                 "--auth=trust", "--no-sync"]),
-                   check=True, capture_output=True)
-    subprocess.run(_as_postgres([
-        _pg_bin("pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w", "start",
-        "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=on",
-    ]), check=True, capture_output=True)
-    try:
-        subprocess.run([_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(port), "-U",
-                        "postgres", "parlour"], check=True, capture_output=True)
-        yield f"postgresql://postgres@127.0.0.1:{port}/parlour"
-    finally:
-        subprocess.run(_as_postgres([_pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate",
-                                     "stop"]), capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+    with throwaway_cluster() as url:
+        yield url
 
 
 class PostgresServer(ServerProcess):
-    def __init__(self, url: str, folder: Path) -> None:
-        super().__init__(folder / "pg-server.db")
-        self.url = url
+    """A server process on the PostgreSQL database at ``url`` (its log file in ``folder``)."""
 
-    def start(self) -> PostgresServer:
-        # same as ServerProcess.start, with the PostgreSQL URL as --db
-        command = [sys.executable, "-m", "parlour.server", "--port", str(self.port),
-                   "--db", self.url, "--no-open", "--ai", "thread", "--ai-delay", "0"]
-        self.log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            assert self.proc.poll() is None, self.log_path.read_text()[-2000:]
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.1)
+    def __init__(self, url: str, folder: Path, **options: Any) -> None:
+        super().__init__(folder / "pg-server.db", db_url=url, **options)
 
 
 def test_postgres_play_resend_conflict_and_sigkill(postgres_url: str, tmp_path: Path):

@@ -83,8 +83,11 @@ def test_bad_messages_get_a_clear_error_and_change_nothing(server: ServerProcess
         illegal = black.act(["b2b1"])  # b1 is now White's: a capture; but b2 is White's too
         assert illegal["code"] == "illegal" and illegal["rule"] == "rulebook: Moving"
         assert "holds no Black stone" in illegal["message"]
+        assert illegal["message"].endswith("(Clobber: moving)"), illegal["message"]
+        assert "illegal action" not in illegal["message"] and "[rule" not in illegal["message"]
         notation = black.act(["b2d4"])
-        assert notation["code"] == "notation" and "not orthogonally adjacent" in notation["message"]
+        assert notation["code"] == "notation"
+        assert notation["message"] == "b2 and d4 are not next to each other (Clobber: moving)"
         stale = black.act(["a2b2"], at=0)
         assert stale["code"] == "stale"
         assert black.act(["a2b2"], at=1)["type"] == "ack"  # the connection kept serving

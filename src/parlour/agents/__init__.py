@@ -13,9 +13,12 @@ from parlour.agents.base import (
     Agent,
     RandomAgent,
     agent_descriptions,
+    agent_games,
     agent_names,
+    agents_for,
     make_agent,
     parse_agent_spec,
+    plays,
     register_agent,
 )
 from parlour.agents.evaluation import Knowledge, evaluate, knowledge_for, register_knowledge
@@ -35,11 +38,14 @@ __all__ = [
     "PlayerView",
     "RandomAgent",
     "agent_descriptions",
+    "agent_games",
     "agent_names",
+    "agents_for",
     "evaluate",
     "knowledge_for",
     "make_agent",
     "parse_agent_spec",
+    "plays",
     "register_agent",
     "register_knowledge",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,21 +70,58 @@ class AgentEntry:
     name: str
     factory: AgentFactory
     description: str
+    games: frozenset[str] | None = None
+    """The games this agent plays (by registered name); ``None``: every game."""
 
 
 _AGENTS: dict[str, AgentEntry] = {}
 
 
-def register_agent(name: str, factory: AgentFactory, description: str | None = None) -> None:
-    """Make ``factory`` buildable as ``make_agent(name, game, seed, **options)``."""
+def register_agent(
+    name: str,
+    factory: AgentFactory,
+    description: str | None = None,
+    *,
+    games: Iterable[str] | None = None,
+) -> None:
+    """Make ``factory`` buildable as ``make_agent(name, game, seed, **options)``.
+
+    ``games`` names the games the agent can play (a game-specific strategy); leave it out for
+    an agent that plays any game. Programs that offer agents to people (the web lobby, the
+    server's seat check) ask :func:`agents_for` so nobody is offered an agent that cannot play.
+    """
     if not name or ":" in name or "," in name:
         raise ValueError(f"an agent name has no ':' or ',' in it: {name!r}")
     doc = description or (inspect.getdoc(factory) or "").split("\n\n")[0].replace("\n", " ")
-    _AGENTS[name] = AgentEntry(name, factory, doc)
+    _AGENTS[name] = AgentEntry(name, factory, doc, frozenset(games) if games is not None else None)
 
 
 def agent_names() -> list[str]:
     return sorted(_AGENTS)
+
+
+def agent_games(name: str) -> frozenset[str] | None:
+    """The games agent ``name`` (a spec like ``"hard:time=1"`` is fine) plays; ``None``: all.
+
+    Raises ValueError for an unknown agent.
+    """
+    base, _options = parse_agent_spec(name)
+    try:
+        return _AGENTS[base].games
+    except KeyError:
+        known = ", ".join(agent_names())
+        raise ValueError(f"unknown agent {base!r}; known agents: {known}") from None
+
+
+def plays(name: str, game: str) -> bool:
+    """Whether agent ``name`` can play game ``game`` (a registered game name)."""
+    games = agent_games(name)
+    return games is None or game in games
+
+
+def agents_for(game: str) -> list[str]:
+    """The registered agents that can play ``game``, sorted by name."""
+    return [n for n in agent_names() if plays(n, game)]
 
 
 def agent_descriptions() -> dict[str, str]:
@@ -129,6 +166,10 @@ def make_agent(name: str, game: Game, seed: int | None = None, **options: Any) -
     except KeyError:
         known = ", ".join(agent_names())
         raise ValueError(f"unknown agent {base!r}; known agents: {known}") from None
+    if entry.games is not None and game.name not in entry.games:
+        raise ValueError(
+            f"agent {base!r} plays only {', '.join(sorted(entry.games))}, not {game.name}"
+        )
     options = {**spec_options, **options}
     try:
         agent = entry.factory(game, seed, **options)

@@ -67,4 +67,5 @@ register_agent(
     "perfect",
     PerfectAgent,
     "Clobber: exact winning moves within a time budget (perfect:time=2), else the hard agent",
+    games=("clobber",),
 )

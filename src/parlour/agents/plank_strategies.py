@@ -133,8 +133,10 @@ for _k in range(1, 6):
         lambda game, seed=None, _k=_k: PlankStopAfter(game, seed, k=_k),
         f"Stomp the Plank: draw until {_k} card{'s are' if _k > 1 else ' is'} on the pontoon, "
         "then stop",
+        games=("stomp-the-plank",),
     )
 register_agent("plank-risk", PlankRisk,
-               "Stomp the Plank: stop or draw by the risk of a match among the unseen cards")
+               "Stomp the Plank: stop or draw by the risk of a match among the unseen cards",
+               games=("stomp-the-plank",))
 
 __all__ = ["PlankRisk", "PlankStopAfter"]

@@ -31,15 +31,23 @@ def _percent(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
 
-def records_table(result: Standings) -> Table:
+POINTS_COLUMN = {"stomple": "mean game points", "gobblestones": "mean points"}
+"""The points column's title in games whose points mean something (Clobber and Stomp the
+Plank have none: who wins is all there is)."""
+
+
+def records_table(result: Standings, points: str | None = "mean points") -> Table:
+    """Wins and losses per agent; ``points`` titles a mean-points column (``None``: no such
+    column, for games without points)."""
     table = Table(title="Results by agent")
-    for column in ("agent", "games", "wins", "losses", "win rate", "mean points"):
+    columns = ["agent", "games", "wins", "losses", "win rate"] + ([points] if points else [])
+    for column in columns:
         table.add_column(column, justify="left" if column == "agent" else "right")
     for r in result.records:
-        table.add_row(
-            r.agent, str(r.games), str(r.wins), str(r.losses), _percent(r.win_rate),
-            f"{r.mean_score:.2f}",
-        )
+        row = [r.agent, str(r.games), str(r.wins), str(r.losses), _percent(r.win_rate)]
+        if points:
+            row.append(f"{r.mean_score:.2f}")
+        table.add_row(*row)
     return table
 
 

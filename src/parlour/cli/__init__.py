@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import Annotated
 
 import typer
 
+from parlour._version import __version__
 from parlour.cli import commands as _commands
 
 app = typer.Typer(
@@ -21,6 +23,25 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"parlour {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    pass
+
 
 for _module in sorted(pkgutil.iter_modules(_commands.__path__), key=lambda m: m.name):
     importlib.import_module(f"{_commands.__name__}.{_module.name}").register(app)

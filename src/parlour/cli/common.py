@@ -44,6 +44,13 @@ def records_dir() -> Path:
     return path
 
 
+def arena_dir() -> Path:
+    """Where ``parlour arena`` writes its folders unless told (not the current directory)."""
+    path = Path(platformdirs.user_data_dir("parlour")) / "arena"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def save_record(record: GameRecord, path: Path | None) -> Path:
     if path is None:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")

@@ -16,7 +16,20 @@ from rich.table import Table
 
 from parlour.agents import Agent
 from parlour.cli.boards import render_board
-from parlour.core import Game, GameRecord, Information, ParlourError, State
+from parlour.core import Game, GameRecord, IllegalActionError, Information, ParlourError, State
+from parlour.games.wording import illegal_message, notation_message
+
+HOW_TO_MOVE = {
+    "clobber": "type the square of your stone, then the square of the enemy stone next to it "
+    "that it captures",
+    "stomple": "type the hole of the marble to stomp; a string is several holes in order "
+    "(d4 e5 f6)",
+    "stomp-the-plank": "type [cyan]draw[/] (or d) to turn over a card, [cyan]stop[/] (or s) to end "
+    "your turn and load the others' planks",
+    "gobblestones": "type the squares your tiles cover, in one straight line (h8-h11 or "
+    "h8 h9 h10); [cyan]pass[/] lays none; bluffing: add the tile's colour (h8:r)",
+}
+"""How a move is typed in each game: the terminal's help, with an example from the legal moves."""
 
 HELP = """[bold]Commands[/]
   [cyan]<move>[/]   a move in the game's notation (see [cyan]moves[/])
@@ -29,7 +42,8 @@ HELP = """[bold]Commands[/]
 
 @dataclass
 class Seat:
-    """Who sits in a seat: a person (``agent is None``) or an agent."""
+    """Who sits in a seat: a person (``agent is None``) or an agent. ``label`` is the person's
+    name (empty: none given) or the agent's name; the prompt adds the colour the game gives."""
 
     label: str
     agent: Agent | None = None
@@ -57,7 +71,7 @@ class TerminalGame:
 
     # -- the loop ---------------------------------------------------------------------------
     def run(self) -> State:
-        shown_for: tuple[int, int] | None = None
+        self.shown_for: tuple[int, int] | None = None
         while not self.state.is_terminal() and not self.quit:
             if self.state.is_chance_node():
                 self.state.apply_action(self.state.sample_chance_outcome(self.chance))
@@ -67,16 +81,20 @@ class TerminalGame:
             if seat.agent is not None:
                 action = seat.agent.step(self.state)
                 text = self.state.public_action_string(action)
+                name = self.name(player)
                 self.state.apply_action(action)
-                self.console.print(f"[magenta]{seat.label}[/] plays [bold]{text}[/]")
+                self.console.print(f"[magenta]{escape(name)}[/] plays [bold]{text}[/]")
                 continue
             key = (player, len(self.state.history()))
-            if shown_for != key:
-                if self._must_hand_over(player, shown_for):
+            if self.shown_for != key:
+                if self._must_hand_over(player, self.shown_for):
                     self.console.clear()
-                    self._ask(f"Pass the keyboard to [bold]{seat.label}[/] and press Enter ")
+                    self._ask(
+                        f"Pass the keyboard to [bold]{escape(self.name(player))}[/] "
+                        "and press Enter "
+                    )
                 self._show(player)
-                shown_for = key
+                self.shown_for = key
             self._human_turn(player)
         self._show(self._viewer())
         self._announce()
@@ -88,6 +106,19 @@ class TerminalGame:
         hidden = self.game.get_type().information == Information.IMPERFECT
         return hidden and humans > 1 and (shown_for is None or shown_for[0] != player)
 
+    def name(self, player: int) -> str:
+        """A seat as the game names it: "White", "Ada (green)", "Computer (hard, Black)"."""
+        seat = self.seats[player]
+        colour = seat_colour(self.state, player)
+        if seat.agent is not None:
+            base = f"Computer ({seat.label})"
+            return f"{base[:-1]}, {colour})" if colour else base
+        if seat.label:
+            return f"{seat.label} ({colour})" if colour else seat.label
+        if colour and self.game.name == "clobber":
+            return colour
+        return f"Player {player + 1} ({colour})" if colour else f"Player {player + 1}"
+
     def _viewer(self) -> int | None:
         humans = [i for i, s in enumerate(self.seats) if s.human]
         return humans[0] if len(humans) == 1 else None
@@ -97,11 +128,10 @@ class TerminalGame:
         self.console.print(render_board(self.state, player))
 
     def _human_turn(self, player: int) -> None:
-        seat = self.seats[player]
         if not self._checkpoints or self._checkpoints[-1] != len(self.state.history()):
             self._checkpoints.append(len(self.state.history()))
         try:
-            text = self._ask(f"[bold]{seat.label}[/] > ").strip()
+            text = self._ask(f"[bold]{escape(self.name(player))}[/] > ").strip()
         except EOFError:
             self.quit = True
             return
@@ -111,6 +141,7 @@ class TerminalGame:
         if command in {"quit", "exit", "q"}:
             self.quit = True
         elif command in {"help", "?", "h"}:
+            self.console.print(self.how_to_move())
             self.console.print(HELP)
             self._list_moves()
         elif command in {"moves", "m"}:
@@ -121,6 +152,14 @@ class TerminalGame:
             self._undo()
         else:
             self._play(text)
+
+    def how_to_move(self) -> str:
+        """How to type a move in this game, with an example that is legal right now."""
+        how = HOW_TO_MOVE.get(self.game.name, "type a move in the game's notation")
+        legal = self.state.legal_actions() if not self.state.is_terminal() else []
+        example = self.state.action_to_string(legal[0]) if legal else None
+        text = f"[bold]How to move:[/] {how}"
+        return text + (f"; for example [cyan]{escape(example)}[/]." if example else ".")
 
     def _list_moves(self) -> None:
         moves = [self.state.action_to_string(a) for a in self.state.legal_actions()]
@@ -136,8 +175,14 @@ class TerminalGame:
                     raise ParlourError(f"{text!r} goes past the end of your turn")
                 trial.apply_action(trial.parse_move(trial.action_to_string(action)))
         except ParlourError as exc:
+            title = self.game.get_type().long_name
+            names = [self.name(i) for i in range(len(self.seats))]
+            if isinstance(exc, IllegalActionError):
+                message = illegal_message(title, exc, names)
+            else:
+                message = notation_message(title, str(exc), names)
             self.console.print(
-                f"[red]{escape(str(exc))}[/]  (type [cyan]help[/] for the rules of input)"
+                f"[red]{escape(message)}[/]  (type [cyan]help[/] for how to move)"
             )
             return
         self.state = trial
@@ -152,7 +197,9 @@ class TerminalGame:
         self._checkpoints = [c for c in self._checkpoints if c <= target]
         self.state = self.game.new_state_from_actions(self.state.history()[:target])
         self.console.print("[yellow]move taken back[/]")
-        self._show(self.state.current_player())
+        player = self.state.current_player()
+        self._show(player)
+        self.shown_for = (player, len(self.state.history()))  # the loop need not draw it again
 
     def _announce(self) -> None:
         if not self.state.is_terminal():
@@ -165,13 +212,27 @@ class TerminalGame:
         table.add_column("result")
         if any(scores):
             table.add_column("points", justify="right")
-        for i, seat in enumerate(self.seats):
-            row = [str(i), seat.label, "[green]won[/]" if returns[i] > 0 else "[red]lost[/]"]
+        for i, _seat in enumerate(self.seats):
+            row = [str(i + 1), escape(self.name(i)),
+                   "[green]won[/]" if returns[i] > 0 else "[red]lost[/]"]
             if any(scores):
                 row.append(f"{scores[i]:g}")
             table.add_row(*row)
         self.console.print(table)
 
     def record(self, **metadata: object) -> GameRecord:
-        labels = [s.label for s in self.seats]
-        return GameRecord.from_state(self.state, seats=labels, seed=self.seed, **metadata)
+        labels = [self.name(i) for i in range(len(self.seats))]
+        return GameRecord.from_state(
+            self.state, players=labels, seats=labels, seed=self.seed, **metadata
+        )
+
+
+def seat_colour(state: State, player: int) -> str | None:
+    """The colour a game gives a seat, as its players say it (Clobber's White and Black,
+    Stomple's stomper colour once drawn); ``None`` in games without colours."""
+    if state.game.name == "clobber":
+        return ("White", "Black")[player] if player in (0, 1) else None
+    if state.game.name == "stomple":
+        colours = state.view(None).get("colours") or []
+        return colours[player] if player < len(colours) and colours[player] else None
+    return None

@@ -6,7 +6,7 @@ Because every random event is a chance action (G-1), the actions alone reproduce
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,17 +25,27 @@ class RecordError(ParlourError):
 
 @dataclass(frozen=True)
 class GameRecord:
-    """What is needed to replay a game, plus free-form metadata (players, dates, seeds)."""
+    """What is needed to replay a game, the players' names (seat order; empty when not
+    known), plus free-form metadata (dates, seeds, where it was played)."""
 
     game: str
     params: dict[str, Any]
     actions: tuple[int, ...]
     metadata: dict[str, Any] = field(default_factory=dict)
+    players: tuple[str, ...] = ()
 
     @classmethod
-    def from_state(cls, state: State, **metadata: Any) -> GameRecord:
+    def from_state(
+        cls, state: State, *, players: Sequence[str] = (), **metadata: Any
+    ) -> GameRecord:
         game = state.game
-        return cls(game.name, game.non_default_parameters(), tuple(state.history()), metadata)
+        return cls(
+            game.name,
+            game.non_default_parameters(),
+            tuple(state.history()),
+            metadata,
+            tuple(players),
+        )
 
     def load_game(self) -> Game:
         return load_game(self.game, **self.params)
@@ -58,6 +68,7 @@ class GameRecord:
             "game": self.game,
             "params": self.params,
             "actions": list(self.actions),
+            "players": list(self.players),
             "metadata": self.metadata,
         }
         return json.dumps(body, indent=1)
@@ -82,7 +93,10 @@ class GameRecord:
         metadata = body.get("metadata", {})
         if not isinstance(metadata, dict):
             raise RecordError("'metadata' must be an object")
-        return cls(game, params, tuple(actions), metadata)
+        players = body.get("players", [])  # absent in records written before names existed
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("'players' must be a list of names")
+        return cls(game, params, tuple(actions), metadata, tuple(players))
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)

@@ -23,6 +23,7 @@ def run(
     limits: str | None = None,
     allowed_origins: tuple[str, ...] = (),
     trusted_proxies: tuple[str, ...] = (),
+    archive_after: float | None = None,
 ) -> None:
     """Serve until interrupted (blocking).
 
@@ -45,6 +46,7 @@ def run(
         ai_deadline=ai_deadline,
         limits=Limits.from_text(limits, Limits.from_env()),
         allowed_origins=allowed_origins,
+        archive_after=archive_after,
     )
     config = uvicorn.Config(
         app,
@@ -54,6 +56,9 @@ def run(
         proxy_headers=bool(trusted_proxies),
         forwarded_allow_ips=",".join(trusted_proxies) or None,
         server_header=False,
+        # SIGTERM: stop taking connections, close websockets (clients reconnect to another
+        # process), give requests in flight this long, then stop the computer players
+        timeout_graceful_shutdown=10,
         ws_max_size=65536,
         # game messages are a few kB: compressing each costs more CPU than it saves on a LAN
         ws_per_message_deflate=False,

@@ -31,20 +31,26 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from parlour.agents import agent_names
+from parlour.agents import agent_names, agents_for
 from parlour.core import ParlourError, game_class, list_games, load_game
 from parlour.server.ai import AIRunner, is_web_agent
-from parlour.server.config import default_db_url, normalise_db_url
+from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
 from parlour.server.limits import Limits, client_key
+from parlour.server.names import seat_display_name
 from parlour.server.protocol import (
     ActMessage,
+    ChatMessage,
     PingMessage,
     ProtocolError,
+    ReclaimMessage,
+    ResignMessage,
+    UndoMessage,
     error,
     parse_message,
 )
 from parlour.server.rules import rules_html
 from parlour.server.security import Guard, install_redaction
+from parlour.server.steward import SeatError
 from parlour.server.store import HandData, Store
 from parlour.server.tables import SEAT_CHOICES, Connection, CreateError, Hub, QuotaError, Table
 from parlour.server.views import is_public, record_document, replay_steps
@@ -58,8 +64,16 @@ ParamValue = bool | int | float | str | None
 
 class SeatChoice(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["me", "invite", "hotseat", "ai"]
+    kind: Literal["me", "invite", "hotseat", "ai", "open"]
     agent: Annotated[str, Field(max_length=64)] | None = None
+    name: Annotated[str, Field(max_length=200)] | None = None
+    """A player's display name (cleaned and cut to ``names.MAX_NAME`` by the server)."""
+
+
+class SeatName(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(max_length=200)]
+    seat: int | None = None
 
 
 class CreateTable(BaseModel):
@@ -67,6 +81,22 @@ class CreateTable(BaseModel):
     game: Annotated[str, Field(min_length=1, max_length=64)]
     params: dict[Annotated[str, Field(max_length=64)], ParamValue] = Field(default_factory=dict)
     seats: list[SeatChoice] | None = Field(default=None, max_length=16)
+    open: bool = False
+    """List the table's free seats in the public lobby (anyone may take one)."""
+    clock: dict[Annotated[str, Field(max_length=16)], float] | None = Field(
+        default=None, max_length=3
+    )
+    """``{"per_move": s}`` or ``{"initial": s, "increment": s}``; none by default."""
+
+
+class FillSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int
+    agent: Annotated[str, Field(max_length=64)]
+
+
+LOBBY_PAGE = 20
+"""Tables per page of the public lobby listing."""
 
 
 class CheckParams(BaseModel):
@@ -77,6 +107,33 @@ class CheckParams(BaseModel):
 def _clean_params(params: dict[str, ParamValue]) -> dict[str, Any]:
     """Blank form fields mean "the default"."""
     return {k: v for k, v in params.items() if v is not None and v != ""}
+
+
+def _listing(data: Any) -> dict[str, Any]:
+    """One table of the public lobby, as anyone may see it (no tokens, no hidden parameter)."""
+    from parlour.server.clocks import ClockConfig
+    from parlour.server.views import HIDDEN_PARAMS
+
+    game = game_class(data.game)
+    params = {k: v for k, v in data.params.items() if k not in HIDDEN_PARAMS}
+    joined = {e.seat for e in data.events if e.kind in ("join", "fill")}
+    config = ClockConfig.parse(data.clock) if data.clock else None
+    return {
+        "table": data.id,
+        "game": data.game,
+        "title": game.game_type.long_name,
+        "params": params,
+        "seats": [
+            {"seat": s.seat, "free": s.kind == "open", "kind": s.kind, "agent": s.agent,
+             "joined": s.seat in joined}
+            for s in data.seats
+        ],
+        "clock": None if config is None else config.describe(),
+        "moves": len(data.actions),
+        "to_act": data.to_act,
+        "created_at": data.created_at,
+        "watch": f"/watch/{data.id}",
+    }
 
 
 def game_catalogue() -> list[dict[str, Any]]:
@@ -105,6 +162,7 @@ def game_catalogue() -> list[dict[str, Any]]:
                 "default_players": default_players,
                 "information": kind.information.value,
                 "params": params,
+                "agents": agents_for(name),
             }
         )
     return games
@@ -132,6 +190,7 @@ def create_app(
     limits: Limits | None = None,
     allowed_origins: tuple[str, ...] = (),
     extra_agents: tuple[str, ...] = (),
+    archive_after: float | None = None,
 ) -> FastAPI:
     """Build the app. ``db_url`` defaults to SQLite in the user's data directory; ``limits``
     to :meth:`Limits.from_env`; ``allowed_origins`` adds sites (besides the server's own) whose
@@ -142,11 +201,13 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_redaction()  # after the server configured its loggers
+        lock = hold_sqlite_lock(url)  # raises DatabaseInUse: the process stops with the reason
         store = Store(url, synchronous=synchronous)
         runner = AIRunner(ai_mode) if ai_deadline is None else AIRunner(
             ai_mode, deadline=ai_deadline
         )
         hub = Hub(store, runner, ai_delay=ai_delay, limits=limits, extra_agents=extra_agents)
+        hub.archive_after = archive_after
         await hub.start()
         log.info("parlour server ready; tables waiting for a computer player resume now")
         # Latency: a full garbage collection walks every long-lived object (the libraries,
@@ -156,11 +217,15 @@ def create_app(
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         app.state.hub = hub
+        app.state.draining = False
         try:
             yield
         finally:
+            app.state.draining = True
             await hub.close()
             store.close()
+            if lock is not None:
+                lock.close()
 
     app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins)
@@ -217,6 +282,26 @@ def create_app(
     async def favicon() -> FileResponse:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
+    @app.get("/readyz", include_in_schema=False)
+    async def ready(request: Request) -> JSONResponse:
+        """For a load balancer: 200 when this process can take players (its database answers,
+        its start-up resume is done, it listens for other processes' moves and is not
+        shutting down), else 503 with the reason."""
+        hub = hub_of(request)
+        reasons = []
+        if getattr(request.app.state, "draining", False):
+            reasons.append("shutting down")
+        if not hub.ready:
+            reasons.append("resuming tables")
+        if hub.listener is not None and not hub.listener.connected.is_set():
+            reasons.append("not listening for other processes' moves")
+        try:
+            await hub.store.run(hub.store.ping)
+        except Exception:
+            reasons.append("database unreachable")
+        body = {"ready": not reasons, "reasons": reasons, "process": hub.owner}
+        return JSONResponse(body, status_code=503 if reasons else 200)
+
     @app.get("/healthz", include_in_schema=False)
     async def health(request: Request) -> dict[str, Any]:
         hub = hub_of(request)
@@ -251,10 +336,12 @@ def create_app(
     async def create(request: Request) -> dict[str, Any]:
         body = await _json_body(request, CreateTable)
         kinds = [(s.kind, s.agent) for s in body.seats] if body.seats is not None else None
+        names = [s.name for s in body.seats] if body.seats is not None else None
         client = client_key(request.client.host if request.client else None)
         try:
             table = await hub_of(request).create(
-                body.game, _clean_params(body.params), kinds, client
+                body.game, _clean_params(body.params), kinds, client, names=names,
+                listed=body.open, clock=body.clock,
             )
         except CreateError as exc:
             raise HTTPException(400, str(exc)) from None
@@ -275,6 +362,33 @@ def create_app(
                 if h.role == "invite"
             ],
         }
+
+    @app.get("/api/tables")
+    async def lobby_tables(request: Request, page: int = 0) -> dict[str, Any]:
+        """The public lobby: open tables with free seats, and open tables being played (to
+        watch), newest first, ``LOBBY_PAGE`` a page. Private tables never appear."""
+        if not 0 <= page <= 10_000:
+            raise HTTPException(400, "page is 0 to 10000")
+        store = hub_of(request).store
+        free, playing, more = await store.run(store.lobby, page, LOBBY_PAGE)
+        return {
+            "open": [_listing(t) for t in free],
+            "playing": [_listing(t) for t in playing],
+            "page": page,
+            "next": page + 1 if more else None,
+        }
+
+    @app.post("/api/tables/{table_id}/seats/{seat}")
+    async def take_seat(request: Request, table_id: str, seat: int) -> dict[str, Any]:
+        """Take a free seat of an open table: you get a seat link of your own."""
+        table = await by_table(request, table_id)
+        if not table.listed:
+            raise HTTPException(404, "this table has no seats on offer")
+        try:
+            hand = await hub_of(request).steward.take_seat(table, seat)
+        except SeatError as exc:
+            raise HTTPException(409, str(exc)) from None
+        return {"url": f"/play/{hand.token}", "seat": seat, "table": table.id}
 
     # -- a seat's API ---------------------------------------------------------------------
     def _viewer(table: Table, hand: HandData | None, seat: int | None) -> int | None:
@@ -304,6 +418,19 @@ def create_app(
         reply = await _act(hub_of(request), table, hand, message, None)
         return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
 
+    @app.post("/api/play/{token}/name")
+    async def play_name(request: Request, token: str) -> dict[str, Any]:
+        """Set the display name of this link's seat (``seat`` picks one of a hot-seat's)."""
+        table, hand = await by_token(request, token)
+        body = await _json_body(request, SeatName)
+        if body.seat is None and len(hand.seats) != 1:
+            raise HTTPException(400, "this link holds several seats: say which one to name")
+        seat = hand.seats[0] if body.seat is None else body.seat
+        if seat not in hand.seats:
+            raise HTTPException(403, f"this link does not hold seat {seat + 1}")
+        await hub_of(request).rename(table, {seat: body.name})
+        return {"seat": seat, "name": table.seats[seat].name}
+
     @app.get("/api/play/{token}/replay")
     async def play_replay(request: Request, token: str, seat: int | None = None) -> dict[str, Any]:
         table, hand = await by_token(request, token)
@@ -321,6 +448,33 @@ def create_app(
             raise HTTPException(409, "a rematch is offered once the game is over")
         await hub_of(request).rematch(table)
         return {"url": f"/play/{table.rematch_tokens[hand.hand]}", "table": table.rematch_id}
+
+    @app.post("/api/play/{token}/fill")
+    async def play_fill(request: Request, token: str) -> dict[str, Any]:
+        """The creator fills a free seat with a computer player."""
+        table, hand = await by_token(request, token)
+        if not hand.creator:
+            raise HTTPException(403, "only the table's creator fills seats")
+        body = await _json_body(request, FillSeat)
+        try:
+            await hub_of(request).steward.fill_seat(table, body.seat, body.agent)
+        except SeatError as exc:
+            raise HTTPException(409, str(exc)) from None
+        return {"seat": body.seat, "agent": body.agent}
+
+    @app.post("/api/play/{token}/resign")
+    async def play_resign(request: Request, token: str, seat: int | None = None) -> JSONResponse:
+        table, hand = await by_token(request, token)
+        reply = await hub_of(request).steward.resign(table, _seat_of(table, hand, seat))
+        return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
+
+    def _seat_of(table: Table, hand: HandData, seat: int | None) -> int:
+        if not hand.seats:
+            raise HTTPException(403, "this link holds no seat")
+        chosen = table.focus(hand) if seat is None else seat
+        if chosen not in hand.seats:
+            raise HTTPException(403, f"this link does not hold seat {seat}")
+        return int(chosen)
 
     # -- a spectator's API ----------------------------------------------------------------
     @app.get("/api/watch/{table_id}")
@@ -343,7 +497,13 @@ def create_app(
     async def _record(table: Table, viewer: int | None) -> Response:
         state, notes = table.state.clone(), list(table.notes)
         metadata = {"table": table.id, "site": "parlour serve"}
-        document = await asyncio.to_thread(record_document, state, notes, viewer, metadata)
+        players = [
+            seat_display_name(s.kind, s.agent, s.name) or f"Player {s.seat + 1}"
+            for s in table.seats
+        ]
+        document = await asyncio.to_thread(
+            record_document, state, notes, viewer, metadata, players
+        )
         text = document if isinstance(document, str) else json.dumps(document, indent=1)
         if is_public(table.game):
             suffix = "record"
@@ -388,6 +548,7 @@ def create_app(
         conn = Connection(hand, hub.limits)
         writer = asyncio.create_task(_pump(websocket, conn))
         hub.join(table, conn)
+        await hub.steward.chat_history(table, conn)
         try:
             while not conn.closed:
                 frame = await websocket.receive()
@@ -414,6 +575,12 @@ def create_app(
                     continue
                 if isinstance(message, PingMessage):
                     conn.send({"type": "pong", "nonce": message.nonce, "version": table.version})
+                elif isinstance(message, ChatMessage):
+                    problem = await hub.steward.chat(table, conn, message.text)
+                    if problem is not None:
+                        conn.send(problem)
+                elif isinstance(message, ResignMessage | ReclaimMessage | UndoMessage):
+                    conn.send(await _table_action(hub, table, hand, message))
                 elif isinstance(message, ActMessage):
                     if hand is None:
                         conn.send(
@@ -433,6 +600,23 @@ def create_app(
             hub.leave(table, conn)
             with contextlib.suppress(Exception):
                 await writer
+
+    async def _table_action(
+        hub: Hub, table: Table, hand: HandData | None,
+        message: ResignMessage | ReclaimMessage | UndoMessage,
+    ) -> dict[str, Any]:
+        if hand is None or not hand.seats:
+            return error("spectator", "a spectator's link holds no seat")
+        seat = table.focus(hand)
+        assert seat is not None
+        if isinstance(message, ResignMessage):
+            return await hub.steward.resign(table, seat)
+        if isinstance(message, ReclaimMessage):
+            for held in hand.seats:
+                if held in table.taken_over:
+                    return await hub.steward.reclaim(table, held)
+            return error("not_taken", "your seat is yours already")
+        return await hub.steward.undo(table, seat, message.answer)
 
     async def _pump(websocket: WebSocket, conn: Connection) -> None:
         """Send a connection's queued messages in order; stop when it closes."""

@@ -7,8 +7,10 @@ With no setup the server uses an SQLite file in the user's data directory (platf
 
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
+from typing import IO
 
 import platformdirs
 
@@ -53,3 +55,35 @@ def normalise_db_url(url: str) -> str:
     if "://" not in url:
         return f"sqlite:///{Path(url).expanduser().resolve()}"
     return url
+
+
+class DatabaseInUse(RuntimeError):
+    """Another server process already serves this SQLite file."""
+
+
+def hold_sqlite_lock(url: str) -> IO[bytes] | None:
+    """Hold an exclusive lock beside an SQLite database for as long as the returned file stays
+    open; ``None`` for other databases.
+
+    SQLite serves one server process: each process keeps its tables in memory, and only with
+    PostgreSQL do processes tell each other about moves (LISTEN/NOTIFY). A second
+    ``parlour serve`` on the same file is therefore refused at start, rather than allowed to
+    accept moves its neighbour would never show.
+    """
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url == prefix + ":memory:":
+        return None
+    secure_sqlite_file(url)  # creates the folder (0700) if need be
+    path = Path(url[len(prefix):].split("?", 1)[0])
+    descriptor = os.open(path.with_name(path.name + ".lock"), os.O_CREAT | os.O_WRONLY, 0o600)
+    handle = os.fdopen(descriptor, "wb")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise DatabaseInUse(
+            f"another parlour server is already using {path}: SQLite serves one process. "
+            "Stop the other one, give this one its own --db, or run several processes on "
+            "PostgreSQL (--db postgresql://...)"
+        ) from None
+    return handle

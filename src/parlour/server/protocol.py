@@ -52,11 +52,49 @@ class StateRequest(BaseModel):
     type: Literal["state"]
 
 
-Message = ActMessage | PingMessage | StateRequest
+class ChatMessage(BaseModel):
+    """Say something at the table: plain text, to the players' channel from a seat, to the
+    spectators' channel from a spectator (at most 500 characters, checked with a clear error)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=4000)]
+
+
+class ResignMessage(BaseModel):
+    """Give up: two players, the game is lost; more, the computer takes the seat."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["resign"]
+
+
+class ReclaimMessage(BaseModel):
+    """Take back a seat the computer has been playing after time-outs."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["reclaim"]
+
+
+class UndoMessage(BaseModel):
+    """Ask to take your last turn back, or answer the opponent's request."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["undo"]
+    answer: Literal["ask", "accept", "decline"]
+
+
+Message = (
+    ActMessage | PingMessage | StateRequest | ChatMessage | ResignMessage | ReclaimMessage
+    | UndoMessage
+)
 _BY_TYPE: dict[str, type[BaseModel]] = {
     "act": ActMessage,
     "ping": PingMessage,
     "state": StateRequest,
+    "chat": ChatMessage,
+    "resign": ResignMessage,
+    "reclaim": ReclaimMessage,
+    "undo": UndoMessage,
 }
 
 

@@ -68,6 +68,11 @@ class TableRow(Base):
     to_act: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     updated_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_by: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # Open tables, clocks and archiving (issue 18), also added by :func:`migrate`.
+    listed: Mapped[bool | None] = mapped_column(Boolean, nullable=True, index=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    deadline_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    archived: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class SeatRow(Base):
@@ -77,6 +82,7 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))  # "human" or "ai"
     agent: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the player's name
 
 
 class HandRow(Base):
@@ -105,11 +111,73 @@ class ActionRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class EventRow(Base):
+    """Something that happens at a table outside the game's rules, stored like an action
+    (before anyone is told, and replayed when the table is rebuilt): a seat taken from the
+    lobby, a time-out, a resignation, the computer taking a seat over or giving it back, an
+    undo. ``at`` is the table's version when it happened."""
+
+    __tablename__ = "parlour_events"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("parlour_tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class ChatRow(Base):
+    """One chat message: plain text, on the players' or the spectators' channel."""
+
+    __tablename__ = "parlour_chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("parlour_tables.id"), index=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(2000))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class TakenBackRow(Base):
+    """An action taken back by an undo both players agreed to: kept, never deleted."""
+
+    __tablename__ = "parlour_taken_back"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("parlour_tables.id"), primary_key=True)
+    undo: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[int] = mapped_column(Integer)
+    player: Mapped[int] = mapped_column(Integer)
+    client_key: Mapped[str | None] = mapped_column(String(160), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class ClaimRow(Base):
+    """Work that must happen exactly once, claimed by one server process until it expires:
+    a computer player's move (or a pending chance event) at one move number of one table."""
+
+    __tablename__ = "parlour_claims"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(96))
+    version: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+NOTIFY_CHANNEL = "parlour_tables"
+"""The PostgreSQL channel on which every stored action is announced (``table_id:version``)."""
+
+
 @dataclass(frozen=True)
 class SeatData:
     seat: int
     kind: str
     agent: str | None
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +195,18 @@ class ActionData:
     action: int
     player: int
     client_key: str | None
+    at: float = 0.0
+    """When it was stored (seconds since the epoch): the clocks are computed from these."""
+
+
+@dataclass(frozen=True)
+class EventData:
+    seq: int
+    at: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+    created_at: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -141,10 +221,17 @@ class TableData:
     seats: tuple[SeatData, ...]
     hands: tuple[HandData, ...]
     actions: tuple[ActionData, ...]
+    events: tuple[EventData, ...] = ()
+    listed: bool = False
+    clock: dict[str, Any] | None = None
+    archived: bool = False
+    created_at: float = 0.0
+    to_act: int | None = None
 
 
-Batch = tuple[str, Sequence[ActionData], bool, int | None]
-"""One table's submission: table id, its new actions, finished, who is to act after them."""
+Batch = tuple[str, Sequence[ActionData], bool, int | None, float | None]
+"""One table's submission: table id, its new actions, finished, who is to act after them, and
+the deadline of the turn that starts (``None``: no clock)."""
 
 
 class ConflictError(Exception):
@@ -157,6 +244,9 @@ class Store:
     def __init__(self, url: str, *, synchronous: str = "NORMAL") -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        self.shared = url.startswith("postgresql")
+        """Several server processes may use this database at once (PostgreSQL): each must
+        catch up from it, announce what it stores and claim exactly-once work."""
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
             secure_sqlite_file(url)
@@ -208,8 +298,11 @@ class Store:
         finished: bool = False,
         to_act: int | None = None,
         created_by: str | None = None,
+        listed: bool = False,
+        clock: dict[str, Any] | None = None,
+        created_at: float | None = None,
     ) -> None:
-        now = time.time()
+        now = created_at or time.time()
         with self.engine.begin() as connection:
             connection.execute(
                 insert(TableRow),
@@ -224,13 +317,17 @@ class Store:
                     "to_act": None if finished else to_act,
                     "updated_at": now,
                     "created_by": created_by,
+                    "listed": listed,
+                    "clock": clock,
                 }],
             )
             connection.execute(
                 insert(SeatRow),
-                [{"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent}
-                 for s in seats],
+                [{"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
+                  "name": s.name} for s in seats],
             )
+            if self.shared:
+                self._notify(connection, "lobby", 0)
             connection.execute(
                 insert(HandRow),
                 [{"token": h.token, "table_id": table_id, "hand": h.hand, "seats": list(h.seats),
@@ -240,7 +337,8 @@ class Store:
                 connection.execute(
                     insert(ActionRow),
                     [{"table_id": table_id, "seq": a.seq, "action": a.action,
-                      "player": a.player, "client_key": a.client_key, "created_at": now}
+                      "player": a.player, "client_key": a.client_key,
+                      "created_at": a.at or now}
                      for a in actions],
                 )
 
@@ -250,12 +348,13 @@ class Store:
         actions: Sequence[ActionData],
         finished: bool,
         to_act: int | None = None,
+        deadline: float | None = None,
     ) -> None:
         """Store ``actions`` in one transaction, or raise :class:`ConflictError` and store none.
 
         ``to_act`` is who acts after them (``None``: not known; checked at the next start)."""
         try:
-            self.append_many([(table_id, actions, finished, to_act)])
+            self.append_many([(table_id, actions, finished, to_act, deadline)])
         except IntegrityError as exc:
             raise ConflictError(str(exc.orig)) from None
 
@@ -272,14 +371,14 @@ class Store:
                 "action": a.action,
                 "player": a.player,
                 "client_key": a.client_key,
-                "created_at": now,
+                "created_at": a.at or now,
             }
-            for table_id, actions, _finished, _to_act in batches
+            for table_id, actions, _finished, _to_act, _deadline in batches
             for a in actions
         ]
         with self.engine.begin() as connection:
             connection.execute(insert(ActionRow), rows)
-            for table_id, _actions, done, to_act in batches:
+            for table_id, actions, done, to_act, deadline in batches:
                 connection.execute(
                     update(TableRow)
                     .where(TableRow.id == table_id)
@@ -287,11 +386,27 @@ class Store:
                         finished=done,
                         to_act=None if done else to_act,
                         updated_at=now,
+                        deadline_at=None if done else deadline,
                     )
                 )
+                if self.shared and actions:
+                    self._notify(connection, table_id, actions[-1].seq + 1)
+
+    @staticmethod
+    def _notify(connection: Any, table_id: str, version: int) -> None:
+        """Announce a table's new version to every process (delivered at commit)."""
+        connection.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": NOTIFY_CHANNEL, "payload": f"{table_id}:{version}"},
+        )
 
     async def append_grouped(
-        self, table_id: str, actions: Sequence[ActionData], finished: bool, to_act: int | None
+        self,
+        table_id: str,
+        actions: Sequence[ActionData],
+        finished: bool,
+        to_act: int | None,
+        deadline: float | None = None,
     ) -> None:
         """:meth:`append` from the event loop, batched with whatever else is waiting.
 
@@ -302,7 +417,7 @@ class Store:
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._waiting.append(((table_id, actions, finished, to_act), future))
+        self._waiting.append(((table_id, actions, finished, to_act, deadline), future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_waiting())
         await future
@@ -339,6 +454,16 @@ class Store:
             )
             return session.scalar(select(TableRow.rematch_id).where(TableRow.id == table_id))
 
+    def set_seat_names(self, table_id: str, names: dict[int, str | None]) -> None:
+        """Store players' display names (already cleaned) for seats of ``table_id``."""
+        with self.engine.begin() as connection:
+            for seat, name in names.items():
+                connection.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(name=name)
+                )
+
     # -- reads ----------------------------------------------------------------------------
     def load(self, table_id: str) -> TableData | None:
         with Session(self.engine) as session:
@@ -354,6 +479,9 @@ class Store:
             actions = session.scalars(
                 select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq)
             ).all()
+            events = session.scalars(
+                select(EventRow).where(EventRow.table_id == table_id).order_by(EventRow.seq)
+            ).all()
             return TableData(
                 id=row.id,
                 game=row.game,
@@ -362,13 +490,23 @@ class Store:
                 finished=row.finished,
                 rematch_of=row.rematch_of,
                 rematch_id=row.rematch_id,
-                seats=tuple(SeatData(s.seat, s.kind, s.agent) for s in seats),
+                seats=tuple(SeatData(s.seat, s.kind, s.agent, s.name) for s in seats),
                 hands=tuple(
                     HandData(h.token, h.hand, tuple(h.seats), h.role, h.creator) for h in hands
                 ),
                 actions=tuple(
-                    ActionData(a.seq, a.action, a.player, a.client_key) for a in actions
+                    ActionData(a.seq, a.action, a.player, a.client_key, a.created_at)
+                    for a in actions
                 ),
+                events=tuple(
+                    EventData(e.seq, e.at, e.kind, e.seat, dict(e.data), e.created_at)
+                    for e in events
+                ),
+                listed=bool(row.listed),
+                clock=dict(row.clock) if row.clock else None,
+                archived=bool(row.archived),
+                created_at=row.created_at,
+                to_act=row.to_act,
             )
 
     def table_of_token(self, token: str) -> str | None:
@@ -380,6 +518,97 @@ class Store:
             return list(
                 session.scalars(select(TableRow.id).where(TableRow.finished.is_(False))).all()
             )
+
+    def actions_since(self, table_id: str, seq: int) -> list[ActionData]:
+        """The table's stored actions from move ``seq`` on (to catch a cached table up)."""
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.table_id == table_id, ActionRow.seq >= seq)
+                .order_by(ActionRow.seq)
+            ).all()
+            return [ActionData(a.seq, a.action, a.player, a.client_key, a.created_at)
+                    for a in rows]
+
+    def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """Each table's version (its number of stored actions), for the periodic catch-up."""
+        if not table_ids:
+            return {}
+        with Session(self.engine) as session:
+            query = (
+                select(ActionRow.table_id, func.max(ActionRow.seq))
+                .where(ActionRow.table_id.in_(list(table_ids)))
+                .group_by(ActionRow.table_id)
+            )
+            return {table_id: int(top) + 1 for table_id, top in session.execute(query)}
+
+    def rematch_of(self, table_id: str) -> str | None:
+        with Session(self.engine) as session:
+            return session.scalar(select(TableRow.rematch_id).where(TableRow.id == table_id))
+
+    def claim(self, table_id: str, owner: str, version: int, ttl: float) -> bool:
+        """Claim the work at ``version`` of a table for ``ttl`` seconds; ``True`` if ours.
+
+        Granted when nobody holds the table, when the holder's claim expired or was for an
+        earlier version, or when ``owner`` holds it already (a renewal). The database decides
+        (one statement), so two processes asking at once cannot both win.
+        """
+        now = time.time()
+        dialect = self.engine.dialect.name
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        statement = upsert(ClaimRow).values(
+            table_id=table_id, owner=owner, version=version, expires_at=now + ttl
+        )
+        held = ClaimRow.__table__.c
+        statement = statement.on_conflict_do_update(
+            index_elements=[held.table_id],
+            set_={"owner": owner, "version": version, "expires_at": now + ttl},
+            where=(held.expires_at < now) | (held.version < version)
+            | ((held.owner == owner) & (held.version == version)),
+        ).returning(held.owner)
+        with self.engine.begin() as connection:
+            return connection.execute(statement).first() is not None
+
+    def release(self, table_id: str, owner: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                ClaimRow.__table__.delete().where(
+                    ClaimRow.table_id == table_id, ClaimRow.owner == owner
+                )
+            )
+
+    def unclaimed_waiting_ids(self, quiet_for: float) -> list[str]:
+        """Tables waiting for a computer or chance to act that no live claim covers and that
+        have not changed for ``quiet_for`` seconds (the process that stored the last move has
+        that long to claim the next): work a dead process left behind."""
+        now = time.time()
+        with Session(self.engine) as session:
+            ai_to_act = (
+                select(SeatRow.table_id)
+                .where(SeatRow.kind == "ai", SeatRow.seat == TableRow.to_act)
+                .where(SeatRow.table_id == TableRow.id)
+                .exists()
+            )
+            live = (
+                select(ClaimRow.table_id)
+                .where(ClaimRow.table_id == TableRow.id, ClaimRow.expires_at >= now)
+                .exists()
+            )
+            query = select(TableRow.id).where(
+                TableRow.finished.is_(False),
+                (TableRow.to_act < 0) | ai_to_act,
+                ~live,
+                TableRow.updated_at < now - quiet_for,
+            )
+            return list(session.scalars(query).all())
+
+    def ping(self) -> None:
+        """Raise if the database cannot be reached (for the readiness check)."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     def waiting_table_ids(self) -> list[str]:
         """Unfinished tables that wait for the server itself: a computer seat or a chance
@@ -411,6 +640,178 @@ class Store:
             connection.execute(
                 update(TableRow).where(TableRow.id == table_id).values(to_act=to_act)
             )
+
+
+    # -- events, seats, the lobby, chat, undo, archiving (issue 18) -------------------------
+    def add_event(
+        self,
+        table_id: str,
+        event: EventData,
+        *,
+        finished: bool | None = None,
+        to_act: int | None = None,
+        deadline: float | None = None,
+        seats: Sequence[SeatData] = (),
+        hands: Sequence[HandData] = (),
+    ) -> None:
+        """Store a table event, with what it changes (the result, a seat, a new hand), in one
+        transaction; :class:`ConflictError` if that event number is taken (another process)."""
+        now = event.created_at or time.time()
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(EventRow), [{
+                    "table_id": table_id, "seq": event.seq, "at": event.at, "kind": event.kind,
+                    "seat": event.seat, "data": event.data, "created_at": now,
+                }])
+                values: dict[str, Any] = {"updated_at": now, "deadline_at": deadline}
+                if finished is not None:
+                    values["finished"] = finished
+                    values["to_act"] = None if finished else to_act
+                connection.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+                for seat in seats:
+                    connection.execute(
+                        update(SeatRow)
+                        .where(SeatRow.table_id == table_id, SeatRow.seat == seat.seat)
+                        .values(kind=seat.kind, agent=seat.agent)
+                    )
+                if hands:
+                    connection.execute(insert(HandRow), [
+                        {"token": h.token, "table_id": table_id, "hand": h.hand,
+                         "seats": list(h.seats), "role": h.role, "creator": h.creator}
+                        for h in hands
+                    ])
+                if self.shared:
+                    self._notify(connection, table_id, -1 - event.seq)
+        except IntegrityError as exc:
+            raise ConflictError(str(exc.orig)) from None
+
+    def events_since(self, table_id: str, seq: int) -> list[EventData]:
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(EventRow)
+                .where(EventRow.table_id == table_id, EventRow.seq >= seq)
+                .order_by(EventRow.seq)
+            ).all()
+            return [EventData(e.seq, e.at, e.kind, e.seat, dict(e.data), e.created_at)
+                    for e in rows]
+
+    def lobby(self, page: int, per_page: int) -> tuple[list[TableData], list[TableData], bool]:
+        """Listed unfinished tables, newest first: those with a free seat, and those being
+        played (to watch); and whether a next page exists."""
+        with Session(self.engine) as session:
+            free = (
+                select(SeatRow.table_id)
+                .where(SeatRow.table_id == TableRow.id, SeatRow.kind == "open")
+                .exists()
+            )
+            base = select(TableRow.id).where(
+                TableRow.listed.is_(True),
+                TableRow.finished.is_(False),
+                TableRow.archived.is_not(True),
+            )
+            found: list[list[TableData]] = []
+            more = False
+            for query in (base.where(free), base.where(~free)):
+                ids = list(session.scalars(
+                    query.order_by(TableRow.created_at.desc())
+                    .offset(page * per_page).limit(per_page + 1)
+                ).all())
+                more = more or len(ids) > per_page
+                found.append([d for d in (self.load(i) for i in ids[:per_page]) if d])
+        return found[0], found[1], more
+
+    def take_seat(self, table_id: str, seat: int, kind: str, agent: str | None) -> bool:
+        """Give a free (``open``) seat to someone; ``False`` if it was taken first."""
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "open")
+                .values(kind=kind, agent=agent)
+            )
+            return bool(result.rowcount)
+
+    def add_chat(self, table_id: str, channel: str, seat: int | None, name: str,
+                 text_: str, at: float) -> int:
+        with self.engine.begin() as connection:
+            result = connection.execute(insert(ChatRow).values(
+                table_id=table_id, channel=channel, seat=seat, name=name, text=text_,
+                created_at=at,
+            ))
+            key = result.inserted_primary_key
+            return int(key[0]) if key else 0
+
+    def chat(self, table_id: str, channel: str, limit: int) -> list[dict[str, Any]]:
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(ChatRow)
+                .where(ChatRow.table_id == table_id, ChatRow.channel == channel)
+                .order_by(ChatRow.id.desc())
+                .limit(limit)
+            ).all()
+            return [{"id": r.id, "seat": r.seat, "name": r.name, "text": r.text,
+                     "at": r.created_at} for r in reversed(rows)]
+
+    def take_back(self, table_id: str, undo: int, from_seq: int, event: EventData,
+                  to_act: int | None) -> None:
+        """Move the actions from ``from_seq`` on to the taken-back table (kept, never
+        deleted) and store the undo event, in one transaction."""
+        with self.engine.begin() as connection:
+            rows = connection.execute(
+                select(ActionRow).where(ActionRow.table_id == table_id,
+                                        ActionRow.seq >= from_seq)
+            ).all()
+            if rows:
+                connection.execute(insert(TakenBackRow), [
+                    {"table_id": table_id, "undo": undo, "seq": r.seq, "action": r.action,
+                     "player": r.player, "client_key": r.client_key, "created_at": r.created_at}
+                    for r in rows
+                ])
+            connection.execute(
+                ActionRow.__table__.delete().where(
+                    ActionRow.table_id == table_id, ActionRow.seq >= from_seq
+                )
+            )
+            connection.execute(insert(EventRow), [{
+                "table_id": table_id, "seq": event.seq, "at": event.at, "kind": event.kind,
+                "seat": event.seat, "data": event.data, "created_at": event.created_at,
+            }])
+            connection.execute(update(TableRow).where(TableRow.id == table_id).values(
+                to_act=to_act, updated_at=event.created_at, finished=False))
+            if self.shared:
+                self._notify(connection, table_id, -1 - event.seq)
+
+    def taken_back(self, table_id: str) -> list[tuple[int, int, int]]:
+        """``(undo, seq, action)`` of every action taken back at a table."""
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(TakenBackRow).where(TakenBackRow.table_id == table_id)
+                .order_by(TakenBackRow.undo, TakenBackRow.seq)
+            ).all()
+            return [(r.undo, r.seq, r.action) for r in rows]
+
+    def expired_deadline_ids(self, now: float) -> list[str]:
+        with Session(self.engine) as session:
+            return list(session.scalars(
+                select(TableRow.id).where(
+                    TableRow.finished.is_(False),
+                    TableRow.archived.is_not(True),
+                    TableRow.deadline_at.is_not(None),
+                    TableRow.deadline_at <= now,
+                )
+            ).all())
+
+    def archive_idle(self, before: float, keep: Sequence[str]) -> int:
+        """Archive unfinished tables unchanged since ``before`` (except ``keep``, the tables
+        someone is connected to); returns how many."""
+        with self.engine.begin() as connection:
+            query = update(TableRow).where(
+                TableRow.finished.is_(False),
+                TableRow.archived.is_not(True),
+                TableRow.updated_at < before,
+            )
+            if keep:
+                query = query.where(TableRow.id.not_in(list(keep)))
+            return int(connection.execute(query.values(archived=True)).rowcount or 0)
 
 
 def migrate(engine: Any) -> None:

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
+import os
 import random
 import secrets
+import socket
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from parlour.agents import plays
 from parlour.core import (
     CHANCE_PLAYER,
     Game,
@@ -30,6 +34,7 @@ from parlour.core import (
     State,
     load_game,
 )
+from parlour.games.wording import illegal_message, notation_message
 from parlour.server.ai import (
     WEB_AGENTS,
     AIFailure,
@@ -38,27 +43,48 @@ from parlour.server.ai import (
     is_web_agent,
     move_seed,
 )
+from parlour.server.clocks import Clock, ClockConfig
+from parlour.server.fanout import Listener
 from parlour.server.limits import Limits, RateLimiter
+from parlour.server.names import clean_name, seat_display_name
 from parlour.server.protocol import error
-from parlour.server.store import ActionData, ConflictError, HandData, SeatData, Store, TableData
+from parlour.server.steward import COVER_AGENT, Steward, apply_event
+from parlour.server.store import (
+    ActionData,
+    ConflictError,
+    EventData,
+    HandData,
+    SeatData,
+    Store,
+    TableData,
+)
 from parlour.server.views import (
     HIDDEN_PARAMS,
     Note,
     is_public,
     public_params,
     state_payload,
-    visible_move,
+    turn_log,
 )
 
 log = logging.getLogger("parlour.server")
 
-SEAT_CHOICES = ("me", "invite", "hotseat", "ai")
+SEAT_CHOICES = ("me", "invite", "hotseat", "ai", "open")
 """How the lobby fills a seat: the creator's own seat, a private link, another player at the
-creator's screen, or a computer player (with an agent name)."""
+creator's screen, a computer player (with an agent name), or a free seat that anyone may take
+from the public lobby (open tables only)."""
 LOG_LENGTH = 30
 """How many recent moves each state message carries."""
 MAX_QUEUE = 512
 """Messages waiting for a slow client before it is disconnected."""
+CLAIM_TTL = 3.0
+"""Seconds a process's claim on a table's next computer move lasts unless renewed (it is
+renewed every second while the work goes on): a process killed mid-turn loses it this soon."""
+JANITOR_SECONDS = 2.0
+"""How often each process (PostgreSQL) looks for work a dead process left unclaimed."""
+CATCH_UP_SECONDS = 5.0
+"""How often each process (PostgreSQL) checks its watched tables against the database, in
+case a notification was lost."""
 NOTICES = 5
 """How many of a table's recent notices (a computer player's move cut short...) each state
 message carries."""
@@ -78,7 +104,11 @@ def note_for(state: State, seq: int, player: int, action: int) -> Note:
         public = state.public_action_string(action)
     except (ValueError, IndexError, KeyError):
         public = None
-    return Note(seq, player, action_text(state, action, player), public)
+    try:
+        scores: tuple[float, ...] | None = tuple(state.scores())
+    except (ValueError, NotImplementedError):
+        scores = None
+    return Note(seq, player, action_text(state, action, player), public, scores)
 
 
 def sample_chance(state: State, seed: int, seq: int) -> int:
@@ -142,10 +172,73 @@ class Table:
     last_active: float = field(default_factory=time.monotonic)
     custom_start: bool = False
     presence_task: asyncio.Task[None] | None = None
+    # around the game (issue 18): see parlour.server.steward
+    clock: Clock | None = None
+    events: list[EventData] = field(default_factory=list)
+    outcome: dict[str, Any] | None = None
+    """A result the table decided (a loss on time, a resignation), over the game's own."""
+    covered: set[int] = field(default_factory=set)
+    """Seats the computer plays this turn because their time ran out."""
+    taken_over: set[int] = field(default_factory=set)
+    """Seats the computer holds until their owner claims them back (or for good: resigned)."""
+    resigned: set[int] = field(default_factory=set)
+    timeouts: dict[int, int] = field(default_factory=dict)
+    """Time-outs in a row per seat."""
+    listed: bool = False
+    archived: bool = False
+    undo_request: dict[str, Any] | None = None
+    timer: asyncio.Task[None] | None = None
+    created_at: float = 0.0
 
     @property
     def version(self) -> int:
         return self.state.move_number()
+
+    @property
+    def title(self) -> str:
+        return self.game.get_type().long_name
+
+    def seat_names(self) -> list[str]:
+        """Each seat as players call it: a name, a computer's strength, or "Player 2"."""
+        return [self.seat_name(s.seat) for s in self.seats]
+
+    @property
+    def over(self) -> bool:
+        """The game ended by its rules, or the table decided it (time, resignation)."""
+        return self.outcome is not None or self.state.is_terminal()
+
+    @property
+    def started(self) -> bool:
+        """Every seat is taken (an open table waits for players before anyone moves)."""
+        return all(s.kind != "open" for s in self.seats)
+
+    def to_act(self) -> int | None:
+        """The seat whose time runs now, if any."""
+        if self.over or not self.started:
+            return None
+        player = self.state.current_player()
+        return player if player >= 0 else None
+
+    def deciding(self) -> bool:
+        """A bluff decision (challenge or trust) is what the player to act must make."""
+        return deciding(self.state)
+
+    def tick(self, when: float) -> None:
+        """The clock after a change at ``when`` (a stored move, an event)."""
+        running = self.to_act()
+        if self.clock is not None:
+            self.clock.advance(when, running, self.deciding())
+        self.covered &= {running} if running is not None else set()
+
+    def deadline(self) -> float | None:
+        """When the running turn's time is up; none while the computer plays that seat (its
+        own move deadline bounds it), so a turn times out once."""
+        if self.clock is None or self.over:
+            return None
+        running = self.clock.running
+        if running is not None and (running in self.covered or running in self.taken_over):
+            return None
+        return self.clock.deadline()
 
     def params_json(self) -> str:
         return json.dumps(self.game.non_default_parameters(), sort_keys=True)
@@ -168,7 +261,9 @@ class Table:
         held = self.seats[seat]
         if held.kind == "ai" and held.agent:
             return WEB_AGENTS.get(held.agent, f"Computer ({held.agent})")
-        return f"Player {seat + 1}"
+        if held.kind == "open":
+            return f"Free seat {seat + 1}"
+        return held.name or f"Player {seat + 1}"  # a person's chosen name, when they gave one
 
     def notice(self, text: str) -> None:
         """Tell everyone at the table something the game itself does not show."""
@@ -192,7 +287,6 @@ class Table:
         if viewer is None:
             viewer = self.focus(hand)
         public = is_public(self.game)
-        log_notes = [n for n in self.notes if n.player != CHANCE_PLAYER][-LOG_LENGTH:]
         body: dict[str, Any] = {
             "type": "state",
             "table": self.id,
@@ -207,18 +301,30 @@ class Table:
                     "kind": s.kind,
                     "agent": s.agent,
                     "label": self.seat_name(s.seat),
+                    "name": seat_display_name(s.kind, s.agent, s.name),
                     "online": self.online(s.seat),
                 }
                 for s in self.seats
             ],
             "custom_start": self.custom_start,
             "notices": list(self.notices),
+            "started": self.started,
+            "listed": self.listed,
+            "archived": self.archived,
+            "taken_over": sorted(self.taken_over),
+            "resigned": sorted(self.resigned),
+            "undo": self.undo_request,
             "hand": None if hand is None else {"seats": list(hand.seats), "role": hand.role},
-            "log": [visible_move(n, viewer, public) for n in log_notes],
+            "log": turn_log(self.game, self.notes, viewer, self._scores()),
             "watch": f"/watch/{self.id}",
             "rematch": None,
             **state_payload(self.state, viewer, self.last_player_note()),
+            "clock": None if self.clock is None else self.clock.payload(time.time()),
         }
+        if self.outcome is not None:  # the table decided the game: nobody moves any more
+            body.update(terminal=True, legal=[], result=self.outcome, to_act=-4)
+        elif not self.started:
+            body["legal"] = []
         if hand is None:
             body["rematch"] = f"/watch/{self.rematch_id}" if self.rematch_id else None
         elif hand.hand in self.rematch_tokens:
@@ -230,6 +336,12 @@ class Table:
                 if h.role == "invite"
             ]
         return body
+
+    def _scores(self) -> tuple[float, ...] | None:
+        try:
+            return tuple(self.state.scores())
+        except (ValueError, NotImplementedError):
+            return None
 
     def broadcast(self) -> None:
         """Send every listener its own message (computed once per hand)."""
@@ -251,6 +363,14 @@ class QuotaError(ParlourError):
     def __init__(self, message: str, retry_after: int = 1) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+def deciding(state: State) -> bool:
+    """Whether the player to act must decide to challenge or trust (GobbleStones, B9): such a
+    decision has its own short time limit, and defaults to trust when it runs out."""
+    trust = getattr(state.game, "TRUST", None)
+    return (trust is not None and state.current_player() >= 0
+            and trust in state.legal_actions())
 
 
 def _to_act(state: State) -> int | None:
@@ -284,14 +404,137 @@ class Hub:
         self._background: set[asyncio.Task[Any]] = set()
         self.resumed = 0
         self.ready = False
+        self.steward = Steward(self)
+        self.archive_after: float | None = None
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        """This process, as its claims name it."""
+        self.listener: Listener | None = None
 
     # -- loading ----------------------------------------------------------------------------
     async def start(self) -> None:
         """Resume, in the background, the unfinished tables that wait for the server itself
         (a computer player or a chance event to act). Other tables stay in the database until
-        someone opens them: a restart costs nothing per idle table."""
+        someone opens them: a restart costs nothing per idle table.
+
+        On a shared database (PostgreSQL) also listen for other processes' moves, look for
+        work a dead process left unclaimed, and check watched tables now and then."""
+        if self.store.shared:
+            loop = asyncio.get_running_loop()
+            self.listener = Listener(self.store.url, loop, self._on_version, self._on_reconnect)
+            self.listener.start()
+            self._spawn(self._janitor())
+            self._spawn(self._catch_up_loop())
         self._spawn(self._resume())
         self._spawn(self._sweep())
+        self._spawn(self.steward.scan())
+        if self.archive_after:
+            self._spawn(self.steward.archive_loop(self.archive_after))
+
+    # -- several processes on one database ---------------------------------------------------
+    async def catch_up(self, table: Table) -> bool:
+        """Apply the actions and events other processes stored since this copy was made (call
+        with the table's lock held); ``True`` if the table changed."""
+        if not self.store.shared:
+            return False
+        rows = await self.store.run(self.store.actions_since, table.id, table.version)
+        events = await self.store.run(self.store.events_since, table.id, len(table.events))
+        if not rows and not events:
+            return False
+        if any(e.kind in ("undo", "join", "fill") for e in events):
+            data = await self.store.run(self.store.load, table.id)
+            if data is not None:  # the history itself changed: rebuild from the database
+                self._replace(table, await asyncio.to_thread(self._build, data))
+                return True
+        position = 0
+        for index, row in enumerate(rows):
+            if row.seq != table.version:
+                break
+            while position < len(events) and events[position].at <= row.seq:
+                apply_event(table, events[position])
+                position += 1
+            table.notes.append(note_for(table.state, row.seq, row.player, row.action))
+            table.state.apply_action(row.action)
+            if row.client_key is not None:
+                table.acks[row.client_key] = row.seq
+            if index + 1 == len(rows) or rows[index + 1].at != row.at:
+                table.tick(row.at)
+        for event in events[position:]:
+            apply_event(table, event)
+        table.last_active = time.monotonic()
+        if table.over and table.rematch_id is None:
+            held = await self.store.run(self.store.rematch_of, table.id)
+            if held:
+                await self._link_rematch(table, held)
+        self.steward.arm(table)
+        return True
+
+    def _replace(self, table: Table, fresh: Table) -> None:
+        """Give a loaded table (and so its listeners) the contents of a fresh rebuild."""
+        for name in ("seats", "hands", "state", "notes", "acks", "clock", "events",
+                     "outcome", "covered", "taken_over", "resigned", "timeouts", "archived"):
+            setattr(table, name, getattr(fresh, name))
+        table.undo_request = None
+        for hand in table.hands:
+            self.tokens[hand.token] = table.id
+
+    async def refresh(self, table: Table) -> None:
+        """Catch a table up and, if it moved, show everyone at it here and wake its AI."""
+        async with table.lock:
+            moved = await self.catch_up(table)
+            if moved:
+                table.broadcast()
+        if moved:
+            self.schedule_ai(table)
+
+    def _on_version(self, table_id: str, version: int) -> None:
+        table = self.tables.get(table_id)
+        # a negative version announces a table event (a seat taken, a time-out, an undo)
+        if table is not None and (version > table.version or version < 0):
+            self._spawn(self.refresh(table))
+
+    def _on_reconnect(self) -> None:
+        for table in list(self.tables.values()):
+            self._spawn(self.refresh(table))
+
+    async def _catch_up_loop(self) -> None:
+        while True:
+            await asyncio.sleep(CATCH_UP_SECONDS)
+            watched = {t.id: t for t in self.tables.values() if t.connections}
+            try:
+                versions = await self.store.run(self.store.versions, list(watched))
+            except Exception:
+                log.exception("periodic catch-up failed")
+                continue
+            for table_id, version in versions.items():
+                if version > watched[table_id].version:
+                    self._spawn(self.refresh(watched[table_id]))
+
+    async def _janitor(self) -> None:
+        """Take over the computer moves and chance events of tables whose process died."""
+        while True:
+            await asyncio.sleep(JANITOR_SECONDS)
+            try:
+                ids = await self.store.run(self.store.unclaimed_waiting_ids, JANITOR_SECONDS)
+            except Exception:
+                log.exception("looking for unclaimed work failed")
+                continue
+            for table_id in ids:
+                table = await self.table(table_id)
+                if table is not None:
+                    log.info("table %s: taking over its waiting work", table_id)
+                    await self._settle(table)
+
+    async def claim(self, table: Table, version: int) -> bool:
+        """Claim the table's work at ``version`` (always ours on a database of one process)."""
+        if not self.store.shared:
+            return True
+        return await self.store.run(self.store.claim, table.id, self.owner, version, CLAIM_TTL)
+
+    async def _keep_claim(self, table: Table, version: int) -> None:
+        while True:
+            await asyncio.sleep(CLAIM_TTL / 3)
+            with contextlib.suppress(Exception):
+                await self.claim(table, version)
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.create_task(coroutine)
@@ -335,6 +578,8 @@ class Hub:
         return unloaded
 
     async def close(self) -> None:
+        if self.listener is not None:
+            await asyncio.to_thread(self.listener.stop)
         for task in list(self._background):
             task.cancel()
         for table in self.tables.values():
@@ -349,6 +594,8 @@ class Hub:
         if table_id in self.tables:
             found = self.tables[table_id]
             found.last_active = time.monotonic()
+            if self.store.shared:  # the database is the truth: catch up before answering
+                await self.refresh(found)
             return found
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
@@ -371,28 +618,73 @@ class Hub:
 
     @staticmethod
     def _build(data: TableData) -> Table:
-        """Rebuild a table by replaying its stored actions (G-1: they reproduce the game)."""
+        """Rebuild a table by replaying its stored actions (G-1: they reproduce the game)
+        and its events, in the order they happened; the clock is recomputed from the times
+        at which they were stored."""
         game = load_game(data.game, **data.params)
-        state = game.new_initial_state()
-        notes: list[Note] = []
-        acks: dict[str, int] = {}
-        for row in data.actions:
-            notes.append(note_for(state, row.seq, row.player, row.action))
-            state.apply_action(row.action)
-            if row.client_key is not None:
-                acks[row.client_key] = row.seq
-        return Table(
+        config = ClockConfig.parse(data.clock) if data.clock else None
+        joins = {e.seat for e in data.events if e.kind in ("join", "fill")}
+        seats = tuple(  # as they were when the table was created; the events fill them
+            SeatData(s.seat, "open", None) if s.seat in joins else s for s in data.seats
+        )
+        table = Table(
             id=data.id,
             game=game,
             seed=data.seed,
-            seats=data.seats,
+            seats=seats,
             hands=data.hands,
-            state=state,
-            notes=notes,
-            acks=acks,
+            state=game.new_initial_state(),
+            notes=[],
+            acks={},
             rematch_id=data.rematch_id,
             custom_start=any(k in data.params for k in HIDDEN_PARAMS),
+            clock=None if config is None else Clock(config, game.num_players()),
+            listed=data.listed,
+            archived=data.archived,
+            created_at=data.created_at,
         )
+        events = list(data.events)
+        actions = list(data.actions)
+        table.tick(data.created_at)
+        position = 0
+        for index, row in enumerate(actions):
+            while position < len(events) and events[position].at <= row.seq:
+                apply_event(table, events[position])
+                position += 1
+            table.notes.append(note_for(table.state, row.seq, row.player, row.action))
+            table.state.apply_action(row.action)
+            if row.client_key is not None:
+                table.acks[row.client_key] = row.seq
+            if row.player >= 0 and not (row.client_key or "").startswith(("ai:", "timeout:")):
+                table.timeouts.pop(row.player, None)  # the player moved: no time-outs in a row
+            if index + 1 == len(actions) or actions[index + 1].at != row.at:
+                table.tick(row.at)
+        for event in events[position:]:
+            apply_event(table, event)
+        table.notices = []  # notices are news: a rebuilt table starts with none
+        return table
+
+    async def reload(self, table_id: str) -> None:
+        """Rebuild a loaded table from the database in place (after an undo, or a seat
+        change made by another process); its listeners see the result."""
+        table = self.tables.get(table_id)
+        data = await self.store.run(self.store.load, table_id)
+        if table is None or data is None:
+            return
+        fresh = await asyncio.to_thread(self._build, data)
+        async with table.lock:
+            self._replace(table, fresh)
+            table.broadcast()
+        self.steward.arm(table)
+        self.schedule_ai(table)
+
+    async def reload_seats(self, table: Table) -> None:
+        self._spawn(self.reload(table.id))
+
+    def forget(self, table: Table) -> None:
+        """Drop a table from memory if nobody uses it (it reloads from the database)."""
+        if self._unloadable(table):
+            self._unload(table)
 
     async def _link_rematch(self, table: Table, rematch_id: str) -> None:
         data = await self.store.run(self.store.load, rematch_id)
@@ -408,6 +700,9 @@ class Hub:
         if table is None:
             return None
         hand = table.hand_by_token(token)
+        if hand is None and table_id is not None:  # a seat another process gave out
+            await self.reload(table_id)
+            hand = table.hand_by_token(token)
         return (table, hand) if hand is not None else None
 
     # -- creating ---------------------------------------------------------------------------
@@ -416,7 +711,10 @@ class Hub:
         return agent is not None and (is_web_agent(agent) or agent in self.extra_agents)
 
     def plan_seats(
-        self, game: Game, seat_kinds: Sequence[tuple[str, str | None]] | None
+        self,
+        game: Game,
+        seat_kinds: Sequence[tuple[str, str | None]] | None,
+        names: Sequence[str | None] | None = None,
     ) -> tuple[list[SeatData], list[HandData]]:
         """Seats and hands for the lobby's choices.
 
@@ -438,9 +736,17 @@ class Hub:
                         f"seat {seat + 1}: no computer player {agent!r} here; choose one of "
                         f"{', '.join(WEB_AGENTS)}"
                     )
+                if not plays(agent, game.name):
+                    raise CreateError(
+                        f"seat {seat + 1}: the computer player {agent!r} cannot play "
+                        f"{game.get_type().long_name}"
+                    )
                 seats.append(SeatData(seat, "ai", agent))
+            elif kind == "open":
+                seats.append(SeatData(seat, "open", None))
             else:
-                seats.append(SeatData(seat, "human", None))
+                name = clean_name(names[seat]) if names and seat < len(names) else None
+                seats.append(SeatData(seat, "human", None, name))
         own = tuple(i for i, (kind, _) in enumerate(kinds) if kind in ("me", "hotseat"))
         role = ("me" if any(kinds[i][0] == "me" for i in own) else "hotseat") if own else "host"
         hands = [HandData(secrets.token_urlsafe(24), 0, own, role, True)]
@@ -457,16 +763,29 @@ class Hub:
         params: dict[str, Any],
         seat_kinds: Sequence[tuple[str, str | None]] | None = None,
         client: str | None = None,
+        *,
+        names: Sequence[str | None] | None = None,
+        listed: bool = False,
+        clock: dict[str, Any] | None = None,
     ) -> Table:
         """Create and store a table for the lobby's choices (``client``: the creator's
-        address hash, for the per-client limits)."""
+        address hash, for the per-client limits). A ``listed`` (open) table shows its free
+        seats in the public lobby; ``clock`` is a time control (:class:`ClockConfig`); ``names``
+        are the players' display names."""
         if client is not None:
             self.check_quota(client)
         try:
             game = load_game(game_name, **params)
-        except ParlourError as exc:
+            config = ClockConfig.parse(clock)
+        except (ParlourError, ValueError) as exc:
             raise CreateError(str(exc)) from None
-        seats, hands = self.plan_seats(game, seat_kinds)
+        if listed and seat_kinds is None:
+            seat_kinds = [("me", None)] + [("open", None)] * (game.num_players() - 1)
+        seats, hands = self.plan_seats(game, seat_kinds, names)
+        if any(s.kind == "open" for s in seats) and not listed:
+            raise CreateError('a free seat is for an open table: send "open": true')
+        if listed and any(h.role == "invite" for h in hands):
+            raise CreateError("an open table fills its free seats from the lobby: no invites")
         hidden = [k for k in HIDDEN_PARAMS if k in params]
         invited = any(h.role == "invite" for h in hands)
         if hidden and invited and game.get_type().information != Information.PERFECT:
@@ -483,7 +802,8 @@ class Hub:
                     "starting more",
                     retry_after=60,
                 )
-        return await self._create(game, seats, hands, None, client)
+        return await self._create(game, seats, hands, None, client, listed=listed,
+                                  clock=config)
 
     def check_quota(self, client: str) -> None:
         """The table-creation rate for one client (raises :class:`QuotaError`)."""
@@ -500,31 +820,44 @@ class Hub:
         hands: Sequence[HandData],
         rematch_of: str | None,
         client: str | None = None,
+        *,
+        listed: bool = False,
+        clock: ClockConfig | None = None,
     ) -> Table:
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
+        now = time.time()
         state = game.new_initial_state()
         rows: list[ActionData] = []
         notes: list[Note] = []
-        self._resolve_chance(state, seed, rows, notes)
-        await self.store.run(
-            self.store.create_table,
-            table_id,
-            game.name,
-            game.non_default_parameters(),
-            seed,
-            seats,
-            hands,
-            rows,
-            rematch_of,
-            state.is_terminal(),
-            _to_act(state),
-            client,
-        )
-        table = Table(table_id, game, seed, tuple(seats), tuple(hands), state, notes, {})
+        self._resolve_chance(state, seed, rows, notes, now)
+        table = Table(table_id, game, seed, tuple(seats), tuple(hands), state, notes, {},
+                      listed=listed, created_at=now,
+                      clock=None if clock is None else Clock(clock, game.num_players()))
         table.custom_start = any(k in game.non_default_parameters() for k in HIDDEN_PARAMS)
+        table.tick(now)
+        await self.store.run(
+            lambda: self.store.create_table(
+                table_id,
+                game.name,
+                game.non_default_parameters(),
+                seed,
+                seats,
+                hands,
+                rows,
+                rematch_of,
+                state.is_terminal(),
+                _to_act(state),
+                client,
+                listed=listed,
+                clock=None if clock is None else clock.to_json(),
+                created_at=now,
+            )
+        )
         self._remember(table)
         log.info("table %s created: %s", table_id, game)
+        if table.deadline() is not None:
+            await self.steward.save_deadline(table)
         self.schedule_ai(table)
         return table
 
@@ -538,7 +871,7 @@ class Hub:
                     return found
             n = len(table.seats)
             seats = sorted(
-                (SeatData((s.seat + 1) % n, s.kind, s.agent) for s in table.seats),
+                (SeatData((s.seat + 1) % n, s.kind, s.agent, s.name) for s in table.seats),
                 key=lambda s: s.seat,
             )
             hands = [
@@ -551,7 +884,10 @@ class Hub:
                 )
                 for h in table.hands
             ]
-            new = await self._create(table.game, seats, hands, table.id)
+            new = await self._create(
+                table.game, seats, hands, table.id,
+                clock=None if table.clock is None else table.clock.config,
+            )
             held = await self.store.run(self.store.set_rematch, table.id, new.id)
             await self._link_rematch(table, held)
             table.broadcast()
@@ -559,12 +895,14 @@ class Hub:
 
     # -- acting -----------------------------------------------------------------------------
     @staticmethod
-    def _resolve_chance(state: State, seed: int, rows: list[ActionData], notes: list[Note]) -> None:
+    def _resolve_chance(
+        state: State, seed: int, rows: list[ActionData], notes: list[Note], now: float
+    ) -> None:
         while state.is_chance_node():
             seq = state.move_number()
             action = sample_chance(state, seed, seq)
             notes.append(note_for(state, seq, CHANCE_PLAYER, action))
-            rows.append(ActionData(seq, action, CHANCE_PLAYER, None))
+            rows.append(ActionData(seq, action, CHANCE_PLAYER, None, now))
             state.apply_action(action)
 
     async def submit(
@@ -586,16 +924,27 @@ class Hub:
         stored) or ``error`` (nothing changed).
         """
         async with table.lock:
+            before = table.version
+            await self.catch_up(table)  # another process may have stored moves meanwhile
             reply = await self._submit_locked(
                 table, seats, steps, client_key, client_id, at, partial, preview
             )
             if origin is not None:
                 origin.send(reply)
-            if reply["type"] == "ack" and not reply.get("duplicate"):
+            if table.version != before:
                 table.broadcast()
-        if reply["type"] == "ack":
+        if table.version != before:
+            self.steward.arm(table)
             self.schedule_ai(table)
         return reply
+
+    async def store_action(self, table: Table, seat: int, action: int, key: str) -> None:
+        """Store one action for ``seat`` on the table's behalf (a time-out's default), with
+        the table's lock held."""
+        reply = await self._submit_locked(table, (seat,), [action], key, None, table.version,
+                                          True, False)
+        if reply["type"] != "ack":
+            log.error("table %s: the default action was refused: %s", table.id, reply)
 
     async def _submit_locked(
         self,
@@ -618,8 +967,13 @@ class Hub:
                 "duplicate": True,
             }
         state = table.state
-        if state.is_terminal():
+        if table.archived:
+            return error("archived", "this table was archived: it can be replayed, not played",
+                         **ref)
+        if table.over:
             return error("game_over", "the game is over: no more moves", **ref)
+        if not table.started:
+            return error("waiting", "the table waits for its free seats to be taken", **ref)
         if at is not None and at != table.version:
             return error(
                 "stale",
@@ -657,9 +1011,11 @@ class Hub:
                     rows.append(ActionData(seq, action, actor, None))
                     applied.append(action)
             except IllegalActionError as exc:
-                return error("illegal", str(exc), rule=exc.rule, step=index, **ref)
+                text = illegal_message(table.title, exc, table.seat_names())
+                return error("illegal", text, rule=exc.rule, step=index, **ref)
             except ValueError as exc:  # NotationError and other bad input
-                return error("notation", f"step {index}: {exc}", step=index, **ref)
+                text = notation_message(table.title, str(exc), table.seat_names())
+                return error("notation", text, step=index, **ref)
         if not rows:
             return error("notation", "those steps name no action", **ref)
         complete = not self._turn_goes_on(work, actor)
@@ -681,16 +1037,41 @@ class Hub:
                 "complete": complete,
                 **state_payload(work, actor, last, preview=True),
             }
-        rows[0] = ActionData(rows[0].seq, rows[0].action, actor, client_key)
-        self._resolve_chance(work, table.seed, rows, notes)
+        now = time.time()
+        rows = [ActionData(r.seq, r.action, r.player, None, now) for r in rows]
+        rows[0] = ActionData(rows[0].seq, rows[0].action, actor, client_key, now)
+        self._resolve_chance(work, table.seed, rows, notes, now)
+        clock = copy.deepcopy(table.clock)
+        running = None if work.is_terminal() or work.current_player() < 0 else (
+            work.current_player())
+        deadline = None
+        if clock is not None:
+            clock.advance(now, running, deciding(work))
+            deadline = clock.deadline()
         try:
-            await self.store.append_grouped(table.id, rows, work.is_terminal(), _to_act(work))
+            await self.store.append_grouped(
+                table.id, rows, work.is_terminal(), _to_act(work), deadline
+            )
         except ConflictError:
-            return error("conflict", "another action for this move was stored first", **ref)
+            # another process stored this move number (or this very submission) first
+            await self.catch_up(table)
+            if client_key in table.acks:
+                return {"type": "ack", **ref, "seq": table.acks[client_key],
+                        "version": table.version, "duplicate": True}
+            return error(
+                "stale",
+                f"the table has moved on to move {table.version}; your move was for move "
+                f"{state.move_number()}: look again and choose anew",
+                **ref,
+            )
         except Exception:  # the database is unreachable or full: nothing was applied
             log.exception("table %s: storing an action failed", table.id)
             return error("storage", "the action could not be stored; nothing was applied", **ref)
         table.state = work
+        table.clock = clock
+        table.covered &= {running} if running is not None else set()
+        if not client_key.startswith(("ai:", "timeout:")):
+            table.timeouts.pop(actor, None)  # the player moved: no time-outs in a row
         table.notes.extend(notes)
         table.acks[client_key] = rows[0].seq
         table.last_active = time.monotonic()
@@ -703,6 +1084,24 @@ class Hub:
             "duplicate": False,
         }
 
+    async def rename(self, table: Table, names: dict[int, str | None]) -> None:
+        """Store players' display names for human seats, then show them to everyone."""
+        async with table.lock:
+            names = {
+                seat: clean_name(name)
+                for seat, name in names.items()
+                if 0 <= seat < len(table.seats) and table.seats[seat].kind == "human"
+            }
+            if not names:
+                return
+            await self.store.run(self.store.set_seat_names, table.id, names)
+            table.seats = tuple(
+                SeatData(s.seat, s.kind, s.agent, names.get(s.seat, s.name)) if s.seat in names
+                else s
+                for s in table.seats
+            )
+            table.broadcast()
+
     @staticmethod
     def _turn_goes_on(state: State, actor: int) -> bool:
         """Whether the next action is still part of ``actor``'s turn (the game says so)."""
@@ -711,16 +1110,26 @@ class Hub:
     # -- computer players -----------------------------------------------------------------------
     async def _settle(self, table: Table) -> None:
         """Make a resumed table move on: draw a pending chance event, wake an AI seat."""
-        if table.state.is_chance_node():
+        if table.state.is_chance_node() and await self.claim(table, table.version):
             async with table.lock:
-                rows: list[ActionData] = []
-                notes: list[Note] = []
-                work = table.state.clone()
-                self._resolve_chance(work, table.seed, rows, notes)
-                await self.store.run(
-                    self.store.append, table.id, rows, work.is_terminal(), _to_act(work)
-                )
-                table.state, table.notes = work, table.notes + notes
+                await self.catch_up(table)
+                if table.state.is_chance_node():
+                    rows: list[ActionData] = []
+                    notes: list[Note] = []
+                    work = table.state.clone()
+                    now = time.time()
+                    self._resolve_chance(work, table.seed, rows, notes, now)
+                    try:
+                        await self.store.run(
+                            self.store.append, table.id, rows, work.is_terminal(), _to_act(work)
+                        )
+                    except ConflictError:  # another process drew it (the same outcome)
+                        await self.catch_up(table)
+                    else:
+                        table.state, table.notes = work, table.notes + notes
+                        table.tick(now)
+                        await self.steward.save_deadline(table)
+                    table.broadcast()
         self.schedule_ai(table)
 
     def schedule_ai(self, table: Table) -> None:
@@ -732,48 +1141,67 @@ class Hub:
 
     @staticmethod
     def _ai_seat(table: Table) -> SeatData | None:
-        player = table.state.current_player()
-        if player < 0 or table.seats[player].kind != "ai":
+        """The computer seat to act: an AI seat, or a player's seat the computer plays for
+        them (their time ran out, or it holds the seat until they come back)."""
+        if table.over or not table.started or table.archived:
             return None
-        return table.seats[player]
+        player = table.state.current_player()
+        if player < 0:
+            return None
+        if player in table.covered or player in table.taken_over:
+            return SeatData(player, "ai", COVER_AGENT)
+        return table.seats[player] if table.seats[player].kind == "ai" else None
 
     async def _ai_turns(self, table: Table) -> None:
         while (seat := self._ai_seat(table)) is not None:
-            if self.ai_delay:
-                await asyncio.sleep(self.ai_delay)
             version = table.version
-            seed = move_seed(table.seed, version)
-            history = tuple(table.state.history())
+            if not await self.claim(table, version):
+                return  # another process is on it (the claim expires if that one dies)
+            keeper = asyncio.create_task(self._keep_claim(table, version))
             try:
-                action = await self.ai.choose(
-                    table.game.name, table.params_json(), history, seat.agent, seed
-                )
-            except AIFailure as failure:
-                log.warning("table %s: AI %s %s; playing at random", table.id, seat.agent,
-                            failure.reason)
-                if table.version != version:
-                    continue
-                action = fallback_action(table.state.legal_actions(), seed)
-                table.notice(
-                    f"{table.seat_name(seat.seat)} {failure.reason} and played a random "
-                    "legal move instead"
-                )
+                await self._ai_move(table, seat, version)
+            finally:
+                keeper.cancel()
+            if table.version == version:
+                return  # nothing was stored (the database refused): leave it to the janitor
+
+    async def _ai_move(self, table: Table, seat: SeatData, version: int) -> None:
+        """Think, then store, one computer move for ``seat`` at ``version``."""
+        if self.ai_delay:
+            await asyncio.sleep(self.ai_delay)
+        seed = move_seed(table.seed, version)
+        if table.version != version:
+            return
+        history = tuple(table.state.history())
+        try:
+            action = await self.ai.choose(
+                table.game.name, table.params_json(), history, seat.agent, seed
+            )
+        except AIFailure as failure:
+            log.warning("table %s: AI %s %s; playing at random", table.id, seat.agent,
+                        failure.reason)
+            if table.version != version:
+                return
+            action = fallback_action(table.state.legal_actions(), seed)
+            table.notice(
+                f"{table.seat_name(seat.seat)} {failure.reason} and played a random "
+                "legal move instead"
+            )
+        reply = await self.submit(
+            table, (seat.seat,), [action], f"ai:{version}", at=version, partial=True
+        )
+        if reply["type"] == "error" and reply["code"] == "illegal":
+            log.error("table %s: AI %s chose an illegal action", table.id, seat.agent)
+            action = fallback_action(table.state.legal_actions(), seed)
+            table.notice(
+                f"{table.seat_name(seat.seat)} chose a move the rules forbid and played a "
+                "random legal move instead"
+            )
             reply = await self.submit(
                 table, (seat.seat,), [action], f"ai:{version}", at=version, partial=True
             )
-            if reply["type"] == "error" and reply["code"] == "illegal":
-                log.error("table %s: AI %s chose an illegal action", table.id, seat.agent)
-                action = fallback_action(table.state.legal_actions(), seed)
-                table.notice(
-                    f"{table.seat_name(seat.seat)} chose a move the rules forbid and played a "
-                    "random legal move instead"
-                )
-                reply = await self.submit(
-                    table, (seat.seat,), [action], f"ai:{version}", at=version, partial=True
-                )
-            if reply["type"] == "error" and reply["code"] in ("storage", "conflict"):
-                log.error("table %s: AI move not stored (%s); AI paused", table.id, reply["code"])
-                return
+        if reply["type"] == "error" and reply["code"] in ("storage", "conflict"):
+            log.error("table %s: AI move not stored (%s); AI paused", table.id, reply["code"])
 
     # -- listeners --------------------------------------------------------------------------
     def can_join(self, table: Table, hand: HandData | None) -> bool:
@@ -829,7 +1257,7 @@ class Hub:
         """Forget at once a finished table nobody is looking at (unfinished idle ones go by
         :meth:`sweep`): memory stays bounded by the games in play, and the database has it all
         should anyone come back."""
-        if table.state.is_terminal() and self._unloadable(table):
+        if table.over and self._unloadable(table):
             self._unload(table)
 
 

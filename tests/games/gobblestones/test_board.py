@@ -150,7 +150,7 @@ def test_b2_declared_sizes():
     assert g.num_distinct_actions() == 227 and g.max_chance_outcomes() == 120
     bluff = parlour.load_game("gobblestones", bluff=True, players=4)
     assert bluff.num_distinct_actions() == 5 * 225 + 4
-    assert g.observation_tensor_shape() == (38, 15, 15)
+    assert g.observation_tensor_shape() == (53, 15, 15)  # 38 + 15 for racks turned up (G-5)
 
 
 def test_b1_board_squares_differ_in_a_typed_board():

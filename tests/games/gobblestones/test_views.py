@@ -11,7 +11,7 @@ from rich.console import Console
 from parlour.cli.boards.gobblestones import render
 from parlour.games.gobblestones.board import COLOURS, parse_square
 
-from .helpers import game, letters, play, state
+from .helpers import draw, game, letters, play, position, state
 
 
 def test_g3_view_of_player_1_must_not_contain_player_0s_rack():
@@ -104,3 +104,79 @@ def test_terminal_board_shows_the_viewers_rack_only():
     console = Console(record=True, width=120, color_system=None)
     console.print(render(s.view(None)))
     assert "Your rack" not in console.export_text()
+
+
+# -- G-5: at the end everything is turned up ----------------------------------------------------
+def _about_to_end(bluff: bool = True):
+    """Player 0 is to play the last turn (``max_turns=1``); bluffing, h8 is player 0's
+    face-down red tile and i8 player 1's face-down yellow one."""
+    tiles = {"h8": "r", "i8": "y"} if bluff else {"h8": "*"}
+    text = position(tiles=tiles, owners={"h8": 0, "i8": 1} if bluff else None,
+                    racks=("RRGBP", "YYPPB"), points=(10, 12))
+    return game(bluff=bluff, max_turns=1).state_from_position(text)
+
+
+def _finish(s):
+    play(s, "pass")
+    draw(s, "GGGGG")  # a pass draws five (B6), then player 1's turn is past the limit
+    assert s.is_terminal() and s.end_reason == "max-turns"
+    return s
+
+
+def test_g5_before_the_end_racks_and_face_down_tiles_stay_hidden():
+    s = _about_to_end()
+    assert s.view(1)["tiles"][7][7] == "?" and s.view(None)["tiles"][7][7] == "?"
+    assert s.view(1)["tiles"][7][8] == "y", "one's own face-down tile"
+    assert s.view(1)["racks"] is None and s.view(None)["racks"] is None
+    assert "RRGBP" not in json.dumps(s.view(1)) + json.dumps(s.view(None))
+    assert "RRGBP" not in s.observation_string(1) + s.observation_string(None)
+
+
+def test_g5_at_the_end_every_view_shows_every_rack_and_face_down_tile():
+    s = _finish(_about_to_end())
+    for viewer in (0, 1, None):
+        view = s.view(viewer)
+        assert view["racks"] == ["RRGGGGGGBP", "YYBPP"], viewer
+        assert view["tiles"][7][7:9] == "ry", "both face-down tiles, with their colours"
+        assert view["owners"] == {"h8": 0, "i8": 1}, "still face down, now turned up"
+        assert view["bag"] == sum(s.bag().values()) and isinstance(view["bag"], int)
+    assert s.view(0)["rack"] == "RRGGGGGGBP" and s.view(None)["rack"] is None
+    text = s.observation_string(None)
+    assert "racks turned up RRGGGGGGBP/YYBPP" in text
+    assert " 0R" in text and " 1Y" in text, "h8 and i8 with owner and colour"
+
+
+def test_g5_at_the_end_the_tensor_holds_every_rack_and_face_down_colour():
+    s = _finish(_about_to_end())
+    before = _about_to_end()
+    h8, i8 = (7, 7), (7, 8)
+    red, yellow = 7 + COLOURS.index("R"), 7 + COLOURS.index("Y")
+    t_before, t1 = before.observation_tensor(1), s.observation_tensor(1)
+    assert t_before[14][h8] == 1 and t_before[red][h8] == 0
+    assert not t_before[38:].any(), "other racks: nothing before the end"
+    assert t1[red][h8] == 1 and t1[14][h8] == 0 and t1[13][h8] == 1
+    assert t1[15][h8] == 0 and t1[15][i8] == 1, "plane 15 is still the viewer's own tiles"
+    assert t1[yellow][i8] == 1
+    assert t1[17 + COLOURS.index("Y")][0, 0] == 0.2  # own rack YYBPP
+    assert t1[38 + COLOURS.index("G")][0, 0] == 0.6  # seat 0 has RRGGGGGGBP, next after seat 1
+    assert t1[38 + COLOURS.index("R")][0, 0] == 0.2
+    spectator = s._tensor_from_view(s.view(None))
+    assert spectator[17 + COLOURS.index("G")][0, 0] == 0.6, "a spectator sees from seat 0"
+    assert spectator[38 + COLOURS.index("Y")][0, 0] == 0.2
+
+
+def test_g5_the_terminal_board_shows_every_rack_at_the_end():
+    s = _finish(_about_to_end(bluff=False))
+    console = Console(record=True, width=140, color_system=None)
+    console.print(render(s.view(None)))
+    text = console.export_text()
+    assert "Racks turned up:" in text and "Your rack" not in text
+    assert "player 1:  Y  Y  B  P  P" in text
+
+
+def test_g5_tiles_never_drawn_stay_unknown():
+    """The bag is a count in every view, before and after the end: no colour, no order."""
+    s = _finish(_about_to_end())
+    keys = set(_about_to_end().view(1))
+    for viewer in (0, 1, None):
+        assert set(s.view(viewer)) == keys, "no new key, such as the bag's colours"

@@ -44,8 +44,9 @@ def test_observation_string_and_rich_board_show_pontoon_and_planks():
     )
     text = state.observation_string(0)
     assert "coins" in text and "hook" in text
-    # P5 defaults (tip_at=20, step_weight=4): balances 20 - 3 - 4, 20 - 4, 20 - 8.
-    assert "balance  13" in text and "balance  16" in text and "balance  12" in text
+    # P5 defaults (tip_at=15, step_weight=3): balances 15 - 3 - 3, 15 - 4, 15 - 6.
+    assert "crates  3  step 1  balance   9" in text and "crates  4  step 0  balance  11" in text
+    assert "crates  0  step 2  balance   9" in text
     console = Console(width=120, record=True, color_system=None)
     console.print(render_board(state, 1))
     board = console.export_text()

@@ -124,10 +124,10 @@ def test_tensor_layout_matches_its_documentation():
     assert t[0 * 7 + 1] == 1 and t[1 * 7 + 5] == 1 and t[:42].sum() == 2  # pontoon
     np.testing.assert_allclose(t[42:49], np.array([6, 6, 7, 7, 7, 6, 5]) / 7)  # unseen
     np.testing.assert_allclose(t[49:56], np.array([1, 0, 0, 0, 0, 0, 2]) / 7)  # discards
-    # Planks scaled by the P5 defaults tip_at=20, step_weight=4.
-    np.testing.assert_allclose(t[56:60], [0, 5 / 20, 0, 15 / 20])  # seat 1
-    np.testing.assert_allclose(t[60:64], [1, 0, 8 / 20, 12 / 20])  # seat 2, active
-    np.testing.assert_allclose(t[64:68], [0, 4 / 20, 4 / 20, 12 / 20])  # seat 0
+    # Planks scaled by the P5 defaults tip_at=15, step_weight=3.
+    np.testing.assert_allclose(t[56:60], [0, 5 / 15, 0, 10 / 15])  # seat 1
+    np.testing.assert_allclose(t[60:64], [1, 0, 6 / 15, 9 / 15])  # seat 2, active
+    np.testing.assert_allclose(t[64:68], [0, 4 / 15, 3 / 15, 8 / 15])  # seat 0
     assert t[68] == pytest.approx(51 / 60)
     np.testing.assert_array_equal(t[69:73], [0, 1, 0, 0])  # phase choose
     assert t[73] == pytest.approx(10 / 1000)

@@ -1,4 +1,4 @@
-"""Stomp the Plank: one or more tests per ruling (P1-P8, G-1..G-4), from hand-made situations.
+"""Stomp the Plank: one or more tests per ruling (P1-P10, G-1..G-5), from hand-made situations.
 
 Positions are written in the documented position text (docs/rules/stomp-the-plank.md):
 ``turn active phase [end] pontoon discards supply planks``, planks as ``crates/step``.
@@ -19,7 +19,6 @@ from parlour.core import (
     InvalidParameterError,
     NotationError,
     Utility,
-    load_game,
 )
 from parlour.games.stomp_the_plank import DRAW, STOP, TREASURES, PlankModel
 
@@ -125,14 +124,25 @@ def test_P2_a_card_on_spot_6_wins_at_once():
     assert state.winners() == [1]
 
 
-def test_P2_P4_a_matching_sixth_card_is_a_match_not_a_win():
-    """A card that matches is caught (P4) even on the last spot: otherwise drawing on spot 5
-    would always win and a stop there would never make sense."""
-    state = choose("coins,ruby,map,compass,sword", "0/0,0/0", active=0)
-    play(state, "draw", "ruby")
-    assert not state.is_terminal()
-    assert state.plank(0) == (0, 1)
-    assert state.current_player() == 1
+@pytest.mark.parametrize("card", ["coins", "ruby", "map", "compass", "sword"])
+def test_P9_a_matching_card_on_spot_6_is_a_match_not_a_win(card):
+    """P9 (P2, P4): a card drawn onto spot 6 that matches one on the pontoon is caught: a step,
+    no crates, no win. Otherwise drawing on spot 5 would always win and a stop there would
+    never make sense."""
+    state = choose("coins,ruby,map,compass,sword", "4/0,6/1", active=0)
+    supply = state.supply
+    play(state, "draw", card)
+    assert not state.is_terminal() and state.end is None and state.winners() == []
+    assert state.plank(0) == (4, 1), "a step toward the water (P4)"
+    assert state.plank(1) == (6, 1) and state.supply == supply, "no crates given"
+    assert state.current_player() == 1 and state.pontoon() == []
+
+
+def test_P9_a_match_on_spot_6_can_step_the_elephant_off_the_plank():
+    """P9: the match on spot 6 is an ordinary match, so on step 4 it loses (P4, P6)."""
+    state = choose("coins,ruby,map,compass,sword", "0/4,0/0", active=0)
+    play(state, "draw", "map")
+    assert state.end == "tip-step" and state.losers() == [0] and state.winners() == [1]
 
 
 def test_P2_other_crate_tables_set_the_spots():
@@ -186,53 +196,43 @@ def test_P4_a_match_ends_the_turn_and_steps_the_elephant_without_crates():
 
 
 # -- P5: the plank model and the supply -----------------------------------------------------------
-def test_P5_default_plank_tips_when_crates_plus_four_per_step_reach_20():
-    """The defaults are the model as ruling P5 wrote it: crates + 4 * step >= 20."""
+def test_P5_default_plank_tips_when_crates_plus_three_per_step_reach_15():
+    """The defaults are the model as ruling P5 writes it: crates + 3 * step >= 15."""
     model = PlankModel()
-    assert (model.tip_at, model.step_weight) == (20, 4)
-    assert game().plank == model == PlankModel(tip_at=20, step_weight=4)
-    assert not model.tips(19, 0) and model.tips(20, 0)
+    assert (model.tip_at, model.step_weight) == (15, 3)
+    assert game().plank == model == PlankModel(tip_at=15, step_weight=3)
+    assert game(players=4).plank == model, "the same plank for every number of players"
+    assert not model.tips(14, 0) and model.tips(15, 0)
     assert not model.tips(0, 4) and model.tips(0, 5)  # steps 0..4 are safe when empty
-    assert not model.tips(15, 1) and model.tips(16, 1)
-    assert not model.tips(3, 4) and model.tips(4, 4)
-    assert model.balance(15, 1) == 1 and model.balance(0, 0) == 20
+    assert not model.tips(11, 1) and model.tips(12, 1)
+    assert not model.tips(2, 4) and model.tips(3, 4)
+    assert model.balance(11, 1) == 1 and model.balance(0, 0) == 15
 
 
-def test_P5_P8_ruled_plank_lets_four_players_empty_the_supply_and_play_on():
-    """Why the P8 report recommends tip_at=15, step_weight=3 for four players.
-
-    Under the P5 defaults four untipped planks can hold 4 * 19 = 76 crates, more than the
-    60 in the supply: a game in play with an empty supply is a legal position. Under 15/3
-    four planks hold at most 56, so the same crates mean a plank has tipped.
-    """
+def test_P5_four_default_planks_cannot_outlast_the_supply():
+    """Why P5 changed from 20/4 to 15/3 (the P8 study): four untipped default planks hold at
+    most 4 * 14 = 56 crates, fewer than the 60 in the supply, so a game still in play always
+    has crates to give. Under the first defaults, 20/4, four planks could hold 76 and play
+    went on with an empty supply, a position that is still legal with those parameters."""
+    model = PlankModel()
+    assert 4 * (model.tip_at - 1) < 60 < 4 * (PlankModel(tip_at=20, step_weight=4).tip_at - 1)
     text = ("turn=30 active=3 phase=start pontoon=- discards=0,0,0,0,0,0,0 supply=0 "
             "planks=19/0,19/0,19/0,3/0")
-    state = at(text, players=4)
-    assert not state.is_terminal() and state.supply == 0
-    assert [state.balance(i) for i in range(4)] == [1, 1, 1, 17]
-    play(state, "draw", "coins", "draw", "ruby", "stop")  # spot 2: one crate each, none left
-    assert not state.is_terminal() and state.supply == 0
-    assert [state.plank(i)[0] for i in range(4)] == [19, 19, 19, 3]
     with pytest.raises(NotationError, match="tipped plank"):
-        at(text, players=4, tip_at=15, step_weight=3)
-
-
-def test_P5_P8_recommended_plank_15_3_keeps_steps_0_to_4_and_fits_the_supply():
-    """The setting the P8 report recommends for four players (not the default)."""
-    model = load_game("stomp-the-plank", players=4, tip_at=15, step_weight=3).plank
-    assert model == PlankModel(tip_at=15, step_weight=3) != PlankModel()
-    assert not model.tips(14, 0) and model.tips(15, 0)
-    assert not model.tips(0, 4) and model.tips(0, 5)  # still steps 0..4, as P5 says
-    assert not model.tips(11, 1) and model.tips(12, 1)
-    # Four untipped planks hold fewer crates than the supply; under the defaults they do not.
-    assert 4 * (model.tip_at - 1) < 60 < 4 * (PlankModel().tip_at - 1)
+        at(text, players=4)
+    old = at(text, players=4, tip_at=20, step_weight=4)
+    assert not old.is_terminal() and old.supply == 0
+    assert [old.balance(i) for i in range(4)] == [1, 1, 1, 17]
+    play(old, "draw", "coins", "draw", "ruby", "stop")  # spot 2: one crate each, none left
+    assert not old.is_terminal() and old.supply == 0
+    assert [old.plank(i)[0] for i in range(4)] == [19, 19, 19, 3]
 
 
 def test_P5_a_plank_tips_by_balance_under_crates():
-    state = choose("coins,ruby", "0/0,15/1")  # 15 + 4 * 1 = 19, balance 1: one crate tips it
+    state = choose("coins,ruby", "0/0,11/1")  # 11 + 3 * 1 = 14, balance 1: one crate tips it
     play(state, "stop")
     assert state.end == "tip-stop" and state.losers() == [1]
-    state = choose("coins,ruby", "0/0,14/1")  # balance 2: one crate leaves balance 1
+    state = choose("coins,ruby", "0/0,10/1")  # balance 2: one crate leaves balance 1
     play(state, "stop")
     assert not state.is_terminal() and state.balance(1) == 1
 
@@ -246,7 +246,7 @@ def test_P5_step_weight_and_tip_at_are_parameters():
     assert not state.is_terminal() and state.balance(1) == 1
 
 
-def test_P5_the_supply_running_out_gives_what_is_left_clockwise_then_nothing():
+def test_P10_P5_the_supply_running_out_gives_what_is_left_clockwise_then_nothing():
     # 3 players, supply 20: 17 crates already out, 3 left. Player 1 stops on spot 5 (5 crates):
     # player 2 (on their left) takes the last 3, player 0 gets none.
     state = choose("coins,ruby,map,compass,sword", "9/0,0/0,8/0", active=1, supply=20)
@@ -257,6 +257,22 @@ def test_P5_the_supply_running_out_gives_what_is_left_clockwise_then_nothing():
     # Now no stop gives anything.
     play(state, "draw", "hook", "draw", "coins", "draw", "spyglass", "stop")
     assert [state.plank(i)[0] for i in range(3)] == [9, 0, 11]
+    assert state.supply == 0 and not state.is_terminal()
+
+
+@pytest.mark.parametrize(("planks", "active", "left", "expected"), [
+    ("3/0,3/0,0/0,0/0", 2, 7, [5, 3, 0, 5]),  # seat 3 (the stopper's left) 5, wrap to 0: 2
+    ("0/0,3/0,0/0,0/0", 0, 4, [0, 7, 0, 0]),  # seat 1 takes all four, seats 2 and 3 none
+    ("0/0,0/0,0/0,0/0", 3, 12, [5, 5, 2, 0]),  # seats 0 and 1 in full, seat 2 the last two
+])
+def test_P10_a_short_supply_pays_clockwise_from_the_stoppers_left(planks, active, left, expected):
+    """P10: when the supply cannot give every other player their crates, they are paid in
+    clockwise order from the stopper's left until it is empty (wrapping past seat 3 to 0)."""
+    given = sum(int(p.split("/")[0]) for p in planks.split(","))
+    state = choose("coins,ruby,map,compass,sword", planks, active=active, supply=given + left)
+    assert state.supply == left
+    play(state, "stop")  # spot 5: five crates to each other player, if the supply had them
+    assert [state.plank(i)[0] for i in range(4)] == expected
     assert state.supply == 0 and not state.is_terminal()
 
 
@@ -271,17 +287,17 @@ def test_P5_crates_on_planks_and_in_the_supply_always_add_up():
 
 # -- P6: losing and winning -----------------------------------------------------------------------
 def test_P6_the_player_whose_plank_tips_under_crates_loses_and_the_others_win():
-    # Spot 5 gives 5 crates: player 1 reaches 15 + 5 = 20 and tips; player 3 reaches
-    # 3 + 5 + 4 * 1 = 12 and does not (P5 defaults).
-    state = choose("coins,ruby,map,compass,sword", "0/0,15/0,0/0,3/1", active=2)
+    # Spot 5 gives 5 crates: player 1 reaches 10 + 5 = 15 and tips; player 3 reaches
+    # 3 + 5 + 3 * 1 = 11 and does not (P5 defaults).
+    state = choose("coins,ruby,map,compass,sword", "0/0,10/0,0/0,3/1", active=2)
     play(state, "stop")
     assert state.is_terminal() and state.end == "tip-stop"
     assert state.returns() == [1.0, -1.0, 1.0, 1.0]
 
 
 def test_P6_two_planks_tipping_on_one_stop_both_lose():
-    state = choose("coins,ruby,map,compass", "17/0,0/0,13/1", active=1)
-    play(state, "stop")  # 3 crates each: 17 + 3 = 20 and 13 + 3 + 4 * 1 = 20
+    state = choose("coins,ruby,map,compass", "12/0,0/0,9/1", active=1)
+    play(state, "stop")  # 3 crates each: 12 + 3 = 15 and 9 + 3 + 3 * 1 = 15
     assert state.end == "tip-stop"
     assert state.losers() == [0, 2] and state.winners() == [1]
     assert state.returns() == [-1.0, 1.0, -1.0]
@@ -350,10 +366,10 @@ def test_P8_two_to_four_players_seat_0_starts_and_turns_go_clockwise():
 
 
 def test_P8_P2_P5_defaults_are_the_rulings_values():
-    """P2's crates, P5's tip_at=20, step_weight=4 and supply 60, as ruled."""
+    """P2's crates, P5's tip_at=15, step_weight=3 and supply 60, as ruled."""
     g = game()
     assert g.get_parameters() == {
-        "players": 2, "crates": "0,1,2,3,5", "tip_at": 20, "step_weight": 4, "supply": 60,
+        "players": 2, "crates": "0,1,2,3,5", "tip_at": 15, "step_weight": 3, "supply": 60,
         "max_turns": 1000, "position": None,
     }
     assert g.crates == CRATES and g.spots == 6
@@ -379,7 +395,7 @@ def test_G2_illegal_actions_leave_the_state_unchanged():
             state.apply_action(action)
         assert err.value.rule == "G-2"
     assert state.position() == before
-    finished = choose("coins,ruby", "0/0,19/0")  # the stop's one crate tips player 1
+    finished = choose("coins,ruby", "0/0,14/0")  # the stop's one crate tips player 1
     play(finished, "stop")
     with pytest.raises(IllegalActionError):
         finished.apply_action(DRAW)
@@ -394,7 +410,7 @@ def test_G3_every_player_sees_the_same_table_and_no_pile_order():
     view = views[0]
     assert view["unseen"] == {"coins": 5, "ruby": 6, "map": 5, "compass": 7, "sword": 7,
                               "hook": 7, "spyglass": 7}
-    assert [p["balance"] for p in view["planks"]] == [13, 18, 16]  # 20 - crates - 4 * step
+    assert [p["balance"] for p in view["planks"]] == [9, 13, 11]  # 15 - crates - 3 * step
     world = state.sample_world(1, random.Random(0))
     assert world.view(1) == state.view(1) and world.position() == state.position()
 
@@ -417,3 +433,16 @@ def test_turn_limit_ends_the_game_with_no_loser():
         play(state, "draw", card, "stop")
     assert state.is_terminal() and state.end == "turn-limit"
     assert state.returns() == [0.0, 0.0] and state.winners() == [] and state.losers() == []
+
+
+def test_G5_at_the_end_there_is_nothing_left_to_turn_up():
+    """G-5: Stomp the Plank hides only the order of the draw pile, cards never drawn, which
+    stay unknown at the end; every view is the same table before and after it."""
+    state = choose("coins,ruby", "0/0,14/0")
+    play(state, "stop")  # the stop's one crate tips player 1
+    assert state.is_terminal()
+    views = [state.view(p) for p in (None, 0, 1)]
+    for view in views:
+        view.pop("player")
+    assert views[0] == views[1] == views[2]
+    assert "order" not in str(views[0]) and views[0]["draw_pile"] == sum(state.pile_counts())

@@ -38,12 +38,12 @@ def test_P3_stop_after_k_draws_until_k_cards(k):
 
 
 def test_risk_strategy_stops_when_a_stop_tips_a_plank():
-    g = game()  # P5 defaults: a plank tips at 20
+    g = game()  # P5 defaults: a plank tips at 15
     agent = make_agent("plank-risk", g, seed=0)
-    state = g.state_from_position(CHOOSE_3.format(supply=42, planks="0/0,18/0"))
+    state = g.state_from_position(CHOOSE_3.format(supply=47, planks="0/0,13/0"))
     assert agent.step(state) == STOP  # 2 crates tip player 1: a certain win
     # One crate short, a stop here would not tip; the 3 crates of spot 4 would, so it draws.
-    short = g.state_from_position(CHOOSE_3.format(supply=43, planks="0/0,17/0"))
+    short = g.state_from_position(CHOOSE_3.format(supply=48, planks="0/0,12/0"))
     assert agent.step(short) == DRAW
 
 
@@ -54,7 +54,7 @@ def test_risk_strategy_draws_on_spot_1_and_fears_a_fatal_step():
         "turn=5 active=0 phase=choose pontoon=coins discards=0,0,0,0,0,0,0 supply=60 "
         "planks=0/0,0/0")
     assert agent.step(one) == DRAW  # stopping gives 0 crates; a match costs little
-    fatal = g.state_from_position(CHOOSE_3.format(supply=60, planks="0/4,0/0"))  # balance 4
+    fatal = g.state_from_position(CHOOSE_3.format(supply=60, planks="0/4,0/0"))  # balance 3
     assert agent.step(fatal) == STOP  # one more step would tip its own plank
     # Risk of a match from the unseen cards: with every coins, ruby and map card discarded,
     # no draw can match, so drawing is free.

@@ -2,7 +2,8 @@
 it, the viewer's rack, and the scores.
 
 Drawn from a player's view only (``GobbleStonesState.view``): another player's rack or the colour
-of their face-down tile is not in the view, so it cannot be drawn here.
+of their face-down tile is not in the view, so it cannot be drawn here. Once the game is over
+the view turns every rack and face-down tile up (G-5), and so does the board.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def _cell(view: dict, row: int, col: int, pending: dict[str, str]) -> Text:
     if mark == "?":
         owner = view["owners"].get(name, "?")
         return Text(f" {owner} ", style=f"bold bright_white on {DOWN_BG}")
-    if mark.islower():  # the viewer's own face-down tile: they know its colour
+    if mark.islower():  # the viewer's own face-down tile, or any once the game is over (G-5)
         return Text(f" {mark} ", style=f"bold {SQUARE[mark.upper()][1]} on {DOWN_BG}")
     return Text(" ● ", style=f"bold {SQUARE[mark][1]} on {TILE_BG}")
 
@@ -71,6 +72,18 @@ def _rack(view: dict) -> Text:
     for letter in rack:
         text.append(f" {letter} ", style=SQUARE[letter][0])
         text.append(" ")
+    return text
+
+
+def _turned_up(view: dict) -> Text:
+    """Every rack, once the game is over (G-5)."""
+    text = Text("Racks turned up:", style="bold")
+    for seat, rack in enumerate(view["racks"]):
+        text.append(f"  player {seat}: ")
+        if not rack:
+            text.append("empty", style="dim")
+        for letter in rack:
+            text.append(f" {letter} ", style=SQUARE[letter][0])
     return text
 
 
@@ -131,7 +144,9 @@ def render(view: dict) -> RenderableType:
         ("[x]", f"bold on {PENDING_BG}"), (" this play", "dim"),
     )
     parts: list[RenderableType] = [title, _board(view), legend, _scores(view)]
-    if view["player"] is not None:
+    if view.get("racks") is not None:
+        parts.append(_turned_up(view))
+    elif view["player"] is not None:
         parts.append(_rack(view))
     if (last := _last_challenge(view)) is not None:
         parts.append(last)

@@ -20,6 +20,7 @@ from rich.progress import (
 from parlour.arena import plan, run
 from parlour.arena.report import (
     PLOT,
+    POINTS_COLUMN,
     RESULTS,
     STANDINGS,
     pairwise_table,
@@ -27,7 +28,7 @@ from parlour.arena.report import (
     records_table,
     save,
 )
-from parlour.cli.common import build_game, console, err_console, parse_params
+from parlour.cli.common import arena_dir, build_game, console, err_console, parse_params
 
 
 def arena(
@@ -51,7 +52,9 @@ def arena(
         str | None, typer.Option(help="Ray cluster address (implies --ray); default: local Ray")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="output folder (default: arena-GAME-DATE-TIME)")
+        Path | None,
+        typer.Option(help="output folder (default: arena/GAME-DATE-TIME in parlour's user data "
+                     "folder, e.g. ~/.local/share/parlour on Linux)"),
     ] = None,
 ) -> None:
     """Play every pairing of agents (seats rotated), then rate them.
@@ -77,7 +80,7 @@ def arena(
         raise typer.Exit(2) from None
     use_ray = ray or ray_address is not None
     total = len(tournament.matches)
-    folder = out or Path(f"arena-{configured.name}-{datetime.now(UTC):%Y%m%d-%H%M%S}")
+    folder = out or arena_dir() / f"{configured.name}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
     console.print(
         f"[bold]{configured.get_type().long_name}[/] ({configured}), {len(names)} agents, "
         f"{total} games on {'Ray' if use_ray else 'local processes'}; seed {seed}"
@@ -105,7 +108,7 @@ def arena(
             raise typer.Exit(2) from None
     standings = tournament.standings
     assert standings is not None
-    console.print(records_table(standings))
+    console.print(records_table(standings, POINTS_COLUMN.get(configured.name)))
     console.print(pairwise_table(standings))
     console.print(ratings_table(standings))
     summary = {
@@ -117,10 +120,9 @@ def arena(
         "backend": "ray" if use_ray else "processes",
     }
     save(folder, tournament.lines, standings, summary)
-    console.print(
-        f"results: [cyan]{folder / RESULTS}[/]  standings: [cyan]{folder / STANDINGS}[/]  "
-        f"plot: [cyan]{folder / PLOT}[/]"
-    )
+    # one path a line, never wrapped by Rich: a path must copy and paste whole
+    for label, name in (("results", RESULTS), ("standings", STANDINGS), ("plot", PLOT)):
+        console.print(f"{label + ':':<11}[cyan]{escape(str(folder / name))}[/]", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

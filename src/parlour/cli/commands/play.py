@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
-from parlour.agents import agent_names, make_agent
+from parlour.agents import agent_names, agents_for, make_agent
 from parlour.cli.common import build_game, console, err_console, parse_params, save_record
 from parlour.cli.session import Seat, TerminalGame
 
@@ -31,6 +32,10 @@ def play(
     param: Annotated[list[str] | None, typer.Option(help="any game parameter, key=value")] = None,
     seed: Annotated[int | None, typer.Option(help="seed for chance and agents")] = None,
     record: Annotated[Path | None, typer.Option(help="where to save the game record")] = None,
+    name: Annotated[
+        str | None, typer.Option(help="your name at the table (default: the game's name for "
+                                 "your seat, e.g. White)")
+    ] = None,
 ) -> None:
     """Play a game in the terminal. Type [cyan]help[/] at the prompt for commands."""
     params = parse_params(param)
@@ -59,17 +64,20 @@ def play(
     for i in range(n):
         who = "human" if i == seat else others.pop(0)
         if who == "human":
-            seats.append(Seat(f"player {i}"))
+            seats.append(Seat((name or "").strip()[:24] if i == seat else ""))
             continue
-        try:
-            agent = make_agent(who, configured, None if seed is None else seed + i)
-        except ValueError:
+        if who not in agent_names() and who.split(":")[0] not in agent_names():
             err_console.print(
                 f"[red]error:[/] unknown opponent {who!r}; choose human or one "
-                f"of: {', '.join(agent_names())}"
+                f"of: {', '.join(agents_for(configured.name))}"
             )
+            raise typer.Exit(2)
+        try:
+            agent = make_agent(who, configured, None if seed is None else seed + i)
+        except ValueError as exc:
+            err_console.print(f"[red]error:[/] {escape(str(exc))}")
             raise typer.Exit(2) from None
-        seats.append(Seat(f"{who} (seat {i})", agent))
+        seats.append(Seat(who, agent))
     session = TerminalGame(configured, seats, console, seed=seed)
     console.print(
         f"[bold]{configured.get_type().long_name}[/] — {configured}. "

@@ -28,7 +28,7 @@ def replay(
     console.print(f"[bold]{game.get_type().long_name}[/] — {game}")
     if record.metadata:
         console.print(", ".join(f"{k}: {v}" for k, v in record.metadata.items()), style="dim")
-    number = 0
+    number, shown = 0, -1
     for state, action in steps:
         if action is None:
             break
@@ -39,7 +39,12 @@ def replay(
         console.print(f"[bold]{number}.[/] player {who}: {state.public_action_string(action)}")
         if boards:
             console.print(render_board(state.child(action), None))
+            shown = state.move_number() + 1
     final = steps[-1][0]
+    if boards and final.is_terminal() and shown != final.move_number():
+        # chance ended the game (a last draw): show the final board, where everything hidden
+        # is turned up (G-5)
+        console.print(render_board(final, None))
     if final.is_terminal():
         winners = [i for i, r in enumerate(final.returns()) if r > 0]
         console.print(f"[green]winner(s): {', '.join(f'player {w}' for w in winners)}[/]")

@@ -7,6 +7,22 @@ from typing import Annotated
 
 import typer
 
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(text: str) -> float:
+    """``30d``, ``12h``, ``90m``, ``3600s`` (or plain seconds) as seconds."""
+    text = text.strip().lower()
+    unit = UNITS.get(text[-1:])
+    number = text[:-1] if unit else text
+    try:
+        value = float(number) * (unit or 1)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a duration: write 30d, 12h, 90m or 3600s") from None
+    if value <= 0:
+        raise ValueError("the duration must be positive")
+    return value
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -52,6 +68,14 @@ def register(app: typer.Typer) -> None:
                 help="Address of a reverse proxy whose X-Forwarded-For names the real client.",
             ),
         ] = None,
+        archive_after: Annotated[
+            str | None,
+            typer.Option(
+                "--archive-after",
+                help="Archive (read-only, still replayable) a table nobody has been at and "
+                "nothing has happened at for this long: 30d, 12h, 90m or 3600s.",
+            ),
+        ] = None,
     ) -> None:
         """Play in the browser: a lobby, live tables, AI seats, replays and rematches."""
         from parlour.server import default_db_url, normalise_db_url, run
@@ -59,6 +83,10 @@ def register(app: typer.Typer) -> None:
 
         url = normalise_db_url(db) if db else default_db_url()
         limit, allow_origin, trusted_proxy = limit or [], allow_origin or [], trusted_proxy or []
+        try:
+            archive_seconds = None if archive_after is None else parse_duration(archive_after)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--archive-after") from None
         try:
             Limits.from_text(",".join(limit), Limits.from_env())
         except ValueError as exc:
@@ -77,4 +105,5 @@ def register(app: typer.Typer) -> None:
             limits=",".join(limit) or None,
             allowed_origins=tuple(allow_origin),
             trusted_proxies=tuple(trusted_proxy),
+            archive_after=archive_seconds,
         )

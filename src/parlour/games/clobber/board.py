@@ -156,7 +156,7 @@ class Grid(Topology):
             if other == dest:
                 return origin * 4 + direction
         raise NotationError(
-            f"{self.names[origin]} and {self.names[dest]} are not orthogonally adjacent "
+            f"{self.names[origin]} and {self.names[dest]} are not next to each other "
             "(rulebook: Moving)"
         )
 

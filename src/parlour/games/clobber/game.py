@@ -29,7 +29,10 @@ from parlour.core import (
 )
 from parlour.games.clobber.board import Graph, Grid, Topology
 
-WHITE, BLACK = 0, 1
+WHITE = 0
+"""White (``o``), player 0."""
+BLACK = 1
+"""Black (``x``), player 1."""
 SYMBOLS = "ox"
 COLOUR_NAMES = ("White", "Black")
 PRESETS = {"5x6": (5, 6), "6x7": (6, 7), "10x10": (10, 10)}

@@ -660,7 +660,8 @@ class GobbleStonesState(State):
         """A whole game ``player`` cannot tell from this one: the other racks, the bag and
         the face-down colours that are not theirs redrawn, with the history to match (see
         :mod:`parlour.games.gobblestones.worlds`). Raises ``WorldSamplingError`` rather than
-        ever returning the true state."""
+        ever returning the true state; once the game is over nothing is hidden (G-5) and the
+        world is a copy."""
         from parlour.games.gobblestones.worlds import sample_world
 
         return sample_world(self, player, rng)

@@ -2,27 +2,35 @@
 
 The view holds the board, every tile on it (a face-down tile's colour only for its owner, B9),
 the play being made (its colours hidden in the bluffing variant from everyone but the mover),
-the viewer's own rack, every rack's *size*, the bag's size, scores, and the turn. It never holds
-another player's rack, the bag's colours, or a face-down colour that is not the viewer's.
+the viewer's own rack, every rack's *size*, the bag's size, scores, and the turn. Until the game
+ends it never holds another player's rack, the bag's colours, or a face-down colour that is not
+the viewer's. When the game ends (G-5) everyone turns their tiles up, as at the table: every
+view, the spectator's included, shows every rack (``racks``) and every face-down tile's colour.
+The bag stays unknown: its tiles were never drawn.
 
-Observation tensor: shape ``(38, 15, 15)``, row 0 = rank 15, column 0 = file a. "Seat j" means
+Observation tensor: shape ``(53, 15, 15)``, row 0 = rank 15, column 0 = file a. "Seat j" means
 seat ``(viewer + j) % players`` (a spectator sees from seat 0); a *constant plane* holds one
 number in every cell.
 
 * 0-4: the square's colour is R, Y, G, B, P (all zero where chance has not drawn it yet);
 * 5: the square's value / 6; 6: the centre square of a board square (B3);
 * 7-11: a tile of colour R, Y, G, B, P whose colour the viewer knows (face up, the viewer's own
-  face-down tiles, and the play being made when its colours are shown to the viewer);
+  face-down tiles, every face-down tile once the game is over (G-5), and the play being made
+  when its colours are shown to the viewer);
 * 12: a tile on the board (any, pending play included); 13: a face-down tile;
   14: a tile whose colour the viewer does not know; 15: a face-down tile the viewer placed;
   16: a tile of the play being made (not yet scored or challenged);
-* 17-21: constant planes, the viewer's rack count of R, Y, G, B, P / 10;
+* 17-21: constant planes, the viewer's rack count of R, Y, G, B, P / 10 (a spectator's: seat
+  0's, once the game is over);
 * 22-25: constant planes, the rack size of seat j / 20 (zero for seats the game lacks);
 * 26-29: constant planes, the points of seat j / 100;
 * 30: constant plane, tiles in the bag / 100;
 * 31: all ones in the play phase; 32: all ones in the challenge phase (B9);
 * 33: all ones when the viewer is to act;
-* 34-37: all ones in the plane of seat j whose turn it is.
+* 34-37: all ones in the plane of seat j whose turn it is;
+* 38-52: constant planes, the rack count of seat j (j = 1, 2, 3) of R, Y, G, B, P / 10, plane
+  ``38 + 5 * (j - 1) + colour``: all zero until the game is over, when every rack is turned
+  up (G-5).
 """
 
 from __future__ import annotations
@@ -46,19 +54,25 @@ from parlour.games.gobblestones.position import tile_rows
 if TYPE_CHECKING:
     from parlour.games.gobblestones.game import GobbleStonesState
 
-NUM_PLANES = 38
+NUM_PLANES = 53
+OTHER_RACK_PLANES = 38
 HIDDEN = "?"
+
+
+def _rack_text(rack: list[int]) -> str:
+    return "".join(COLOURS[c] * k for c, k in enumerate(rack))
 
 
 def build_view(state: GobbleStonesState, player: int | None) -> dict[str, Any]:
     n = state._n
+    phase = state._phase
+    revealed = phase == "end"  # G-5: at the end every rack and face-down tile is turned up
     rows = tile_rows(
         state,
-        lambda square, colour: COLOURS[colour].lower() if state._owner[square] == player
-        else HIDDEN,
+        lambda square, colour: COLOURS[colour].lower()
+        if revealed or state._owner[square] == player else HIDDEN,
     )
-    shown = not state._bluff or state._turn == player
-    phase = state._phase
+    shown = not state._bluff or state._turn == player or revealed
     current = state.current_player()
     last = None
     if state._last is not None:
@@ -69,7 +83,7 @@ def build_view(state: GobbleStonesState, player: int | None) -> dict[str, Any]:
             "correct": correct,
             "tiles": [[square_name(s), COLOURS[c]] for s, c in tiles],
         }
-    terminal = phase == "end"
+    terminal = revealed
     return {
         "game": "gobblestones",
         "player": player,
@@ -79,10 +93,8 @@ def build_view(state: GobbleStonesState, player: int | None) -> dict[str, Any]:
         "tiles": rows,
         "owners": {square_name(s): p for s, p in sorted(state._owner.items())},
         "play": [[square_name(s), COLOURS[c] if shown else HIDDEN] for s, c in state._pending],
-        "rack": (
-            None if player is None
-            else "".join(COLOURS[c] * k for c, k in enumerate(state._racks[player]))
-        ),
+        "rack": None if player is None else _rack_text(state._racks[player]),
+        "racks": [_rack_text(r) for r in state._racks] if revealed else None,
         "rack_sizes": [sum(r) for r in state._racks],
         "bag": sum(state._bag),
         "scores": [int(s) for s in state.scores()],
@@ -147,6 +159,8 @@ def _status(view: dict) -> str:
     parts = [f"scores {view['scores']}", f"racks {view['rack_sizes']}", f"bag {view['bag']}"]
     if view["rack"] is not None:
         parts.append(f"your rack {view['rack'] or '-'}")
+    if view.get("racks") is not None:
+        parts.append("racks turned up " + "/".join(r or "-" for r in view["racks"]))
     phase = view["phase"]
     if phase == "play":
         parts.append(f"player {view['turn']} to play")
@@ -190,7 +204,9 @@ def tensor(view: dict) -> np.ndarray:
                 continue
             flat[7 + COLOURS.index(mark.upper()), s] = 1.0
             if mark.islower():
-                flat[13, s] = flat[15, s] = 1.0
+                flat[13, s] = 1.0
+                if view["owners"].get(square_name(s)) == view["player"]:
+                    flat[15, s] = 1.0
     for name, colour in view["play"]:
         file, rank = name[0], int(name[1:])
         s = (SIZE - rank) * SIZE + FILES.index(file)
@@ -199,9 +215,16 @@ def tensor(view: dict) -> np.ndarray:
             flat[14, s] = 1.0
         else:
             flat[7 + COLOURS.index(colour), s] = 1.0
-    if view["rack"]:
+    racks = view.get("racks")
+    own = racks[viewer] if racks is not None else view["rack"]
+    if own:
         for c in range(NUM_COLOURS):
-            planes[17 + c] = view["rack"].count(COLOURS[c]) / 10.0
+            planes[17 + c] = own.count(COLOURS[c]) / 10.0
+    for j in range(1, n if racks is not None else 1):
+        for c in range(NUM_COLOURS):
+            planes[OTHER_RACK_PLANES + 5 * (j - 1) + c] = (
+                racks[(viewer + j) % n].count(COLOURS[c]) / 10.0
+            )
     for j in range(n):
         seat = (viewer + j) % n
         planes[22 + j] = view["rack_sizes"][seat] / 20.0

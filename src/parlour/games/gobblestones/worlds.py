@@ -20,8 +20,9 @@ How the hidden actions are drawn (constraint-aware sequential sampling):
   play can still finish it, B4); a draw that fails the check is redrawn from scratch.
 
 After :data:`ATTEMPTS` failed draws :class:`WorldSamplingError` is raised. It is never the true
-state returned in disguise. In practice the look-ahead keeps failures rare (the tests sample
-thousands of worlds from random games of every configuration without one).
+state returned in disguise. Once the game is over, ruling G-5 turns every rack and face-down
+tile up, so nothing is hidden and the world is a copy. The look-ahead keeps failures rare: the
+tests sample worlds along random games of every configuration, at every seat, without one.
 
 The distribution is the chance law restricted step by step to consistent choices; it is not
 the exact posterior (which weighs a choice by how many completions it leaves), a deliberate
@@ -144,6 +145,8 @@ def _script(state: GobbleStonesState, player: int) -> _Script:
 
 def sample_world(state: GobbleStonesState, player: int, rng: random.Random) -> GobbleStonesState:
     """A world ``player`` cannot tell from ``state``, drawn as the module docstring explains."""
+    if state.is_terminal():
+        return state.clone()  # G-5: at the end every rack and face-down tile is turned up
     history = tuple(state._history)
     cached = state._world_script
     if cached is not None and cached[0] == player and cached[1] == history:

@@ -42,8 +42,10 @@ from parlour.games.stomp_the_plank.deck import COPIES, DECK_SIZE, TREASURES
 from parlour.games.stomp_the_plank.plank import PlankModel
 from parlour.games.stomp_the_plank.position import Position
 
-DRAW, STOP = 0, 1
-"""The two player actions; their ids never change."""
+DRAW = 0
+"""Draw the next card: one of the two player actions, whose ids never change."""
+STOP = 1
+"""Stop: the others load the crates printed above your last card's spot (P3)."""
 ACTION_NAMES = ("draw", "stop")
 _ACTION_WORDS = {"draw": DRAW, "d": DRAW, "stop": STOP, "s": STOP}
 
@@ -102,15 +104,13 @@ class StompThePlankGame(Game):
         "crates": Param(",".join(map(str, DEFAULT_CRATES)), str,
                         "crates given for a stop on spots 1, 2, ...; a card on the spot after "
                         "the last wins (P2)", check=_crates_check),
-        # P5 rules tip_at=20, step_weight=4, and those stay the defaults. The P8 simulations
-        # recommend tip_at=15, step_weight=3 for four players: under 20/4 four planks can hold
-        # 76 crates > the 60 in the supply, so play can go on with an empty supply and stall
-        # (docs/reports/stomp-the-plank-tuning.md).
-        "tip_at": Param(20, int, "a plank tips when crates + step_weight * step reaches this "
-                        "(P5; 15 recommended for 4 players, see the P8 report)",
+        # P5 rules tip_at=15, step_weight=3 (the first defaults, 20/4, let four planks hold
+        # 76 crates > the 60 in the supply, so play went on with an empty supply and stalled:
+        # docs/reports/stomp-the-plank-tuning.md).
+        "tip_at": Param(15, int, "a plank tips when crates + step_weight * step reaches this (P5)",
                         check=_at_least(1)),
-        "step_weight": Param(4, int, "how many crates one step of the elephant weighs "
-                             "(P5; 3 recommended with tip_at=15)", check=_at_least(0)),
+        "step_weight": Param(3, int, "how many crates one step of the elephant weighs (P5)",
+                             check=_at_least(0)),
         "supply": Param(60, int, "crates in the supply; none are given once it is empty (P5)",
                         check=_at_least(0)),
         "max_turns": Param(1000, int,

@@ -1,4 +1,5 @@
 // Helpers shared by the lobby and the table page. No game rule lives in the browser.
+// Names and links are always put on the page as text (textContent), never as HTML.
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -10,7 +11,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : v);
   }
-  for (const child of children) node.append(child);
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
   return node;
 }
 
@@ -30,20 +31,87 @@ export function absolute(path) {
   return new URL(path, window.location.href).href;
 }
 
+// A link shown whole (it wraps, never cut off) with a one-click Copy button.
 export function copyRow(label, path) {
-  const input = el("input", { readonly: true, value: absolute(path) });
+  const url = absolute(path);
+  const text = el("a", { class: "link-text", href: url, text: url });
   const copy = el("button", {
-    class: "quiet", text: "Copy",
+    class: "quiet copy", type: "button", text: "Copy", "aria-label": `Copy the link: ${label}`,
     onclick: async () => {
-      input.select();
-      try { await navigator.clipboard.writeText(input.value); copy.textContent = "Copied"; }
-      catch { document.execCommand("copy"); }
+      try {
+        await navigator.clipboard.writeText(url);
+      } catch {
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        document.execCommand("copy");
+      }
+      copy.textContent = "Copied";
+      setTimeout(() => { copy.textContent = "Copy"; }, 2000);
     },
   });
-  return el("div", { class: "link-row" }, el("span", { text: label }), input, copy);
+  return el("div", { class: "link-row" }, el("span", { class: "link-label", text: label }), text, copy);
 }
 
 export function newId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
   return Date.now().toString(36) + Math.random().toString(36).slice(2);
+}
+
+// -- the player's name and games, remembered in this browser ------------------------------
+export const MAX_NAME = 24;
+const NAME_KEY = "parlour.name";
+const GAMES_KEY = "parlour.games";
+const MAX_REMEMBERED = 20;
+
+function stored(key) {
+  try { return window.localStorage.getItem(key); } catch { return null; }
+}
+
+function store(key, value) {
+  try { window.localStorage.setItem(key, value); } catch { /* private mode: not remembered */ }
+}
+
+export function cleanName(text) {
+  // the server cleans names too; this keeps what the player sees equal to what is stored
+  const kept = String(text || "").replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, "");
+  return kept.replace(/\s+/g, " ").trim().slice(0, MAX_NAME).trim();
+}
+
+export function myName() {
+  let name = cleanName(stored(NAME_KEY));
+  if (!name) {
+    name = `Guest ${100 + Math.floor(Math.random() * 900)}`;
+    store(NAME_KEY, name);
+  }
+  return name;
+}
+
+export function hasChosenName() {
+  return Boolean(stored(`${NAME_KEY}.chosen`));
+}
+
+export function setMyName(text) {
+  const name = cleanName(text);
+  if (name) { store(NAME_KEY, name); store(`${NAME_KEY}.chosen`, "1"); }
+  return name || myName();
+}
+
+export function myGames() {
+  try {
+    const games = JSON.parse(stored(GAMES_KEY) || "[]");
+    return Array.isArray(games) ? games.filter((g) => g && typeof g.url === "string") : [];
+  } catch { return []; }
+}
+
+export function rememberGame(entry) {
+  const games = myGames().filter((g) => g.url !== entry.url);
+  games.unshift({ ...entry, at: Date.now() });
+  store(GAMES_KEY, JSON.stringify(games.slice(0, MAX_REMEMBERED)));
+}
+
+export function forgetGame(url) {
+  store(GAMES_KEY, JSON.stringify(myGames().filter((g) => g.url !== url)));
 }

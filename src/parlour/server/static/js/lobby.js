@@ -1,130 +1,332 @@
-// The lobby: choose a game and its options, fill the seats, create the table.
-import { $, api, copyRow, el } from "./common.js";
+// The lobby: four game cards. One click plays the computer, invites a friend or starts a
+// hot-seat game; the options a player cares about fold away under "Options" in their words,
+// and the engine's own parameters stay under "Advanced". "Your games" lists the tables this
+// browser has seats at, with whose turn it is.
+import { $, api, copyRow, el, forgetGame, myGames, myName, setMyName } from "./common.js";
 
-const SEAT_LABELS = { me: "Me", invite: "Invite (private link)", hotseat: "Hot-seat (this screen)" };
-const PREFERRED_AIS = ["easy", "medium", "hard", "random"];
+const SVG = "http://www.w3.org/2000/svg";
+const STRENGTHS = [["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"]];
+
+// What a player reads about each game (the catalogue from the server gives the rest).
+const ABOUT = {
+  clobber: {
+    blurb: "Move onto a neighbouring enemy stone to capture it; whoever makes the last move wins.",
+    length: "5–10 min",
+  },
+  stomple: {
+    blurb: "Hop your stomper over a tray of marbles, stomping strings of one colour; outlast the others.",
+    length: "15–30 min",
+  },
+  "stomp-the-plank": {
+    blurb: "Push your luck turning treasure cards; stop in time, or your plank tips into the sea.",
+    length: "10–15 min",
+  },
+  gobblestones: {
+    blurb: "Lay coloured tiles in straight lines on a patchwork board and score the squares you cover.",
+    length: "30–45 min",
+  },
+};
+
+// The options shown in a player's words; every other parameter is "Advanced".
+const OPTIONS = {
+  clobber: [
+    { param: "size", label: "Board", choices: [["", "5 x 6"], ["6x7", "6 x 7"], ["8x8", "8 x 8"], ["10x10", "10 x 10"]] },
+    { param: "first", label: "Who starts", choices: [["white", "White"], ["black", "Black"]] },
+    { param: "cannibal", label: "Cannibal Clobber: stones may also capture their own colour", kind: "bool" },
+  ],
+  stomple: [
+    { param: "players", label: "Players", players: true },
+    { param: "rounds", label: "Length", choices: [["0", "Play to the target"], ["1", "One round"]] },
+    { param: "target", label: "Target points", kind: "int", placeholder: "as usual" },
+  ],
+  "stomp-the-plank": [
+    { param: "players", label: "Players", players: true },
+  ],
+  gobblestones: [
+    { param: "players", label: "Players", players: true },
+    { param: "bluff", label: "Bluffing variant: tiles face down, plays may be challenged", kind: "bool" },
+  ],
+};
+
 let catalogue = null;
-let checkSeq = 0;
 
-function currentGame() {
-  return catalogue.games.find((g) => g.name === $("#game").value);
+// -- small pictures of each board ------------------------------------------------------------
+function shape(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
 }
 
-function paramInput(p) {
-  const id = `param-${p.name}`;
+function picture(game) {
+  const pic = shape("svg", { viewBox: "0 0 144 96", class: "pic", "aria-hidden": "true", focusable: "false" });
+  if (game === "clobber") {
+    for (let r = 0; r < 4; r++) for (let c = 0; c < 6; c++) {
+      pic.append(shape("rect", { x: c * 24, y: r * 24, width: 24, height: 24, fill: (r + c) % 2 ? "#c7a873" : "#eadbb8" }));
+      pic.append(shape("circle", { cx: c * 24 + 12, cy: r * 24 + 12, r: 8, fill: (r + c) % 2 ? "#26221d" : "#fbfaf5", stroke: "#555" }));
+    }
+  } else if (game === "stomple") {
+    pic.append(shape("rect", { x: 0, y: 0, width: 144, height: 96, rx: 10, fill: "#b98b52" }));
+    const colours = ["#f2c94c", "#d64541", "#3b6fd8", "#3a9d5d", "#2a2622", "#f7f5ee", "#7cc3d6"];
+    for (let r = 0; r < 4; r++) for (let c = 0; c < 6; c++) {
+      pic.append(shape("circle", { cx: c * 23 + 14, cy: r * 23 + 13, r: 9, fill: colours[(r * 5 + c * 3) % 7], stroke: "#5a3d1c" }));
+    }
+  } else if (game === "stomp-the-plank") {
+    pic.append(shape("rect", { x: 0, y: 0, width: 144, height: 52, rx: 8, fill: "#7fa9c9" }));
+    const fills = ["#e0b43a", "#c2334b", "#3f7fbf"];
+    fills.forEach((fill, i) => {
+      pic.append(shape("rect", { x: 8 + i * 34, y: 8, width: 28, height: 36, rx: 4, fill: "#fffaf0", stroke: "#6b5a40" }));
+      pic.append(shape("circle", { cx: 22 + i * 34, cy: 24, r: 8, fill }));
+    });
+    pic.append(shape("rect", { x: 10, y: 76, width: 124, height: 8, rx: 3, fill: "#9a6b3a" }));
+    pic.append(shape("circle", { cx: 50, cy: 68, r: 9, fill: "#8a8f98", stroke: "#444" }));
+    for (let k = 0; k < 3; k++) pic.append(shape("rect", { x: 110 - k * 12, y: 64, width: 10, height: 10, fill: "#c58b4a", stroke: "#6b4a22" }));
+  } else {
+    const tints = ["#f3c9c7", "#f8e9a8", "#c6e6c7", "#c5d8f3", "#ddcbe9"];
+    const tiles = ["#d9534f", "#f0c419", "#4caf50", "#3b7dd8", "#8e5bb5"];
+    for (let r = 0; r < 6; r++) for (let c = 0; c < 9; c++) {
+      const k = (r * 7 + c * 3) % 5;
+      pic.append(shape("rect", { x: c * 16, y: r * 16, width: 16, height: 16, fill: tints[k], stroke: "#fff" }));
+      if (r === 3 && c > 1 && c < 6) pic.append(shape("rect", { x: c * 16 + 2, y: r * 16 + 2, width: 12, height: 12, rx: 2, fill: tiles[k] }));
+    }
+  }
+  return pic;
+}
+
+// -- options ----------------------------------------------------------------------------------
+function noIds(text) {
+  return String(text || "").replace(/\s*\((?:[A-Z]-?\d+(?:[,;]\s*)?)+[^)]*\)/g, "").replace(/\s*\[[A-Z]-?\d+\]/g, "");
+}
+
+function optionInput(game, option, id) {
+  let input;
+  if (option.kind === "bool") {
+    input = el("input", { id, type: "checkbox", "data-param": option.param, "data-kind": "bool" });
+    return el("div", { class: "option check" }, input, el("label", { for: id, text: option.label }));
+  }
+  if (option.players) {
+    input = el("select", { id, "data-param": option.param, "data-kind": "int" });
+    for (let n = game.min_players; n <= game.max_players; n++) {
+      input.append(el("option", { value: String(n), text: `${n} players` }));
+    }
+    input.value = String(game.default_players);
+  } else if (option.choices) {
+    input = el("select", { id, "data-param": option.param, "data-kind": option.kind || "choice" });
+    for (const [value, text] of option.choices) input.append(el("option", { value, text }));
+  } else {
+    input = el("input", { id, type: "number", "data-param": option.param, "data-kind": "int",
+      placeholder: option.placeholder || "", min: "1" });
+  }
+  return el("div", { class: "option" }, el("label", { for: id, text: option.label }), input);
+}
+
+function advancedInput(game, p, id) {
   let input;
   if (p.kind === "bool") {
     input = el("input", { id, type: "checkbox", "data-param": p.name, "data-kind": "bool" });
     input.checked = Boolean(p.default);
-  } else if (p.choices) {
-    input = el("select", { id, "data-param": p.name, "data-kind": p.kind });
-    for (const c of p.choices) input.append(el("option", { value: c, text: String(c) }));
-    input.value = p.default;
   } else {
-    input = el("input", {
-      id, "data-param": p.name, "data-kind": p.kind,
+    input = el("input", { id, "data-param": p.name, "data-kind": p.kind,
       type: p.kind === "int" || p.kind === "float" ? "number" : "text",
-      placeholder: p.default === null ? "(none)" : String(p.default),
-    });
+      placeholder: p.default === null ? "none" : String(p.default) });
   }
-  input.addEventListener("change", refresh);
-  return el("label", { class: "field" }, p.name, input, el("small", { text: p.doc }));
+  return el("div", { class: "option" }, el("label", { for: id, text: p.name }), input,
+    el("small", { text: noIds(p.doc) }));
 }
 
-function readParams() {
+function readParams(card, game) {
   const params = {};
-  for (const input of document.querySelectorAll("[data-param]")) {
+  for (const input of card.querySelectorAll("[data-param]")) {
     const name = input.dataset.param;
-    const kind = input.dataset.kind;
-    const spec = currentGame().params.find((p) => p.name === name);
-    if (kind === "bool") {
+    const spec = game.params.find((p) => p.name === name);
+    if (!spec) continue;
+    if (input.dataset.kind === "bool") {
       if (input.checked !== Boolean(spec.default)) params[name] = input.checked;
-    } else if (input.value !== "" && input.value !== String(spec.default)) {
-      params[name] = kind === "int" ? Number.parseInt(input.value, 10)
-        : kind === "float" ? Number.parseFloat(input.value) : input.value;
+      continue;
     }
+    const value = input.value.trim();
+    if (value === "" || value === String(spec.default)) continue;
+    params[name] = spec.kind === "int" ? Number.parseInt(value, 10)
+      : spec.kind === "float" ? Number.parseFloat(value) : value;
   }
   return params;
 }
 
-function seatSelect(index) {
-  const select = el("select", { "data-seat": index });
-  for (const [kind, label] of Object.entries(SEAT_LABELS)) {
-    select.append(el("option", { value: kind, text: label }));
-  }
-  const ais = [...PREFERRED_AIS.filter((a) => catalogue.agents.includes(a)),
-    ...catalogue.agents.filter((a) => !PREFERRED_AIS.includes(a))];
-  for (const agent of ais) select.append(el("option", { value: `ai:${agent}`, text: `Computer: ${agent}` }));
-  select.value = index === 0 ? "me" : "invite";
-  return el("label", { class: "field" }, `Seat ${index + 1}`, select);
-}
-
-function drawSeats(n) {
-  const box = $("#seats");
+function seatChoices(card, game, n) {
+  const box = card.querySelector(".seat-choices");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren();
+  const ais = [...STRENGTHS.map(([a]) => a).filter((a) => game.agents.includes(a)),
+    ...game.agents.filter((a) => !STRENGTHS.some(([s]) => s === a))];
   for (let i = 0; i < n; i++) {
-    const row = seatSelect(i);
-    if (old[i]) row.querySelector("select").value = old[i];
-    box.append(row);
+    const id = `${game.name}-seat-${i}`;
+    const select = el("select", { id, "data-seat": i });
+    select.append(el("option", { value: "me", text: "Me" }),
+      el("option", { value: "invite", text: "A friend (invitation link)" }),
+      el("option", { value: "hotseat", text: "Someone at this screen" }));
+    for (const agent of ais) select.append(el("option", { value: `ai:${agent}`, text: `Computer (${agent})` }));
+    select.value = old[i] || (i === 0 ? "me" : "ai:easy");
+    box.append(el("div", { class: "seat-choice" }, el("label", { for: id, text: `Seat ${i + 1}` }), select));
   }
 }
 
-async function refresh() {
-  const game = currentGame();
-  const mine = ++checkSeq;
-  const result = await api(`/api/games/${game.name}/check`, { params: readParams() });
-  if (mine !== checkSeq) return;
-  $("#check").textContent = result.ok ? `${result.game}: ${result.num_players} players` : result.error;
-  $("#check").className = result.ok ? "muted" : "error";
-  $("#create").disabled = !result.ok;
-  if (result.ok) drawSeats(result.num_players);
-}
-
-function chooseGame() {
-  const game = currentGame();
-  $("#game-info").textContent = `${game.min_players}–${game.max_players} players · ` +
-    (game.information === "perfect" ? "nothing hidden" : "hidden information");
-  $("#rules-link").href = `/rules/${game.name}`;
-  $("#options").replaceChildren(...game.params.map(paramInput));
-  $("#seats").replaceChildren();
-  refresh();
-}
-
-async function create() {
-  $("#create-error").textContent = "";
-  const seats = [...document.querySelectorAll("[data-seat]")].map((s) =>
-    s.value.startsWith("ai:") ? { kind: "ai", agent: s.value.slice(3) } : { kind: s.value });
+// -- creating a table -------------------------------------------------------------------------
+async function create(card, game, mode) {
+  const error = card.querySelector(".card-error");
+  error.textContent = "";
+  const params = readParams(card, game);
+  const check = await api(`/api/games/${game.name}/check`, { params });
+  if (!check.ok) { error.textContent = noIds(check.error); return; }
+  const n = check.num_players;
+  const me = { kind: "me", name: myName() };
+  let seats;
+  if (mode === "computer") {
+    const strength = card.querySelector("input[name$='-strength']:checked").value;
+    seats = [me, ...Array.from({ length: n - 1 }, () => ({ kind: "ai", agent: strength }))];
+  } else if (mode === "invite") {
+    seats = [me, ...Array.from({ length: n - 1 }, () => ({ kind: "invite" }))];
+  } else if (mode === "hotseat") {
+    seats = [me, ...Array.from({ length: n - 1 }, () => ({ kind: "hotseat" }))];
+  } else {
+    seatChoices(card, game, n);
+    seats = [...card.querySelectorAll("[data-seat]")].map((s) =>
+      s.value.startsWith("ai:") ? { kind: "ai", agent: s.value.slice(3) }
+        : s.value === "me" ? me : { kind: s.value });
+  }
   try {
-    const table = await api("/api/tables", { game: currentGame().name, params: readParams(), seats });
+    const table = await api("/api/tables", { game: game.name, params, seats });
     if (table.invites.length === 0) {
       window.location.href = table.url;
       return;
     }
     const links = $("#links");
     links.replaceChildren();
-    if (table.seats.length) links.append(copyRow(`Your seat${table.seats.length > 1 ? "s" : ""}`, table.url));
     for (const invite of table.invites) {
-      links.append(copyRow(`Seat ${invite.seats.map((s) => s + 1).join(", ")}`, invite.url));
+      links.append(copyRow(`Invitation for seat ${invite.seats.map((s) => s + 1).join(", ")}`, invite.url));
     }
     links.append(copyRow("Spectators", table.watch));
+    if (table.seats.length) links.append(copyRow("Your own seat (to come back later)", table.url));
     $("#go").href = table.url;
     $("#created").hidden = false;
     $("#created").scrollIntoView({ behavior: "smooth" });
+    $("#go").focus({ preventScroll: true });
   } catch (err) {
-    $("#create-error").textContent = err.message;
+    error.textContent = noIds(err.message);
   }
 }
 
+function gameCard(game) {
+  const about = ABOUT[game.name] || { blurb: "", length: "" };
+  const players = game.min_players === game.max_players ? `${game.min_players} players`
+    : `${game.min_players} to ${game.max_players} players`;
+  const titleId = `${game.name}-title`;
+  const card = el("section", { class: "panel card", "data-game": game.name, "aria-labelledby": titleId });
+  const strength = el("fieldset", { class: "strength" }, el("legend", { text: "Computer's strength" }));
+  for (const [value, text] of STRENGTHS) {
+    if (!game.agents.includes(value)) continue;
+    const id = `${game.name}-strength-${value}`;
+    const radio = el("input", { type: "radio", id, name: `${game.name}-strength`, value });
+    if (value === "easy") radio.checked = true;
+    strength.append(el("label", { for: id }, radio, text));
+  }
+  const options = el("details", { class: "options" }, el("summary", { text: "Options" }));
+  for (const option of OPTIONS[game.name] || []) {
+    if (!game.params.some((p) => p.name === option.param)) continue;
+    if (option.players && game.min_players === game.max_players) continue;
+    options.append(optionInput(game, option, `${game.name}-opt-${option.param}`));
+  }
+  const shownParams = new Set((OPTIONS[game.name] || []).map((o) => o.param));
+  const advanced = el("details", { class: "advanced" }, el("summary", { text: "Advanced" }),
+    el("p", { class: "muted", text: "The engine's own settings, and who sits where." }));
+  for (const p of game.params) {
+    if (!shownParams.has(p.name)) advanced.append(advancedInput(game, p, `${game.name}-adv-${p.name}`));
+  }
+  advanced.append(el("div", { class: "seat-choices" }),
+    el("button", { type: "button", class: "quiet", "data-mode": "custom", text: "Create with these seats",
+      onclick: () => create(card, game, "custom") }));
+  advanced.addEventListener("toggle", async () => {
+    if (!advanced.open) return;
+    const check = await api(`/api/games/${game.name}/check`, { params: readParams(card, game) });
+    seatChoices(card, game, check.ok ? check.num_players : game.default_players);
+  });
+  options.append(advanced);
+  card.append(
+    el("h2", { id: titleId, text: game.title }),
+    picture(game.name),
+    el("p", { class: "blurb", text: about.blurb }),
+    el("p", { class: "facts" }, el("span", { text: players }), el("span", { text: about.length }),
+      el("a", { href: `/rules/${game.name}`, text: "Rules" })),
+    el("div", { class: "modes" },
+      strength,
+      el("button", { type: "button", "data-mode": "computer", text: "Play the computer",
+        onclick: () => create(card, game, "computer") }),
+      el("button", { type: "button", class: "quiet", "data-mode": "invite", text: "Invite a friend",
+        onclick: () => create(card, game, "invite") }),
+      el("button", { type: "button", class: "quiet", "data-mode": "hotseat", text: "Hot-seat: one screen",
+        onclick: () => create(card, game, "hotseat") })),
+    options,
+    el("p", { class: "card-error error", role: "alert" }));
+  return card;
+}
+
+// -- your games -------------------------------------------------------------------------------
+function whoseTurn(state) {
+  const name = (i) => (state.seats[i] && state.seats[i].name) || `Player ${i + 1}`;
+  const mine = state.hand ? state.hand.seats : [];
+  if (state.terminal) {
+    const winners = state.result.returns.map((r, i) => (r > 0 ? i : -1)).filter((i) => i >= 0);
+    if (winners.length === 1 && mine.length === 1 && winners[0] === mine[0]) return ["Finished: you won", false];
+    return [`Finished: ${winners.length ? `${winners.map(name).join(" and ")} won` : "nobody won"}`, false];
+  }
+  if (state.to_act < 0) return ["Dealing", false];
+  if (mine.includes(state.to_act)) return ["Your turn", true];
+  return [`Waiting for ${name(state.to_act)}`, false];
+}
+
+async function yourGames() {
+  const games = myGames().slice(0, 8);
+  const list = $("#your-games-list");
+  list.replaceChildren();
+  const rows = await Promise.all(games.map(async (g) => {
+    const token = g.url.split("/").pop();
+    try {
+      return [g, await api(`/api/play/${token}`)];
+    } catch (err) {
+      if (/no seat has this link/.test(err.message)) forgetGame(g.url);
+      return [g, null];
+    }
+  }));
+  for (const [g, state] of rows) {
+    if (!state) continue;
+    const [text, mine] = whoseTurn(state);
+    const others = state.seats.filter((s) => !state.hand.seats.includes(s.seat))
+      .map((s) => s.name || `Player ${s.seat + 1}`);
+    list.append(el("li", {},
+      el("a", { href: g.url, text: `${state.title}${others.length ? ` with ${others.join(", ")}` : ""}` }),
+      el("span", { class: mine ? "state mine" : "state", text }),
+      el("button", { type: "button", class: "quiet small", text: "Forget",
+        "aria-label": `Forget ${state.title} from your games`,
+        onclick: () => { forgetGame(g.url); yourGames(); } })));
+  }
+  $("#your-games").hidden = list.children.length === 0;
+}
+
 async function main() {
-  catalogue = await api("/api/games");
-  const select = $("#game");
-  for (const g of catalogue.games) select.append(el("option", { value: g.name, text: g.title }));
+  const name = $("#my-name");
+  name.value = myName();
+  name.addEventListener("change", () => { name.value = setMyName(name.value); });
+  try {
+    catalogue = await api("/api/games");
+  } catch (err) {
+    $("#lobby-error").textContent = err.message;
+    return;
+  }
+  $("#cards").replaceChildren(...catalogue.games.map(gameCard));
   const wanted = new URLSearchParams(window.location.search).get("game");
-  if (wanted && catalogue.games.some((g) => g.name === wanted)) select.value = wanted;
-  select.addEventListener("change", chooseGame);
-  $("#create").addEventListener("click", create);
-  chooseGame();
+  if (wanted) {
+    const card = document.querySelector(`[data-game="${CSS.escape(wanted)}"]`);
+    if (card) card.scrollIntoView();
+  }
+  yourGames();
 }
 
 main();

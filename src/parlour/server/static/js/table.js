@@ -4,7 +4,8 @@
 // page holds no rule: it offers the legal moves the server lists, sends what is clicked, and
 // shows the server's explanation when a move is refused. A turn of several steps (a
 // GobbleStones play, a Stomple string) is composed with server previews and stored whole.
-import { $, api, copyRow, el, newId } from "./common.js";
+// Names are put on the page as text only (textContent), never parsed as HTML.
+import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
 const MODE = path[0] === "play" ? "play" : "watch";
@@ -26,6 +27,9 @@ let memoKey = "";
 const keep = {};         // a renderer's choices that outlive a position (a chosen tile colour)
 let curtainSeen = null;
 let previous = null;     // this viewer's view before the last change (to mark what moved)
+let animated = null;     // the version whose last move was animated already
+let named = false;       // this page sent the player's name once
+let howtoClosed = false;
 
 const boards = {};
 async function loadRenderer(game) {
@@ -37,10 +41,34 @@ async function loadRenderer(game) {
   return boards[game];
 }
 
+// -- names -----------------------------------------------------------------------------------
+function colourOf(i) {
+  const view = (shown || latest || {}).view || null;
+  return renderer && renderer.seatColour ? renderer.seatColour(i, view) : null;
+}
+
+function personOf(i) {
+  const seat = latest && latest.seats ? latest.seats[i] : null;
+  return seat && seat.name ? seat.name : null;
+}
+
+// The short name of a seat, for sentences: "Ada", "Computer (hard)", "White", "Player 2".
+function shortName(i) {
+  if (i === null || i === undefined || i < 0) return "chance";
+  const person = personOf(i);
+  if (person) return person;
+  const colour = colourOf(i);
+  return colour && renderer.colourIsName ? colour : `Player ${i + 1}`;
+}
+
+// The full name of a seat, with its colour: "Ada (White)", "Computer (hard, green)".
 function seatName(i) {
   if (i === null || i === undefined || i < 0) return "chance";
-  const own = renderer && renderer.seatName ? renderer.seatName(i, shown ? shown.view : null) : null;
-  return own || `Player ${i + 1}`;
+  const person = personOf(i);
+  const colour = colourOf(i);
+  if (!colour || (renderer.colourIsName && !person)) return shortName(i);
+  const base = person || `Player ${i + 1}`;
+  return base.endsWith(")") ? `${base.slice(0, -1)}, ${colour})` : `${base} (${colour})`;
 }
 
 function mySeats() {
@@ -49,8 +77,9 @@ function mySeats() {
 
 function say(text, isError = false) {
   const box = $("#message");
-  box.textContent = text || "";
-  box.className = isError ? "error" : "";
+  // one style for every message: a sentence's first word has its capital ("a5 ..." is a square)
+  box.textContent = (text || "").replace(/^[a-z](?=[a-z ])/, (c) => c.toUpperCase());
+  box.className = isError ? "message error" : "message";
 }
 
 // -- talking to the server ----------------------------------------------------------------
@@ -93,6 +122,21 @@ function connect() {
   });
 }
 
+async function sendName(name, seat) {
+  try {
+    await api(`${API}/name`, seat === undefined ? { name } : { name, seat });
+  } catch (err) { say(err.message, true); }
+}
+
+function introduce(msg) {
+  // Tell the table this player's name once, when their link is opened.
+  // (not after the game: a finished game keeps the names it was played under)
+  if (named || MODE !== "play" || msg.terminal || !msg.hand || msg.hand.seats.length !== 1) return;
+  named = true;
+  const seat = msg.seats[msg.hand.seats[0]];
+  if (seat && seat.kind === "human" && seat.name !== myName()) sendName(myName());
+}
+
 async function receive(msg) {
   if (msg.type === "state") {
     if (!latest || msg.version !== latest.version || msg.viewer !== latest.viewer) {
@@ -102,6 +146,10 @@ async function receive(msg) {
       pending = [];
       shown = null;
     }
+    if (!latest) {
+      animated = msg.version;  // nothing to animate on arrival
+      if (MODE === "play") rememberGame({ url: window.location.pathname, game: msg.game, title: msg.title });
+    }
     latest = msg;
     if (rendererGame !== msg.game) {
       renderer = await loadRenderer(msg.game);
@@ -109,6 +157,7 @@ async function receive(msg) {
       $("#title").textContent = msg.title;
       document.title = `parlour: ${msg.title}`;
     }
+    introduce(msg);
     if (!shown || !shown.preview) shown = msg;
     draw();
   } else if (msg.type === "partial") {
@@ -134,56 +183,84 @@ async function receive(msg) {
 function resultText(result) {
   if (!result) return "";
   const winners = result.returns.map((r, i) => (r > 0 ? i : -1)).filter((i) => i >= 0);
-  const mine = mySeats();
+  const mine = MODE === "play" ? mySeats() : [];
   if (winners.length === 0) return "Nobody wins.";
-  const names = winners.map((i) => seatName(i) + (mine.includes(i) ? " (you)" : ""));
-  if (mine.length === 1 && winners.includes(mine[0]) && winners.length === 1) return `You win! (${names[0]})`;
-  if (mine.length === 1 && !winners.includes(mine[0])) return `${names.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}. You lose.`;
-  return `${names.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}.`;
+  if (mine.length === 1 && winners.length === 1 && winners[0] === mine[0]) return "You win!";
+  const names = winners.map(shortName);
+  const sentence = winners.length > 1
+    ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win.`
+    : `${names[0]} wins.`;
+  if (mine.length === 1 && winners.includes(mine[0])) return `You share the win: ${sentence}`;
+  return sentence;
 }
 
 function statusText(model) {
   if (model.terminal) return resultText(model.result);
   if (model.to_act < 0) return "Dealing…";
-  const mine = mySeats().includes(model.to_act);
-  if (mine && MODE === "play") {
-    return mySeats().length > 1 ? `${seatName(model.to_act)} to move: your turn` : `Your turn (${seatName(model.to_act)})`;
+  const mine = MODE === "play" && mySeats().includes(model.to_act);
+  if (mine) {
+    if (mySeats().length > 1) return `${seatName(model.to_act)}: your turn`;
+    const colour = colourOf(model.to_act);
+    return colour ? `Your turn · you play ${colour}` : "Your turn";
   }
-  const seat = latest.seats[model.to_act];
-  return `Waiting for ${seatName(model.to_act)}${seat && seat.kind === "ai" ? " (computer)" : ""}…`;
+  if (MODE === "watch") return `${seatName(model.to_act)} to move`;
+  return `Waiting for ${seatName(model.to_act)}…`;
 }
 
 function drawSeats(model) {
-  const scores = (renderer.scores && renderer.scores(model.view)) || model.view.scores ||
-    (model.result ? model.result.scores : null);
+  // only the scores that mean something in this game (Clobber has none)
+  const scores = renderer.scores ? renderer.scores(model.view) : null;
   const list = $("#seats");
   list.replaceChildren();
   for (const s of latest.seats) {
     const online = s.kind === "ai" || s.online;
-    const who = s.kind === "ai" ? `computer (${s.agent})` : mySeats().includes(s.seat) ? "you" : "";
-    list.append(el("li", { class: model.to_act === s.seat ? "acting" : "", "data-seat": s.seat },
-      el("span", { class: online ? "dot on" : "dot", title: online ? "here" : "away" }),
-      el("span", { text: seatName(s.seat) }),
-      el("span", { class: "muted", text: who }),
-      el("span", { class: "score", text: scores ? String(scores[s.seat]) : "" })));
+    const you = MODE === "play" && mySeats().includes(s.seat);
+    const acting = model.to_act === s.seat && !model.terminal;
+    const item = el("li", { class: acting ? "acting" : "", "data-seat": s.seat },
+      el("span", { class: online ? "dot on" : "dot", title: online ? "here" : "away",
+        "aria-label": online ? "here" : "away", role: "img" }),
+      el("span", { class: "seat-name", text: seatName(s.seat) }),
+      you ? el("span", { class: "tag", text: "you" }) : null,
+      acting ? el("span", { class: "visually-hidden", text: "to move" }) : null,
+      el("span", { class: "score", text: scores && scores[s.seat] !== undefined ? String(scores[s.seat]) : "" }));
+    list.append(item);
   }
+  const form = $("#name-form");
+  const target = nameTarget(model);
+  form.hidden = target === null;
+  if (target === null || document.activeElement === $("#my-name")) return;
+  // hot-seat: the person at the screen names the seat they are playing now
+  const hot = mySeats().length > 1;
+  $("#name-label").textContent = hot ? `Name of ${shortName(target)}` : "Your name";
+  $("#my-name").value = hot ? personOf(target) || "" : myName();
 }
 
-function drawLog(model) {
+function nameTarget(model) {
+  if (MODE !== "play") return null;
+  const humans = mySeats().filter((i) => latest.seats[i].kind === "human");
+  if (!humans.length) return null;
+  return humans.includes(model.viewer) ? model.viewer : humans[0];
+}
+
+function drawLog() {
   const log = $("#log");
   log.replaceChildren();
-  for (const move of latest.log) {
-    const item = el("li", { value: move.seq + 1 },
-      `${seatName(move.player)}: ${move.text === null ? "(moved)" : move.text}`);
-    log.append(item);
+  for (const line of latest.log) {
+    log.append(el("li", { value: line.turn, "data-turn": line.turn },
+      el("span", { class: "who", text: shortName(line.player) }),
+      el("span", { class: "what", text: line.text === null ? "moved" : line.text })));
   }
   log.scrollTop = log.scrollHeight;
 }
 
-function drawBoard(model, interactive, before = previous) {
+function drawBoard(model, interactive, before = previous, focus = null) {
   const key = `${model.version}|${model.viewer}|${JSON.stringify(pending)}|${replay ? replay.index : "live"}`;
   if (key !== memoKey) { memo = {}; memoKey = key; }
   const board = $("#board");
+  const active = document.activeElement && document.activeElement.closest
+    ? document.activeElement.closest("#board [data-square], #board [data-section]") : null;
+  const wanted = focus || (active ? active.dataset.square : null);
+  const live = !replay && animated !== model.version && !model.preview;
   renderer.render(board, {
     view: model.view,
     legal: interactive ? model.legal : [],
@@ -194,21 +271,36 @@ function drawBoard(model, interactive, before = previous) {
     pending,
     previous: before,
     seatName,
-  }, { step, replace, say, memo, keep, redraw: draw });
+    animate: live,
+  }, { step, replace, say, memo, keep, redraw: (name) => { draw(); refocus(name); } });
+  if (live) animated = model.version;
+  if (wanted) refocus(wanted);
+}
+
+function refocus(name) {
+  if (!name) return;
+  const again = $(`#board [data-square="${name}"][tabindex]`) || $("#board [tabindex]");
+  if (again) again.focus({ preventScroll: true });
 }
 
 function drawPrivate(model) {
-  const info = renderer.info ? renderer.info(model.view, model.viewer) : null;
+  const info = renderer.info ? renderer.info(model.view, model.viewer, shortName) : null;
   $("#private-panel").hidden = !info;
+  const mine = MODE === "play" && mySeats().length && !model.view.racks;  // racks turned up at the end
+  $("#private-title").textContent = mine ? "What you hold" : "What the players hold";
   if (info) $("#private").replaceChildren(info);
 }
 
 function drawLegal(model, interactive) {
   const box = $("#legal-list");
   box.replaceChildren();
+  $("#typed-help").textContent = interactive && model.legal.length
+    ? `Write a move in the game's notation, for example ${model.legal[0].s}; or choose one below.`
+    : "Moves can be typed here when it is your turn.";
   if (!interactive) return;
   for (const move of model.legal) {
-    box.append(el("button", { class: "quiet", text: move.s, "data-action": move.a, onclick: () => step(move.a) }));
+    box.append(el("button", { class: "quiet", type: "button", text: move.s, "data-action": move.a,
+      onclick: () => step(move.a) }));
   }
 }
 
@@ -220,9 +312,12 @@ function drawCompose() {
 
 function drawEnd() {
   const over = latest.terminal;
+  $("#moves-panel").hidden = MODE !== "play" || over || mySeats().length === 0;
   $("#end-panel").hidden = !over;
   if (!over) return;
   $("#result").textContent = resultText(latest.result);
+  const details = renderer.resultDetails ? renderer.resultDetails(latest.view, latest.result, shortName) : "";
+  $("#result-details").textContent = details || "";
   $("#record-link").href = `${API}/record`;
   $("#rematch-button").hidden = MODE !== "play" || Boolean(latest.rematch);
   $("#rematch-link").hidden = !latest.rematch;
@@ -231,9 +326,30 @@ function drawEnd() {
 
 function drawShare() {
   const box = $("#share");
-  box.replaceChildren(copyRow("Spectators", latest.watch));
+  box.replaceChildren();
   for (const invite of latest.invites || []) {
-    box.append(copyRow(`Seat ${invite.seats.map((s) => s + 1).join(", ")}`, invite.url));
+    const names = invite.seats.map((s) => seatName(s)).join(", ");
+    box.append(copyRow(`Invitation for ${names}`, invite.url));
+  }
+  box.append(copyRow("Spectators", latest.watch));
+}
+
+function drawNotices() {
+  const notices = latest.notices || [];
+  const box = $("#notices");
+  box.hidden = notices.length === 0;
+  box.replaceChildren(...notices.map((text) => el("p", { text })));
+}
+
+function drawHowto(model, interactive) {
+  const first = interactive && !latest.log.some((line) => line.player === model.to_act);
+  const box = $("#howto");
+  const text = renderer.howTo ? renderer.howTo(model.view) : "";
+  box.hidden = !(first && text && !howtoClosed);
+  if (!box.hidden) {
+    box.replaceChildren(el("span", { text: `How to move: ${text}` }),
+      el("button", { class: "quiet small", type: "button", text: "Got it", "aria-label": "Hide the how-to-move tip",
+        onclick: () => { howtoClosed = true; draw(); } }));
   }
 }
 
@@ -253,10 +369,12 @@ function draw() {
     model.legal.length > 0 && mySeats().includes(model.to_act);
   const status = $("#status");
   status.textContent = statusText(model);
-  status.className = interactive ? "mine" : "";
+  status.className = interactive ? "status mine" : "status";
+  drawNotices();
+  drawHowto(model, interactive);
   drawBoard(model, interactive);
   drawSeats(model);
-  drawLog(model);
+  drawLog();
   drawPrivate(model);
   drawLegal(model, interactive);
   drawCompose();
@@ -274,6 +392,7 @@ async function startReplay() {
   slider.value = String(replay.index);
   $("#replay-bar").classList.add("on");
   draw();
+  $("#replay-prev").focus();
 }
 
 function drawReplay() {
@@ -281,11 +400,12 @@ function drawReplay() {
   const model = { ...latest, view: s.view, last: s.last, legal: [], version: s.version,
     terminal: false, to_act: -4 };
   $("#status").textContent = `Replay: step ${replay.index} of ${replay.steps.length - 1}`;
-  $("#status").className = "";
+  $("#status").className = "status";
+  $("#howto").hidden = true;
   drawBoard(model, false, replay.index > 0 ? replay.steps[replay.index - 1].view : null);
   drawPrivate(model);
   const last = s.last;
-  $("#replay-label").textContent = last ? `${seatName(last.player)}: ${last.text ?? "(moved)"}` : "start";
+  $("#replay-label").textContent = last ? `${shortName(last.player)}: ${last.text ?? "moved"}` : "the start";
   $("#replay-slider").value = String(replay.index);
   drawCompose();
 }
@@ -322,6 +442,21 @@ $("#rematch-button").addEventListener("click", async () => {
     window.location.href = data.url;
   } catch (err) { say(err.message, true); }
 });
+$("#name-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const target = nameTarget(shown || latest);
+  if (target === null) return;
+  if (mySeats().length > 1) {
+    const name = cleanName($("#my-name").value);
+    if (name) await sendName(name, target);
+    $("#my-name").blur();
+    return;
+  }
+  const name = setMyName($("#my-name").value);
+  $("#my-name").value = name;
+  await sendName(name);
+  $("#my-name").blur();
+});
 $("#curtain-go").addEventListener("click", () => {
   curtainSeen = (shown || latest).viewer; draw();
 });
@@ -330,17 +465,18 @@ $("#rules-button").addEventListener("click", async () => {
   if (!$("#rules").dataset.loaded && latest) {
     try {
       const data = await api(`/api/rules/${latest.game}`);
-      $("#rules").innerHTML = data.html;  // rendered server-side from the project's rules text
+      $("#rules").innerHTML = data.html;  // rendered server-side from the project's own rules text
       $("#rules").dataset.loaded = "1";
     } catch (err) { $("#rules").textContent = err.message; }
   }
   dialog.showModal();
 });
 document.addEventListener("keydown", (e) => {
-  if (!replay) return;
+  if (!replay || e.target.closest("input")) return;
   if (e.key === "ArrowLeft") moveReplay(-1);
   if (e.key === "ArrowRight") moveReplay(1);
 });
+window.addEventListener("resize", () => { if (latest) draw(); });
 
 window.parlour = { get latest() { return latest; }, get pending() { return pending; } };
 connect();

@@ -1,12 +1,13 @@
 // Clobber: a checkerboard of White (o) and Black (x) stones, or stones on a graph (C7).
-// Click one of your stones, then the enemy stone to capture. Legal moves come from the server
-// (as notation like "a1b1" or "a-b"); any other pair of squares is sent as typed notation so
-// that the server explains which rule it breaks.
-import { canvas, svg } from "./svg.js";
+// Click (or Tab to and press Enter on) one of your stones, then the enemy stone to capture.
+// Legal moves come from the server (as notation like "a1b1" or "a-b"); any other pair of
+// squares is sent as typed notation so that the server explains which rule it breaks.
+import { animate, canvas, hint, playable, svg } from "./svg.js";
 
 const CELL = 64;
 const MARGIN = 26;
 const FILES = "abcdefghijklmnopqrstuvwxyz";
+const STONE = { o: "White stone", x: "Black stone" };
 
 function parseMove(text) {
   let m = /^([a-z])(\d+)([a-z])(\d+)$/.exec(text);
@@ -39,7 +40,19 @@ function layout(view) {
 }
 
 export default {
-  seatName(i) { return ["White", "Black"][i]; },
+  seatColour(i) { return ["White", "Black"][i]; },
+  colourIsName: true,  // an unnamed seat is simply "White" or "Black"
+
+  howTo() {
+    return "Choose one of your outlined stones, then the enemy stone next to it to capture it.";
+  },
+
+  resultDetails(view, result, name) {
+    // Clobber has no points: the last player able to move wins.
+    const winner = result.returns.findIndex((r) => r > 0);
+    if (winner < 0) return "";
+    return `${name(winner)} made the last capture; ${name(1 - winner)} had no move left.`;
+  },
 
   render(root, model, ui) {
     const { view, legal, last, interactive } = model;
@@ -47,13 +60,15 @@ export default {
     const moves = legal.map((m) => ({ ...m, squares: parseMove(m.s) })).filter((m) => m.squares);
     const lastSquares = last && last.text ? parseMove(last.text) || [] : [];
     const selected = ui.memo.selected;
-    const root_ = canvas(width, height, `Clobber board, ${view.to_move === "o" ? "White" : "Black"} to move`);
+    const mover = view.to_move === "o" ? "White" : "Black";
+    const pic = canvas(width, height, `Clobber board, ${view.terminal ? "game over" : `${mover} to move`}`);
     const grid = Boolean(view.rows);
+    let moved = null;
 
     for (const [a, b] of edges) {
       const p = cells[a];
       const q = cells[b];
-      root_.append(svg("line", { x1: p.x + CELL / 2, y1: p.y + CELL / 2, x2: q.x + CELL / 2,
+      pic.append(svg("line", { x1: p.x + CELL / 2, y1: p.y + CELL / 2, x2: q.x + CELL / 2,
         y2: q.y + CELL / 2, stroke: "#a89676", "stroke-width": 3 }));
     }
     for (const [name, cell] of Object.entries(cells)) {
@@ -74,24 +89,31 @@ export default {
           class: "sq-last", "data-last": "1" }));
       }
       if (cell.mark === "o" || cell.mark === "x") {
-        group.append(svg("circle", { cx: cell.x + CELL / 2, cy: cell.y + CELL / 2, r: CELL * 0.34,
+        const stone = svg("circle", { cx: cell.x + CELL / 2, cy: cell.y + CELL / 2, r: CELL * 0.34,
           fill: cell.mark === "o" ? "#fbfaf5" : "#26221d", stroke: cell.mark === "o" ? "#6b6254" : "#000",
-          "stroke-width": 2, "data-stone": cell.mark }));
+          "stroke-width": 2, "data-stone": cell.mark });
+        group.append(stone);
+        if (lastSquares.length === 2 && name === lastSquares[1]) moved = stone;
       }
       if (sources.length && !selected) {
-        group.append(svg("rect", { x: cell.x + 3, y: cell.y + 3, width: CELL - 6, height: CELL - 6,
-          rx: 8, class: "from-legal" }));
+        group.append(hint("rect", { x: cell.x + 4, y: cell.y + 4, width: CELL - 8, height: CELL - 8 }));
       }
       if (selected === name) {
         group.append(svg("rect", { x: cell.x + 3, y: cell.y + 3, width: CELL - 6, height: CELL - 6,
           rx: 8, class: "selected" }));
       }
       if (target) {
-        group.append(svg("circle", { cx: cell.x + CELL / 2, cy: cell.y + CELL / 2, r: CELL * 0.14,
-          class: "target", "data-target": "1" }));
+        group.append(hint("circle", { cx: cell.x + CELL / 2, cy: cell.y + CELL / 2, r: CELL * 0.42 },
+          { "data-target": "1" }));
       }
-      if (interactive) {
-        group.addEventListener("click", () => {
+      const what = STONE[cell.mark] || "empty";
+      const options = sources.map((m) => m.squares[1]);
+      if (interactive && (sources.length || target || selected === name || (selected && cell.mark !== "."))) {
+        let label = `${name}, ${what}`;
+        if (target) label += `: capture it with ${selected}`;
+        else if (selected === name) label += ", chosen: choose again to put it back";
+        else if (options.length && !selected) label += `, can capture ${options.join(" or ")}`;
+        playable(group, label, () => {
           if (!selected) {
             ui.memo.selected = name;
             ui.say(sources.length ? "" : `No move starts at ${name}: choose one of the outlined stones.`);
@@ -107,21 +129,33 @@ export default {
             ui.step(grid ? selected + name : `${selected}-${name}`);
             return;
           }
-          ui.redraw();
+          ui.redraw(name);
+        });
+      } else if (interactive) {
+        group.addEventListener("click", () => {
+          if (selected) { ui.memo.selected = null; ui.step(grid ? selected + name : `${selected}-${name}`); return; }
+          ui.say(`No move starts at ${name}: choose one of the outlined stones.`);
         });
       }
-      root_.append(group);
+      pic.append(group);
     }
     if (grid) {
       for (let c = 0; c < view.columns; c++) {
-        root_.append(svg("text", { x: MARGIN + c * CELL + CELL / 2, y: view.rows * CELL + 18,
+        pic.append(svg("text", { x: MARGIN + c * CELL + CELL / 2, y: view.rows * CELL + 18,
           "text-anchor": "middle", class: "coord", text: FILES[c] }));
       }
       for (let r = 0; r < view.rows; r++) {
-        root_.append(svg("text", { x: MARGIN / 2, y: r * CELL + CELL / 2 + 4,
+        pic.append(svg("text", { x: MARGIN / 2, y: r * CELL + CELL / 2 + 4,
           "text-anchor": "middle", class: "coord", text: String(view.rows - r) }));
       }
     }
-    root.replaceChildren(root_);
+    root.replaceChildren(pic);
+    if (model.animate && moved && lastSquares.length === 2) {
+      // the stone slides from where it came from onto the stone it captured
+      const from = cells[lastSquares[0]];
+      const to = cells[lastSquares[1]];
+      animate(moved, [{ transform: `translate(${from.x - to.x}px, ${from.y - to.y}px)` },
+        { transform: "translate(0, 0)" }]);
+    }
   },
 };

@@ -1,7 +1,8 @@
 // Stomple: a 7 x 7 tray of marbles; each player's stomper (a digit in the view) hops over it.
-// Click a highlighted marble to stomp it. A string (S7) is several stomps of one turn: each
-// is previewed by the server and the whole turn is stored once it passes to the next player.
-import { canvas, html, svg } from "./svg.js";
+// Click (or Tab to and press Enter on) a highlighted marble to stomp it. A string (S7) is
+// several stomps of one turn: each is previewed by the server and the whole turn is stored
+// once it passes to the next player.
+import { animate, canvas, hint, html, playable, svg } from "./svg.js";
 
 const CELL = 62;
 const MARGIN = 24;
@@ -26,12 +27,27 @@ function stomper(x, y, seat, colour, label) {
 }
 
 export default {
-  seatName(i, view) {
-    const colour = view && view.colours ? view.colours[i] : null;
-    return colour ? `Player ${i + 1} (${colour})` : `Player ${i + 1}`;
+  seatColour(i, view) {
+    return view && view.colours ? view.colours[i] || null : null;
   },
 
   scores(view) { return view.scores; },
+
+  howTo(view) {
+    return view.string
+      ? `Keep stomping ${view.string} marbles next to your stomper, or stop when none is left.`
+      : "Stomp one of the outlined marbles: your stomper hops onto it.";
+  },
+
+  resultDetails(view, result, name) {
+    const order = result.scores.map((s, i) => [s, i]).sort((a, b) => b[0] - a[0]);
+    const points = order.map(([s, i]) => `${name(i)} ${s}`).join(", ");
+    const rounds = view.single_round ? "one round" : `${view.round} round${view.round > 1 ? "s" : ""}, target ${view.target}`;
+    const out = (view.status || []).map((st, i) => (st === "out" ? i : -1)).filter((i) => i >= 0);
+    const knocked = out.length
+      ? `${out.map(name).join(" and ")} ${out.length > 1 ? "were" : "was"} knocked out of the last round. ` : "";
+    return `${knocked}Game points: ${points} (${rounds}).`;
+  },
 
   render(root, model, ui) {
     const { view, legal, interactive } = model;
@@ -46,6 +62,7 @@ export default {
     const moves = new Map(legal.map((m) => [m.s, m]));
     const lastHole = model.last && model.last.text && /^[a-g][1-7]$/.test(model.last.text)
       ? model.last.text : null;
+    let landed = null;
     view.board.forEach((row, r) => [...row].forEach((mark, c) => {
       const name = holeName(r, c);
       const x = MARGIN + c * CELL + CELL / 2;
@@ -56,17 +73,22 @@ export default {
         group.append(svg("circle", { cx: x, cy: y, r: CELL * 0.47, fill: "none", stroke: "#f2c94c",
           "stroke-width": 5, "data-last": "1" }));
       }
+      let what = "empty hole";
       if (MARBLES[mark]) {
-        const [fill, stroke] = MARBLES[mark];
+        const [fill, stroke, colour] = MARBLES[mark];
+        what = `${colour} marble`;
         group.append(svg("circle", { cx: x, cy: y, r: CELL * 0.34, fill, stroke, "stroke-width": 2,
           "data-marble": mark }));
       } else if (/\d/.test(mark)) {
         const seat = Number(mark);
-        group.append(stomper(x, y, seat, view.colours[seat], String(seat + 1)));
+        what = `${model.seatName(seat)}'s stomper`;
+        const piece = stomper(x, y, seat, view.colours[seat], String(seat + 1));
+        group.append(piece);
+        if (name === lastHole) landed = piece;
       }
       if (interactive && moves.has(name)) {
-        group.append(svg("circle", { cx: x, cy: y, r: CELL * 0.44, class: "from-legal" }));
-        group.addEventListener("click", () => ui.step(moves.get(name).a));
+        group.append(hint("circle", { cx: x, cy: y, r: CELL * 0.45 }));
+        playable(group, `${name}, ${what}: stomp it`, () => ui.step(moves.get(name).a));
       } else if (interactive && mark !== ".") {
         group.addEventListener("click", () => ui.step(name));  // the server explains the rule
       }
@@ -79,11 +101,15 @@ export default {
         "text-anchor": "middle", class: "coord", text: String(7 - c) }));
     }
     const notes = [];
-    notes.push(`Round ${view.round}${view.single_round ? " (single round)" : ` · target ${view.target}`}`);
+    notes.push(`Round ${view.round}${view.single_round ? " (one-round game)" : ` · first to ${view.target} points`}`);
     if (view.string) notes.push(`String: keep stomping ${view.string} marbles next to your stomper`);
-    notes.push(`The round's last stomper would score ${view.round_points}`);
-    root.replaceChildren(html("div", {}, board,
-      html("p", { class: "muted", text: notes.join(" · ") })));
+    notes.push(`The round's last stomper scores ${view.round_points}`);
+    root.replaceChildren(html("div", { class: "board-wrap" }, board,
+      html("p", { class: "muted board-note", text: notes.join(" · ") })));
+    if (model.animate && landed) {
+      // the stomper drops into the hole of the marble it stomped
+      animate(landed, [{ transform: "translateY(-18px)", opacity: 0.3 }, { transform: "none", opacity: 1 }]);
+    }
   },
 
   info(view, viewer) {

@@ -15,7 +15,7 @@ export function svg(tag, attrs = {}, ...children) {
 
 export function canvas(width, height, label) {
   return svg("svg", {
-    viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": label,
+    viewBox: `0 0 ${width} ${height}`, width, height, role: "group", "aria-label": label,
   });
 }
 
@@ -29,4 +29,39 @@ export function html(tag, attrs = {}, ...children) {
   }
   for (const child of children) if (child !== null && child !== undefined) node.append(child);
   return node;
+}
+
+// A legal-move hint seen on every colour: a dark ring with a light ring inside it (a single
+// green ring vanished on green marbles). ``shape`` is "circle" (cx, cy, r) or "rect".
+export function hint(shape, geometry, extra = {}) {
+  const outer = shape === "circle"
+    ? svg("circle", { ...geometry, class: "hint-outer" })
+    : svg("rect", { ...geometry, rx: 8, class: "hint-outer" });
+  const inner = shape === "circle"
+    ? svg("circle", { ...geometry, class: "hint-inner" })
+    : svg("rect", { ...geometry, rx: 8, class: "hint-inner" });
+  return svg("g", { class: "from-legal", ...extra }, outer, inner);
+}
+
+// Make a board element playable by keyboard and named for screen readers: Tab reaches it,
+// Enter or Space plays it, and its label says what it is and what it can do.
+export function playable(node, label, activate) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", activate);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); activate(); }
+  });
+  return node;
+}
+
+export function reducedMotion() {
+  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+// A short animation of the last move (skipped when the player asks for reduced motion).
+export function animate(node, keyframes, duration = 320) {
+  if (!node || reducedMotion() || !node.animate) return;
+  node.animate(keyframes, { duration, easing: "ease-out" });
 }

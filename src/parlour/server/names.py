@@ -1,0 +1,42 @@
+"""Players' display names: cleaned once on the way in, shown as text everywhere.
+
+A name is whatever a person typed, so it is hostile until checked: control and formatting
+characters (including bidirectional overrides) are removed, runs of white space become one
+space, and it is cut to :data:`MAX_NAME` characters. The browser always renders names as text
+(``textContent``), never as HTML; this module only bounds and tidies them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME = 24
+"""The longest display name, in characters (longer names are cut)."""
+
+_DROP = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def clean_name(text: str | None) -> str | None:
+    """``text`` as a display name, or ``None`` when nothing printable is left."""
+    if not text:
+        return None
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in text[: MAX_NAME * 8]
+        if ch.isspace() or unicodedata.category(ch) not in _DROP
+    )
+    name = " ".join(kept.split())[:MAX_NAME].strip()
+    return name or None
+
+
+def computer_name(agent: str | None) -> str:
+    """A computer seat's name, by its strength: ``"Computer (hard)"``."""
+    return f"Computer ({agent or 'random'})"
+
+
+def seat_display_name(kind: str, agent: str | None, name: str | None) -> str | None:
+    """The name a seat is shown with: the person's name, a computer's strength, or ``None``
+    (a human who has not chosen one: the page then names the seat by its colour or number)."""
+    if kind == "ai":
+        return computer_name(agent)
+    return name
