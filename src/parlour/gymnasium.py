@@ -13,8 +13,11 @@ Importing this module also registers ``parlour/<Game>-v0`` ids with Gymnasium
 (:mod:`parlour.rl.vector_env`). See :mod:`parlour.rl.gym_env` and docs/research.md.
 """
 
-from parlour.rl.gym_env import ENV_IDS, ParlourEnv, env, register_envs
-from parlour.rl.vector_env import ParlourVectorEnv, vector_env
+from parlour.core.extras import needs_extra
+
+with needs_extra("rl", "the Gymnasium environments"):
+    from parlour.rl.gym_env import ENV_IDS, ParlourEnv, env, register_envs
+    from parlour.rl.vector_env import ParlourVectorEnv, vector_env
 
 register_envs()
 

@@ -10,17 +10,20 @@ Game names are ``parlour_<name>`` (``parlour_stomp_the_plank``); :func:`load` ta
 own names and keywords. See :mod:`parlour.rl.spiel` and docs/research.md.
 """
 
-from parlour.rl.spiel import (
-    SpielGame,
-    SpielState,
-    load,
-    register,
-    register_all,
-    spiel_game_info,
-    spiel_game_type,
-    spiel_name,
-    unwrap,
-)
+from parlour.core.extras import needs_extra
+
+with needs_extra("rl", "the OpenSpiel games"):
+    from parlour.rl.spiel import (
+        SpielGame,
+        SpielState,
+        load,
+        register,
+        register_all,
+        spiel_game_info,
+        spiel_game_type,
+        spiel_name,
+        unwrap,
+    )
 
 __all__ = [
     "SpielGame",

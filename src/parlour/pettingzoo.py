@@ -9,6 +9,9 @@
 See :mod:`parlour.rl.aec` and docs/research.md.
 """
 
-from parlour.rl.aec import ParlourAECEnv, env, raw_env
+from parlour.core.extras import needs_extra
+
+with needs_extra("rl", "the PettingZoo environments"):
+    from parlour.rl.aec import ParlourAECEnv, env, raw_env
 
 __all__ = ["ParlourAECEnv", "env", "raw_env"]

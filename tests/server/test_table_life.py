@@ -43,6 +43,8 @@ def test_an_open_table_is_listed_and_its_free_seat_taken_from_the_lobby(server: 
         assert again.status_code == 409  # taken: nobody gets it twice
         started = host.wait_state(lambda m: m["started"])
         assert started["legal"]
+        # the creator never holds the link of a seat someone took from the lobby
+        assert token_of(seat.json()["url"]) not in json.dumps(host.received)
         with server.client(seat.json()["url"]) as guest:
             assert guest.wait_state()["hand"]["seats"] == [1]
     lobby = server.get("/api/tables").json()
@@ -112,12 +114,13 @@ def test_with_three_players_the_computer_moves_for_a_player_out_of_time(server: 
 def test_two_time_outs_in_a_row_hand_the_seat_to_the_computer_until_reclaimed(
     server: ServerProcess,
 ):
-    table = _create(server, {"game": "gobblestones", "params": {"players": 3},
+    # Stomple plays rounds until someone has 15 points: long enough for two time-outs
+    table = _create(server, {"game": "stomple", "params": {"players": 3},
                              "clock": {"per_move": 5},
                              "seats": [{"kind": "me"}, {"kind": "ai", "agent": "random"},
                                        {"kind": "ai", "agent": "random"}]})
     with server.client(table["url"]) as me:
-        held = me.wait_state(lambda m: 0 in m["taken_over"], timeout=60)
+        held = me.wait_state(lambda m: 0 in m["taken_over"], timeout=120)
         assert any("until they come back" in n for n in held["notices"])
         me.send({"type": "reclaim"})
         back = me.wait(lambda m: m["type"] in ("reclaimed", "error"))

@@ -97,15 +97,16 @@ class GreedyAgent(Agent):
             else:
                 outcomes = state.chance_outcomes()
                 if len(outcomes) > self.chance_samples:
-                    actions, probs = zip(*outcomes, strict=True)
-                    drawn = self.rng.choices(actions, probs, k=self.chance_samples)
+                    drawn = self.rng.choices(
+                        [a for a, _ in outcomes], [p for _, p in outcomes], k=self.chance_samples
+                    )
                     outcomes = [(a, 1.0 / len(drawn)) for a in drawn]
                 share = (budget - 1) // len(outcomes)
                 if share >= 1:
                     total = [0.0] * self.game.num_players()
                     for action, p in outcomes:
-                        values = self._value(state.child(action), owner, turns, share)
-                        for i, v in enumerate(values):
+                        value = self._value(state.child(action), owner, turns, share)
+                        for i, v in enumerate(value):
                             total[i] += p * v
                     return total
         return self.evaluate(state)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from parlour.agents.base import Agent, register_agent
@@ -298,6 +299,7 @@ class MCTSAgent(Agent):
         c = self.c
         log, sqrt = math.log, math.sqrt
         apply = self._apply
+        returns: Sequence[float]
         while True:
             if node.outcome is not None:
                 returns = node.outcome
@@ -320,7 +322,7 @@ class MCTSAgent(Agent):
                     node.n.append(0)
                     node.w.append(0.0)
                     proven = child.outcome is not None
-                    returns = child.outcome if proven else self._leaf(state)
+                    returns = child.outcome if child.outcome is not None else self._leaf(state)
                     break
                 n, w, kids = node.n, node.w, node.kids
                 scale = c * sqrt(log(node.visits))
@@ -337,13 +339,13 @@ class MCTSAgent(Agent):
                 action = pick_chance_outcome(state.chance_outcomes(), self.rng.random())
                 apply(state, action)
                 path.append((node, action))
-                child = node.chance.get(action)
-                if child is None:
+                known = node.chance.get(action)
+                if known is None:
                     child = node.chance[action] = self._new_node(state)
                     proven = child.outcome is not None
-                    returns = child.outcome if proven else self._leaf(state)
+                    returns = child.outcome if child.outcome is not None else self._leaf(state)
                     break
-                node = child
+                node = known
         for parent, key in path:
             parent.visits += 1
             if parent.player >= 0:
@@ -371,10 +373,10 @@ class MCTSAgent(Agent):
             else:
                 if len(node.chance) < node.outcomes:
                     return
-                proofs = {kid.outcome for kid in node.chance.values()}
-                if len(proofs) != 1 or None in proofs:
+                chance_proofs = {kid.outcome for kid in node.chance.values()}
+                if len(chance_proofs) != 1 or None in chance_proofs:
                     return
-                node.outcome = proofs.pop()
+                node.outcome = chance_proofs.pop()
 
     # -- hidden information: single-observer information-set MCTS -------------------------
     def _iterate_information_set(self, root: _Node, state: State) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from rich.table import Table
 
 from parlour.arena.ratings import Standings
+from parlour.core.extras import needs_extra
 
 RESULTS = "results.jsonl"
 STANDINGS = "standings.json"
@@ -77,10 +78,11 @@ def ratings_table(result: Standings) -> Table:
 
 def plot_ratings(result: Standings, path: Path, title: str) -> Path:
     """A PNG of the ratings with their intervals, best at the top."""
-    import matplotlib
+    with needs_extra("arena", "the arena's ratings plot"):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
     ratings = sorted(result.ratings, key=lambda r: r.elo)
     fig, ax = plt.subplots(figsize=(7, 1.2 + 0.5 * len(ratings)))

@@ -51,7 +51,7 @@ def schedule(agents: list[str], players: int, games: int, seed: int) -> list[Mat
     """Every game: each table ``games`` times, seats rotated, seeds drawn from ``seed``."""
     if games < 1:
         raise ValueError("play at least one game per table")
-    matches = []
+    matches: list[Match] = []
     for t, line_up in enumerate(tables(agents, players)):
         for r in range(games):
             shift = r % players

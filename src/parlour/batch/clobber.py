@@ -150,6 +150,7 @@ class ClobberBatch:
     ) -> None:
         self.game = _as_clobber(game, params)
         grid = self.game.grid
+        assert grid is not None  # _as_clobber refuses graph boards
         self.layout = Layout(grid.rows, grid.columns)
         self.batch_size = int(batch_size)
         self.num_actions = self.game.num_distinct_actions()
@@ -331,7 +332,9 @@ def play_random(
     are simply dropped from the arrays.
     """
     game = _as_clobber(game, params)
-    layout = Layout(game.grid.rows, game.grid.columns)
+    grid = game.grid
+    assert grid is not None  # _as_clobber refuses graph boards
+    layout = Layout(grid.rows, grid.columns)
     mover = _Mover(layout, bool(game.params["cannibal"]))
     white, black, first = _start(game, layout)
     rng = np.random.default_rng(seed)

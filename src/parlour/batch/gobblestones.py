@@ -38,6 +38,7 @@ from parlour.games.gobblestones.board import (
     SQUARES,
 )
 from parlour.games.gobblestones.plays import CORNERS, FIRST_ROW, FULL, NOT_FIRST_COL, NOT_LAST_COL
+from parlour.games.gobblestones.snapshot import Phase
 
 WORDS = 4
 BOARD, DEAL, PLAY, CHALLENGE, DRAW, END = range(6)
@@ -781,7 +782,7 @@ class GobbleStonesBatch:
             "racks": [[int(x) for x in r] for r in self.racks[index]],
             "bag": [int(x) for x in self.bag[index]],
             "points": [int(x) for x in self.points[index]],
-            "phase": PHASES[int(self.phase[index])],
+            "phase": Phase(PHASES[int(self.phase[index])]),
             "turn": int(self.turn[index]),
             "pending": [(int(q), int(c)) for q, c in zip(self.pending[index, :k],
                                                         self.pending_colour[index, :k],
@@ -802,7 +803,8 @@ class GobbleStonesBatch:
         state._colour, state._value, state._gen = snap["colour"], snap["value"], snap["gen"]
         state._tile, state._owner, state._occ = snap["tile"], snap["owner"], snap["occ"]
         state._racks, state._bag, state._points = snap["racks"], snap["bag"], snap["points"]
-        state._phase, state._turn, state._pending = snap["phase"], snap["turn"], snap["pending"]
+        state._phase = Phase(snap["phase"])
+        state._turn, state._pending = snap["turn"], snap["pending"]
         state._decider, state._drawer = snap["decider"], snap["drawer"]
         state._to_draw, state._passes, state._turns = (snap["to_draw"], snap["passes"],
                                                        snap["turns"])

@@ -7,6 +7,7 @@ from parlour.core.errors import (
     ParlourError,
     UnknownGameError,
 )
+from parlour.core.extras import MissingExtraError, needs_extra
 from parlour.core.game import (
     CHANCE_PLAYER,
     TERMINAL_PLAYER,
@@ -17,8 +18,10 @@ from parlour.core.game import (
     Information,
     Param,
     State,
+    SupportsRandom,
     Utility,
     View,
+    parse_position_error,
     pick_chance_outcome,
 )
 from parlour.core.record import GameRecord, RecordError
@@ -35,17 +38,21 @@ __all__ = [
     "IllegalActionError",
     "Information",
     "InvalidParameterError",
+    "MissingExtraError",
     "NotationError",
     "Param",
     "ParlourError",
     "RecordError",
     "State",
+    "SupportsRandom",
     "UnknownGameError",
     "Utility",
     "View",
     "game_class",
     "list_games",
     "load_game",
+    "needs_extra",
+    "parse_position_error",
     "pick_chance_outcome",
     "register_game",
 ]

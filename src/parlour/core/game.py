@@ -19,7 +19,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import numpy as np
 
@@ -32,6 +32,12 @@ TERMINAL_PLAYER = -4
 
 View = dict[str, Any]
 """A player's view: a JSON-serialisable dict holding exactly what that player may see."""
+
+
+class SupportsRandom(Protocol):
+    """A source of uniform floats in [0, 1): :class:`random.Random` or a numpy ``Generator``."""
+
+    def random(self) -> float: ...
 
 
 class ChanceMode(enum.Enum):
@@ -55,6 +61,15 @@ class Param:
 
     ``check`` returns an error message for a bad value, or ``None``. Values given as strings
     (from a command line or a URL) are converted to ``kind`` first.
+
+    >>> Param(False, bool, "cannibal rules").convert("yes")
+    True
+    >>> Param(5, int, "rows").convert("7")
+    7
+    >>> Param(5, int, "rows").convert(2.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: expected a whole number, got 2.5
     """
 
     default: Any
@@ -242,17 +257,17 @@ class Game(ABC):
 
     # -- states -------------------------------------------------------------------------
     @abstractmethod
-    def new_initial_state(self) -> State:
+    def new_initial_state(self) -> State[Any]:
         """The state before the first action (a chance node for games that deal or shuffle)."""
 
     @abstractmethod
-    def state_from_position(self, text: str) -> State:
+    def state_from_position(self, text: str) -> State[Any]:
         """A state from this game's documented position text (see ``docs/rules/``).
 
         The inverse of :meth:`State.position`. Raises :class:`NotationError` on bad text.
         """
 
-    def new_state_from_actions(self, actions: Sequence[int]) -> State:
+    def new_state_from_actions(self, actions: Sequence[int]) -> State[Any]:
         """Replay ``actions`` from the initial state (every game replays exactly, G-1)."""
         state = self.new_initial_state()
         for action in actions:
@@ -275,8 +290,15 @@ class Game(ABC):
         return f"{self.name}({args})" if args else self.name
 
 
-class State(ABC):
+GameT = TypeVar("GameT", bound=Game, covariant=True)
+"""The concrete game of a state: ``class ClobberState(State[ClobberGame])``."""
+
+
+class State(ABC, Generic[GameT]):
     """A position in a game, plus the history of actions that reached it.
+
+    Generic in its game, so that a game's state reads its own game's attributes with their
+    types (``self._game.grid`` in Clobber); code for any game writes ``State[Any]`` or ``State``.
 
     Subclasses implement ``current_player``, ``_legal_actions``, ``_apply_action``,
     ``returns``, ``_view``, ``_render_view``, ``_tensor_from_view`` and the notation
@@ -287,19 +309,19 @@ class State(ABC):
     _info_records: dict[int, Any] | None = None
     """Cached observation records per player (:mod:`parlour.core.infostate`); immutable,
     shared by clones, rebound (never mutated) when extended."""
-    _info_root: State | None = None
+    _info_root: State[Any] | None = None
     """The state this one's history starts from, when that is not ``new_initial_state()``
     (a state read from position text); set by the game."""
 
-    def __init__(self, game: Game) -> None:
-        self._game = game
+    def __init__(self, game: GameT) -> None:
+        self._game: GameT = game
         self._history: list[int] = []
 
     @property
-    def game(self) -> Game:
+    def game(self) -> GameT:
         return self._game
 
-    def get_game(self) -> Game:
+    def get_game(self) -> GameT:
         return self._game
 
     # -- whose turn ---------------------------------------------------------------------
@@ -337,8 +359,13 @@ class State(ABC):
         """``(action, probability)`` pairs at a chance node; empty elsewhere."""
         return []
 
-    def sample_chance_outcome(self, rng: random.Random) -> int:
-        """A chance outcome drawn by its probability (one ``rng.random()`` per draw)."""
+    def sample_chance_outcome(self, rng: SupportsRandom) -> int:
+        """A chance outcome drawn by its probability (one ``rng.random()`` per draw).
+
+        ``rng`` is a :class:`random.Random` or a numpy ``Generator``: every caller that
+        resolves chance (terminal play, agents, the arena, the server, the RL adapters) draws
+        through :func:`pick_chance_outcome`, so one uniform number gives one outcome everywhere.
+        """
         return pick_chance_outcome(self.chance_outcomes(), rng.random())
 
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -393,7 +420,7 @@ class State(ABC):
                         f"action ids run from 0 to {self._game.num_distinct_actions() - 1}",
                     )
                 rule, reason = self._illegal_reason(action)
-                raise IllegalActionError(self._safe_action_string(action), rule, reason)
+                raise IllegalActionError(self.safe_action_string(action), rule, reason)
         elif current == TERMINAL_PLAYER:
             raise IllegalActionError(action, "G-2", "the game is over")
         elif action not in {a for a, p in self.chance_outcomes() if p > 0}:
@@ -411,17 +438,22 @@ class State(ABC):
         self._apply_action(action)
         self._history.append(action)
 
-    def _safe_action_string(self, action: int) -> str | int:
+    def safe_action_string(self, action: int, player: int | None = None) -> str:
+        """:meth:`action_to_string`, or the action's number when it has no notation here.
+
+        For messages and logs about an action that may not fit this state (an illegal one, a
+        stale one), where a failure to name it must not hide the real news.
+        """
         try:
-            return self.action_to_string(action)
+            return self.action_to_string(action, player)
         except (ValueError, IndexError, KeyError):
-            return action
+            return str(action)
 
     @abstractmethod
     def _apply_action(self, action: int) -> None:
         """Apply an action already checked to be legal."""
 
-    def child(self, action: int) -> State:
+    def child(self, action: int) -> Self:
         state = self.clone()
         state.apply_action(action)
         return state
@@ -551,7 +583,7 @@ class State(ABC):
         if not isinstance(player, (int, np.integer)) or not 0 <= player < self._game.num_players():
             raise ValueError(f"no player {player} in a {self._game.num_players()}-player game")
 
-    def sample_world(self, player: int, rng: random.Random) -> State:
+    def sample_world(self, player: int, rng: random.Random) -> Self:
         """A full state consistent with ``player``'s view, drawn from the hidden possibilities.
 
         Information-set search uses it; a game of perfect information returns a copy.
@@ -560,7 +592,7 @@ class State(ABC):
         return self.clone()
 
     # -- copies and display --------------------------------------------------------------
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """An independent copy. Games with large mutable parts override this for speed."""
         twin = copy.copy(self)
         twin.__dict__.update(
@@ -584,6 +616,10 @@ def pick_chance_outcome(outcomes: Sequence[tuple[int, float]], r: float) -> int:
 
     Every caller that resolves chance (terminal play, agents, the arena) uses this one rule,
     so the same seed gives the same game everywhere.
+
+    >>> outcomes = [(0, 0.5), (1, 0.25), (2, 0.25)]
+    >>> [pick_chance_outcome(outcomes, r) for r in (0.0, 0.49, 0.5, 0.8, 0.999)]
+    [0, 0, 1, 2, 2]
     """
     for action, probability in outcomes:
         r -= probability
@@ -592,6 +628,15 @@ def pick_chance_outcome(outcomes: Sequence[tuple[int, float]], r: float) -> int:
     return outcomes[-1][0]
 
 
-def parse_position_error(game: str, text: str, why: str) -> NotationError:
-    """A uniform error for bad position text."""
-    return NotationError(f"{game}: bad position text {text!r}: {why}")
+def parse_position_error(game: str, text: str | None, why: str) -> NotationError:
+    """The error for a position text that cannot be read: every game words it alike.
+
+    ``text`` is quoted when given (a long multi-line text may be left out with ``None``).
+
+    >>> print(parse_position_error("stomple", "x 0", "expected 7 fields"))
+    stomple: bad position text 'x 0': expected 7 fields (see docs/rules/stomple.md)
+    """
+    quoted = "" if text is None else f" {text!r}"
+    return NotationError(
+        f"{game}: bad position text{quoted}: {why} (see docs/rules/{game}.md)"
+    )

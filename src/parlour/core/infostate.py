@@ -41,7 +41,7 @@ def history_code_scale(game: Game) -> float:
     return float(max(game.num_distinct_actions(), game.max_chance_outcomes(), 1))
 
 
-def history_information_state_string(state: State, player: int) -> str:
+def history_information_state_string(state: State[Any], player: int) -> str:
     """A perfect-information game's information state: the history, then the current view.
 
     Every action is public, so the player's information state is the whole history (the
@@ -52,7 +52,7 @@ def history_information_state_string(state: State, player: int) -> str:
     return f"history: {ids}\n{state.observation_string(player)}"
 
 
-def history_information_state_tensor(state: State, player: int) -> np.ndarray:
+def history_information_state_tensor(state: State[Any], player: int) -> np.ndarray:
     """The current observation tensor, flattened, then one number per history step.
 
     Step ``t`` holds ``(action + 1) / scale`` (see :func:`history_code_scale`), zero after
@@ -137,7 +137,7 @@ class ObservationRecord:
 
     player: int
     prefix: tuple[int, ...]
-    cursor: State
+    cursor: State[Any]
     view: View
     tokens: tuple[str, ...]
     rows: _Rows | None
@@ -147,7 +147,7 @@ class ObservationRecord:
         return len(self.prefix)
 
 
-def _announced(state: State, action: int, actor: int, player: int) -> str:
+def _announced(state: State[Any], action: int, actor: int, player: int) -> str:
     """The action as ``player`` was told of it: in full for their own move, else as announced
     to everyone (G-3)."""
     if actor == player:
@@ -155,15 +155,16 @@ def _announced(state: State, action: int, actor: int, player: int) -> str:
     return state.public_action_string(action)
 
 
-def root_of(state: State) -> State:
+def root_of(state: State[Any]) -> State[Any]:
     """The state whose history leads to ``state``: its recorded start, or the initial state."""
     root = state._info_root
     if root is not None:
         return root.clone()
-    return state.get_game().new_initial_state()
+    start: State[Any] = state.get_game().new_initial_state()
+    return start
 
 
-def observation_record(state: State, player: int) -> ObservationRecord:
+def observation_record(state: State[Any], player: int) -> ObservationRecord:
     """``player``'s record along ``state``'s history, extended from the cached one if any."""
     history = tuple(state.history())
     records: dict[int, ObservationRecord] = getattr(state, "_info_records", None) or {}
@@ -205,13 +206,13 @@ def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def recorded_information_state_string(state: State, player: int) -> str:
+def recorded_information_state_string(state: State[Any], player: int) -> str:
     """A hidden-information game's information state: the start view, then every step as the
     player saw it (see :class:`ObservationRecord`), one per line."""
     return "\n".join(observation_record(state, player).tokens)
 
 
-def recorded_information_state_tensor(state: State, player: int) -> np.ndarray:
+def recorded_information_state_tensor(state: State[Any], player: int) -> np.ndarray:
     """The current observation tensor, flattened, then the record's rows (zero-padded to
     ``game.max_history_length()`` rows of the game's step width)."""
     game = state.get_game()

@@ -36,7 +36,7 @@ class GameRecord:
 
     @classmethod
     def from_state(
-        cls, state: State, *, players: Sequence[str] = (), **metadata: Any
+        cls, state: State[Any], *, players: Sequence[str] = (), **metadata: Any
     ) -> GameRecord:
         game = state.game
         return cls(
@@ -50,7 +50,7 @@ class GameRecord:
     def load_game(self) -> Game:
         return load_game(self.game, **self.params)
 
-    def replay(self) -> Iterator[tuple[State, int | None]]:
+    def replay(self) -> Iterator[tuple[State[Any], int | None]]:
         """Yield ``(state, action that follows)`` from the start; the last has ``None``."""
         state = self.load_game().new_initial_state()
         for action in self.actions:
@@ -58,7 +58,7 @@ class GameRecord:
             state = state.child(action)
         yield state, None
 
-    def final_state(self) -> State:
+    def final_state(self) -> State[Any]:
         return self.load_game().new_state_from_actions(self.actions)
 
     def to_json(self) -> str:

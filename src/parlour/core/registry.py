@@ -41,7 +41,13 @@ _CALL = re.compile(r"^\s*([\w-]+)\s*\((.*)\)\s*$", re.S)
 
 
 def parse_game_string(text: str) -> tuple[str, dict[str, str]]:
-    """Split OpenSpiel's ``"clobber(rows=3,columns=4)"`` form into a name and parameters."""
+    """Split OpenSpiel's ``"clobber(rows=3,columns=4)"`` form into a name and parameters.
+
+    >>> parse_game_string("clobber(rows=3,columns=4)")
+    ('clobber', {'rows': '3', 'columns': '4'})
+    >>> parse_game_string("stomple")
+    ('stomple', {})
+    """
     match = _CALL.match(text)
     if not match:
         return text.strip(), {}

@@ -32,7 +32,6 @@ from parlour.rl.common import (
     make_game,
     mask_space,
     observation,
-    sample_chance,
     tensor_space,
 )
 
@@ -40,7 +39,7 @@ from parlour.rl.common import (
 class ParlourAECEnv(AECEnv):
     """A parlour game as a turn-based (AEC) multi-agent environment."""
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi"],
         "name": "parlour_v0",
         "is_parallelizable": False,
@@ -85,14 +84,20 @@ class ParlourAECEnv(AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._after_move(self.possible_agents[0], self._play_chance())
+
+    def _live(self) -> State:
+        """The game in play (``reset()`` starts one)."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         return {
-            "observation": observation(self.state, seat),
-            "action_mask": action_mask(self.state, seat),
+            "observation": observation(self._live(), seat),
+            "action_mask": action_mask(self._live(), seat),
         }
 
     def step(self, action: int | None) -> None:
@@ -101,21 +106,25 @@ class ParlourAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(int(action))  # an illegal action raises, naming its rule (G-2)
-        rewards = np.asarray(self.state.rewards(), dtype=np.float64) + self._play_chance()
+        if action is None:
+            raise TypeError("None is the step of a finished agent: pass an action id")
+        state = self._live()
+        state.apply_action(int(action))  # an illegal action raises, naming its rule (G-2)
+        rewards = np.asarray(state.rewards(), dtype=np.float64) + self._play_chance()
         self._after_move(agent, rewards)
 
     def _play_chance(self) -> np.ndarray:
         """Play chance events from the environment's generator; the rewards they pay."""
         total = np.zeros(self.game.num_players())
-        while self.state.is_chance_node():
-            self.state.apply_action(sample_chance(self.state, self.np_random))
-            total += self.state.rewards()
+        state = self._live()
+        while state.is_chance_node():
+            state.apply_action(state.sample_chance_outcome(self.np_random))
+            total += state.rewards()
         return total
 
     def _after_move(self, agent: str, rewards: np.ndarray) -> None:
         """Pay the step's rewards and select the next agent (every agent once the game ends)."""
-        state = self.state
+        state = self._live()
         self.rewards = {
             name: float(r) for name, r in zip(self.possible_agents, rewards, strict=True)
             if name in self.agents

@@ -61,19 +61,6 @@ def observation(state: State, player: int) -> np.ndarray:
     return np.array(state.observation_tensor(player), dtype=np.float32, copy=True)
 
 
-def sample_chance(state: State, rng: np.random.Generator) -> int:
-    """A chance outcome of a chance node (G-1), drawn by its probability."""
-    actions, probs = zip(*state.chance_outcomes(), strict=True)
-    p = np.asarray(probs, dtype=np.float64)
-    return int(actions[int(rng.choice(len(actions), p=p / p.sum()))])
-
-
-def resolve_chance(state: State, rng: np.random.Generator) -> None:
-    """Play chance events by their probabilities until a player is to act or the game ends."""
-    while state.is_chance_node():
-        state.apply_action(sample_chance(state, rng))
-
-
 def agent_name(player: int) -> str:
     """PettingZoo's recommended agent naming: ``player_0``, ``player_1``..."""
     return f"player_{player}"

@@ -28,7 +28,7 @@ from gymnasium import spaces
 
 from parlour.agents import Agent, make_agent
 from parlour.core import Game, IllegalActionError, State, game_class, list_games
-from parlour.rl.common import action_mask, make_game, observation, sample_chance, tensor_space
+from parlour.rl.common import action_mask, make_game, observation, tensor_space
 
 SEED_BOUND = 2**31 - 1
 
@@ -102,16 +102,22 @@ class ParlourEnv(gymnasium.Env):
         reward += self._play_others()
         return self._observation(), reward, state.is_terminal(), False, self._info()
 
+    def _live(self) -> State:
+        """The game in play (``reset()`` starts one)."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
+
     def _play_others(self) -> float:
         """Play chance and the other seats until the learner is to act or the game ends.
 
         Returns the learner's rewards collected on the way.
         """
-        state = self.state
+        state = self._live()
         collected = 0.0
         while not state.is_terminal() and state.current_player() != self.player:
             if state.is_chance_node():
-                state.apply_action(sample_chance(state, self.np_random))
+                state.apply_action(state.sample_chance_outcome(self.np_random))
             else:
                 seat = state.current_player()
                 state.apply_action(self.agents[seat].step(state))
@@ -119,12 +125,12 @@ class ParlourEnv(gymnasium.Env):
         return collected
 
     def _observation(self) -> np.ndarray:
-        return observation(self.state, self.player)
+        return observation(self._live(), self.player)
 
     def _info(self, reward_so_far: float = 0.0) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks(), "player": self.player}
-        if self.state.is_terminal():
-            info["returns"] = list(self.state.returns())
+        if self._live().is_terminal():
+            info["returns"] = list(self._live().returns())
         if reward_so_far:
             info["reward_before_first_turn"] = reward_so_far
         return info

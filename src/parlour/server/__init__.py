@@ -4,8 +4,11 @@ A FastAPI app (:func:`create_app`) with an SQLAlchemy store, websockets for live
 static front-end. See ``docs/web.md`` for the architecture and the guarantees it keeps.
 """
 
-from parlour.server.app import create_app
-from parlour.server.config import default_db_url, normalise_db_url
+from parlour.core.extras import needs_extra
+
+with needs_extra("web", "the web table"):
+    from parlour.server.app import create_app
+    from parlour.server.config import default_db_url, normalise_db_url
 
 __all__ = ["create_app", "default_db_url", "normalise_db_url", "run"]
 

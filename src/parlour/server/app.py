@@ -576,9 +576,9 @@ def create_app(
                 if isinstance(message, PingMessage):
                     conn.send({"type": "pong", "nonce": message.nonce, "version": table.version})
                 elif isinstance(message, ChatMessage):
-                    problem = await hub.steward.chat(table, conn, message.text)
-                    if problem is not None:
-                        conn.send(problem)
+                    refused = await hub.steward.chat(table, conn, message.text)
+                    if refused is not None:
+                        conn.send(refused)
                 elif isinstance(message, ResignMessage | ReclaimMessage | UndoMessage):
                     conn.send(await _table_action(hub, table, hand, message))
                 elif isinstance(message, ActMessage):

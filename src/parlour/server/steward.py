@@ -221,7 +221,7 @@ class Steward:
                     or time.time() < deadline - 0.05):
                 return
             if table.deciding():
-                trust = table.game.TRUST
+                trust = table.game.TRUST  # type: ignore[attr-defined]  # GobbleStones (B9)
                 event = await self.record(table, "timeout", seat, {"then": "trust"})
                 if event is not None:
                     await self.hub.store_action(table, seat, trust, f"timeout:{version}")
@@ -245,7 +245,7 @@ class Steward:
             if not await self.store.run(self.store.take_seat, table.id, seat, "human", None):
                 await self.hub.reload_seats(table)
                 raise SeatError("that seat was just taken: choose another")
-            hand = HandData(secrets.token_urlsafe(24), len(table.hands), (seat,), "invite", False)
+            hand = HandData(secrets.token_urlsafe(24), len(table.hands), (seat,), "joined", False)
             event = await self.record(table, "join", seat, {}, hands=(hand,))
             if event is None:
                 raise SeatError("the table changed meanwhile: try again")

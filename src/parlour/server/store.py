@@ -30,6 +30,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -563,19 +564,19 @@ class Store:
             table_id=table_id, owner=owner, version=version, expires_at=now + ttl
         )
         held = ClaimRow.__table__.c
-        statement = statement.on_conflict_do_update(
+        claim = statement.on_conflict_do_update(
             index_elements=[held.table_id],
             set_={"owner": owner, "version": version, "expires_at": now + ttl},
             where=(held.expires_at < now) | (held.version < version)
             | ((held.owner == owner) & (held.version == version)),
         ).returning(held.owner)
         with self.engine.begin() as connection:
-            return connection.execute(statement).first() is not None
+            return connection.execute(claim).first() is not None
 
     def release(self, table_id: str, owner: str) -> None:
         with self.engine.begin() as connection:
             connection.execute(
-                ClaimRow.__table__.delete().where(
+                delete(ClaimRow).where(
                     ClaimRow.table_id == table_id, ClaimRow.owner == owner
                 )
             )
@@ -767,7 +768,7 @@ class Store:
                     for r in rows
                 ])
             connection.execute(
-                ActionRow.__table__.delete().where(
+                delete(ActionRow).where(
                     ActionRow.table_id == table_id, ActionRow.seq >= from_seq
                 )
             )

@@ -91,10 +91,7 @@ message carries."""
 
 
 def action_text(state: State, action: int, player: int) -> str:
-    try:
-        return state.action_to_string(action, player)
-    except (ValueError, IndexError, KeyError):
-        return str(action)
+    return state.safe_action_string(action, player)
 
 
 def note_for(state: State, seq: int, player: int, action: int) -> Note:
@@ -114,14 +111,7 @@ def note_for(state: State, seq: int, player: int, action: int) -> Note:
 def sample_chance(state: State, seed: int, seq: int) -> int:
     """The chance outcome at move ``seq``: drawn from the table's secret seed, so a table
     that is rebuilt after a crash before storing it draws the same outcome again."""
-    outcomes = state.chance_outcomes()
-    r = random.Random(f"chance:{seed}:{seq}").random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if r < total:
-            return action
-    return outcomes[-1][0]
+    return state.sample_chance_outcome(random.Random(f"chance:{seed}:{seq}"))
 
 
 class Connection:
@@ -583,9 +573,9 @@ class Hub:
         for task in list(self._background):
             task.cancel()
         for table in self.tables.values():
-            for task in (table.ai_task, table.presence_task):
-                if task is not None:
-                    task.cancel()
+            for running in (table.ai_task, table.presence_task):
+                if running is not None:
+                    running.cancel()
             for conn in list(table.connections):
                 conn.close()
         self.ai.close()

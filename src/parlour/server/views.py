@@ -73,11 +73,7 @@ def legal_moves(state: State, viewer: int | None) -> list[dict[str, Any]]:
         return []
     moves = []
     for action in state.legal_actions():
-        try:
-            text = state.action_to_string(action, viewer)
-        except (ValueError, IndexError, KeyError):
-            text = str(action)
-        moves.append({"a": action, "s": text})
+        moves.append({"a": action, "s": state.safe_action_string(action, viewer)})
     return moves
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -38,7 +38,7 @@ def play(
     ] = None,
 ) -> None:
     """Play a game in the terminal. Type [cyan]help[/] at the prompt for commands."""
-    params = parse_params(param)
+    params: dict[str, Any] = parse_params(param)
     for key, value in (
         ("players", players),
         ("size", size),

@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from parlour.analysis import ClobberSolver, SolverTimeout
 from parlour.cli.common import build_game, console, err_console
+from parlour.games.clobber import ClobberGame
 
 COLOURS = {"o": "White (o)", "x": "Black (x)"}
 VALUE_MAX_STONES = 12
@@ -60,10 +61,11 @@ def solve(
         if given is not None:
             params[key] = given
     configured = build_game("clobber", params)
+    assert isinstance(configured, ClobberGame)
     state = configured.new_initial_state()
     try:
         solver = ClobberSolver(
-            configured,  # type: ignore[arg-type]
+            configured,
             engine=engine,
             disk_cache=True,
             tt_bits=24,  # 256 MB at most, touched only as the search fills it

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -20,7 +21,7 @@ FILES = "abcdefghijklmnopqrstuvwxyz"
 DIRECTIONS = ("N", "E", "S", "W")
 
 
-def iter_bits(bits: int):
+def iter_bits(bits: int) -> Iterator[int]:
     """The indices of the set bits of ``bits``, lowest first."""
     while bits:
         low = bits & -bits

@@ -25,6 +25,7 @@ from parlour.core import (
     State,
     Utility,
     View,
+    parse_position_error,
     register_game,
 )
 from parlour.games.clobber.board import Graph, Grid, Topology
@@ -167,26 +168,28 @@ class ClobberGame(Game):
     def _parse_position(self, text: str) -> tuple[int, int, int]:
         parts = text.split()
         if len(parts) != 2 or parts[1] not in ("o", "x"):
-            raise NotationError(
-                f"bad position {text!r}: write the board, a space, then o or x for the side "
-                "to move (C6)"
+            raise parse_position_error(
+                self.name, text, "write the board, a space, then o or x for the side to move (C6)"
             )
         board, side = parts
         cells = board.replace("/", "") if self.grid else board
         if self.grid:
             ranks = board.split("/")
             if len(ranks) != self.grid.rows or any(len(r) != self.grid.columns for r in ranks):
-                raise NotationError(
-                    f"bad position {text!r}: expected {self.grid.rows} ranks of "
-                    f"{self.grid.columns} squares joined by / (C6)"
+                raise parse_position_error(
+                    self.name,
+                    text,
+                    f"expected {self.grid.rows} ranks of {self.grid.columns} squares joined "
+                    "by / (C6)",
                 )
         elif len(cells) != self.topology.size:
-            raise NotationError(
-                f"bad position {text!r}: expected {self.topology.size} cells, one per node in "
-                "graph order (C7)"
+            raise parse_position_error(
+                self.name,
+                text,
+                f"expected {self.topology.size} cells, one per node in graph order (C7)",
             )
         if bad := set(cells) - set("ox."):
-            raise NotationError(f"bad position {text!r}: unknown square marks {sorted(bad)} (C6)")
+            raise parse_position_error(self.name, text, f"unknown square marks {sorted(bad)} (C6)")
         white = sum(1 << i for i, ch in enumerate(cells) if ch == "o")
         black = sum(1 << i for i, ch in enumerate(cells) if ch == "x")
         return white, black, SYMBOLS.index(side)
@@ -199,7 +202,7 @@ class ClobberGame(Game):
         return ClobberState(self, *self._start)
 
 
-class ClobberState(State):
+class ClobberState(State[ClobberGame]):
     """Two bitboards and the side to move; legal moves are computed once per position."""
 
     def __init__(self, game: ClobberGame, white: int, black: int, to_move: int) -> None:
@@ -316,14 +319,12 @@ class ClobberState(State):
             "to_move": SYMBOLS[self._to_move],
             "terminal": self.is_terminal(),
         }
-        grid = self._game.grid
-        if grid is None:
-            view["nodes"] = list(self._topo.names)
-            view["edges"] = [
-                [self._topo.names[a], self._topo.names[b]] for a, b in self._topo.edges
-            ]
-        else:
-            view["rows"], view["columns"] = grid.rows, grid.columns
+        topo = self._topo
+        if isinstance(topo, Graph):
+            view["nodes"] = list(topo.names)
+            view["edges"] = [[topo.names[a], topo.names[b]] for a, b in topo.edges]
+        elif isinstance(topo, Grid):
+            view["rows"], view["columns"] = topo.rows, topo.columns
         return view
 
     def _render_view(self, view: View) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable, Container, Sequence
 
 from parlour.core import NotationError
 
@@ -152,8 +153,8 @@ def parse_board_text(text: str, partial: bool = False) -> tuple[tuple[int, ...],
     check_panels(colours, values)
     if not partial:
         seen: dict[tuple[tuple[int, int], ...], int] = {}
-        for k, cells in enumerate(PANEL_CELLS):
-            key = tuple((colours[s], values[s]) for s in cells)
+        for k, panel in enumerate(PANEL_CELLS):
+            key = tuple((colours[s], values[s]) for s in panel)
             if key in seen:
                 raise NotationError(
                     f"board squares {seen[key] + 1} and {k + 1} are identical; board squares "
@@ -161,6 +162,34 @@ def parse_board_text(text: str, partial: bool = False) -> tuple[tuple[int, ...],
                 )
             seen[key] = k
     return colours, values
+
+
+def tile_rows(
+    tiles: Sequence[int], face_down: Container[int], hidden: Callable[[int, int], str]
+) -> list[str]:
+    """The tiles on the board, one text per row (rank 15 first): ``.`` for an empty square,
+    the colour letter of a face-up tile, and ``hidden(square, colour)`` for a tile on one of the
+    ``face_down`` squares (the position text shows its colour in lower case; a view hides it
+    from everyone but its owner).
+
+    >>> tiles = [-1] * SQUARES
+    >>> tiles[0], tiles[1] = 0, 3
+    >>> tile_rows(tiles, {1}, lambda square, colour: "?")[0]
+    'R?.............'
+    """
+    rows = []
+    for r in range(SIZE):
+        row = []
+        for s in range(r * SIZE, (r + 1) * SIZE):
+            colour = tiles[s]
+            if colour < 0:
+                row.append(".")
+            elif s in face_down:
+                row.append(hidden(s, colour))
+            else:
+                row.append(COLOURS[colour])
+        rows.append("".join(row))
+    return rows
 
 
 def check_panels(colours: tuple[int, ...], values: tuple[int, ...]) -> None:

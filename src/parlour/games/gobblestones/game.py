@@ -23,6 +23,12 @@ then one action per board square picks its value permutation (0-119, uniform ove
 earlier board square has); each tile drawn from the bag is one action picking its colour,
 with probability proportional to the tiles of that colour left. The bag therefore has no
 order at all, hidden or not.
+
+**Modules.** This one holds the rules (turns, chance, legal actions and why an action is
+refused, scores, world sampling). The board's geometry and texts are in ``board.py``, the legal
+plays in ``plays.py``, the move notation in ``notation.py``; ``position.py`` (the position text)
+and ``views.py`` (what a player sees) read a frozen :class:`Snapshot` of the state
+(``snapshot.py``, with the :class:`Phase` enum) and never the state itself.
 """
 
 from __future__ import annotations
@@ -48,9 +54,9 @@ from parlour.core import (
     State,
     Utility,
     View,
+    parse_position_error,
     register_game,
 )
-from parlour.games.gobblestones import views
 from parlour.games.gobblestones.board import (
     BOARD_STEPS,
     COLOUR_NAMES,
@@ -59,7 +65,6 @@ from parlour.games.gobblestones.board import (
     NUM_COLOURS,
     PANEL_CELLS,
     PANEL_STEPS,
-    PERMUTATION_INDEX,
     PERMUTATIONS,
     RACK_DRAW,
     SIZE,
@@ -71,11 +76,17 @@ from parlour.games.gobblestones.board import (
     parse_square,
     square_name,
 )
+from parlour.games.gobblestones.notation import (
+    WORDS,
+    parse_permutation,
+    parse_tile,
+    parse_token,
+    permutation_text,
+)
 from parlour.games.gobblestones.plays import Plays, legal_plays, play_problem
-
-BOARD, DEAL, PLAY, CHALLENGE, DRAW, END = "board", "deal", "play", "challenge", "draw", "end"
-END_REASONS = ("bag", "no-tiles", "passes", "max-turns")
-"""Why a game ended (B7, and the project's turn cap)."""
+from parlour.games.gobblestones.position import format_position, parse_position
+from parlour.games.gobblestones.snapshot import Phase, Snapshot
+from parlour.games.gobblestones.views import NUM_PLANES, build_view, render_text, tensor
 
 
 def _players_check(value: int) -> str | None:
@@ -150,23 +161,19 @@ class GobbleStonesGame(Game):
             max_utility=1.0,
             utility_sum=None,
             max_game_length=self.max_turns * per_turn,
-            observation_tensor_shape=(views.NUM_PLANES, SIZE, SIZE),
+            observation_tensor_shape=(NUM_PLANES, SIZE, SIZE),
         )
 
     def new_initial_state(self) -> GobbleStonesState:
         if self._start is not None:
             return self._start.clone()
-        state = GobbleStonesState(self)
-        if self.typed_board is not None:
-            state._colour, state._value = self.typed_board
-            state._gen = BOARD_STEPS
-            state._start_deal()
-        return state
+        return GobbleStonesState(self, board=self.typed_board)
 
     def state_from_position(self, text: str) -> GobbleStonesState:
-        from parlour.games.gobblestones.position import parse_position
-
-        state = parse_position(self, text)
+        snap = parse_position(text, self.players, self.bluff)
+        state = GobbleStonesState.from_snapshot(self, snap)
+        if snap.phase == Phase.PLAY and snap.pending and not state._legal_actions():
+            raise parse_position_error(self.name, None, "the pending play cannot be finished")
         state._info_root = state.clone()  # where its history (and information states) start
         return state
 
@@ -180,7 +187,7 @@ class GobbleStonesGame(Game):
         return STEP_WIDTH
 
 
-class GobbleStonesState(State):
+class GobbleStonesState(State[GobbleStonesGame]):
     """The board, the tiles on it, racks, bag counts, points and where the turn stands.
 
     The legal plays of a turn are computed once, when first needed, from the board and the
@@ -190,7 +197,10 @@ class GobbleStonesState(State):
     _world_script: tuple[int, tuple[int, ...], Any] | None = None
     """What ``sample_world`` read from this history, for one player (``worlds.py``)."""
 
-    def __init__(self, game: GobbleStonesGame) -> None:
+    def __init__(
+        self, game: GobbleStonesGame, board: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    ) -> None:
+        """A new game: the board drawn by chance, or ``board`` (colours, values) as given."""
         super().__init__(game)
         n = game.players
         self._n = n
@@ -204,7 +214,7 @@ class GobbleStonesState(State):
         self._racks: list[list[int]] = [[0] * NUM_COLOURS for _ in range(n)]
         self._bag: list[int] = [TILES_PER_COLOUR] * NUM_COLOURS
         self._points: list[int] = [0] * n
-        self._phase = BOARD
+        self._phase = Phase.BOARD
         self._turn = 0
         self._pending: list[tuple[int, int]] = []
         self._decider = -1
@@ -217,27 +227,75 @@ class GobbleStonesState(State):
         self._plays: Plays | None = None
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] | None = None
+        if board is not None:
+            self._colour, self._value = board
+            self._gen = BOARD_STEPS
+            self._start_deal()
+
+    @classmethod
+    def from_snapshot(cls, game: GobbleStonesGame, snap: Snapshot) -> GobbleStonesState:
+        """The state ``snap`` describes (the inverse of :meth:`snapshot`)."""
+        state = cls(game)
+        state._colour, state._value, state._gen = snap.colour, snap.value, snap.board_steps
+        state._tile = list(snap.tile)
+        state._occ = sum(1 << s for s, colour in enumerate(snap.tile) if colour >= 0)
+        state._owner = dict(snap.owner)
+        state._racks = [list(r) for r in snap.racks]
+        state._bag = list(snap.bag)
+        state._points = list(snap.points)
+        state._phase = snap.phase
+        state._turn = snap.turn
+        state._pending = list(snap.pending)
+        state._decider, state._drawer, state._to_draw = snap.decider, snap.drawer, snap.to_draw
+        state._passes, state._turns = snap.passes, snap.turns
+        state._last, state._end = snap.last, snap.end
+        return state
+
+    def snapshot(self) -> Snapshot:
+        """Everything in this state, hidden parts included, as frozen data."""
+        return Snapshot(
+            players=self._n,
+            bluff=self._bluff,
+            colour=self._colour,
+            value=self._value,
+            board_steps=self._gen,
+            tile=tuple(self._tile),
+            owner=dict(self._owner),
+            racks=tuple(tuple(r) for r in self._racks),
+            bag=tuple(self._bag),
+            points=tuple(self._points),
+            phase=self._phase,
+            turn=self._turn,
+            pending=tuple(self._pending),
+            decider=self._decider,
+            drawer=self._drawer,
+            to_draw=self._to_draw,
+            passes=self._passes,
+            turns=self._turns,
+            last=self._last,
+            end=self._end,
+        )
 
     # -- turn structure -------------------------------------------------------------------
     def current_player(self) -> int:
         phase = self._phase
-        if phase == PLAY:
+        if phase == Phase.PLAY:
             return self._turn
-        if phase == CHALLENGE:
+        if phase == Phase.CHALLENGE:
             return self._decider
-        if phase == END:
+        if phase == Phase.END:
             return TERMINAL_PLAYER
         return CHANCE_PLAYER
 
     def is_terminal(self) -> bool:
-        return self._phase == END
+        return self._phase == Phase.END
 
     def turn_in_progress(self) -> bool:
         """A play is being laid: tiles placed, the play not yet ended (B4)."""
-        return self._phase == PLAY and bool(self._pending)
+        return self._phase == Phase.PLAY and bool(self._pending)
 
     def _start_deal(self) -> None:
-        self._phase = DEAL
+        self._phase = Phase.DEAL
         self._drawer = 0
         self._to_draw = min(RACK_DRAW, sum(self._bag))
         if not self._to_draw:
@@ -263,10 +321,10 @@ class GobbleStonesState(State):
         elif not any(self._racks[player]):
             self._finish("no-tiles")  # B7: the turn of a player with no tiles
         else:
-            self._phase = PLAY
+            self._phase = Phase.PLAY
 
     def _finish(self, reason: str) -> None:
-        self._phase = END
+        self._phase = Phase.END
         self._end = reason
         self._decider = -1
         self._drawer, self._to_draw = -1, 0
@@ -286,7 +344,7 @@ class GobbleStonesState(State):
         elif self._passes >= self._n:
             self._finish("passes")  # B7: every player in turn placed no tile, bag empty
         elif (count := min(need, bag)) > 0:
-            self._phase, self._drawer, self._to_draw = DRAW, player, count
+            self._phase, self._drawer, self._to_draw = Phase.DRAW, player, count
         else:
             self._begin_turn((player + 1) % self._n)
 
@@ -307,10 +365,10 @@ class GobbleStonesState(State):
     # -- chance -----------------------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self._phase
-        if phase in (DEAL, DRAW):
+        if phase in (Phase.DEAL, Phase.DRAW):
             total = sum(self._bag)
             return [(c, k / total) for c, k in enumerate(self._bag) if k]
-        if phase != BOARD:
+        if phase != Phase.BOARD:
             return []
         panel, step = divmod(self._gen, PANEL_STEPS)
         cells = PANEL_CELLS[panel]
@@ -335,7 +393,7 @@ class GobbleStonesState(State):
         return used
 
     def _apply_chance(self, action: int) -> None:
-        if self._phase == BOARD:
+        if self._phase == Phase.BOARD:
             panel, step = divmod(self._gen, PANEL_STEPS)
             cells = PANEL_CELLS[panel]
             if step < len(cells):
@@ -356,7 +414,7 @@ class GobbleStonesState(State):
         self._to_draw -= 1
         if self._to_draw:
             return
-        if self._phase == DEAL:
+        if self._phase == Phase.DEAL:
             self._next_drawer()
         else:
             self._drawer = -1
@@ -397,7 +455,7 @@ class GobbleStonesState(State):
     def _legal_actions(self) -> list[int]:
         if self._legal is None:
             game = self._game
-            if self._phase == CHALLENGE:
+            if self._phase == Phase.CHALLENGE:
                 legal = [game.CHALLENGE, game.TRUST]
             else:
                 squares, can_end = self._next_squares()
@@ -424,17 +482,17 @@ class GobbleStonesState(State):
 
     def _apply_action(self, action: int) -> None:
         self._legal = self._legal_set = None
-        if self._phase in (BOARD, DEAL, DRAW):
+        if self._phase in (Phase.BOARD, Phase.DEAL, Phase.DRAW):
             self._apply_chance(action)
             return
         game = self._game
-        if self._phase == CHALLENGE:
+        if self._phase == Phase.CHALLENGE:
             self._apply_decision(action == game.CHALLENGE)
         elif action == game.PASS:
             self._after_play(0)
         elif action == game.END:
             if self._bluff:
-                self._phase = CHALLENGE
+                self._phase = Phase.CHALLENGE
                 self._decider = (self._turn + 1) % self._n
             else:
                 self._commit(face_down=False)
@@ -466,7 +524,7 @@ class GobbleStonesState(State):
     # -- why an action is refused (G-2) ----------------------------------------------------------
     def _illegal_reason(self, action: int) -> tuple[str, str]:
         game = self._game
-        if self._phase == CHALLENGE:
+        if self._phase == Phase.CHALLENGE:
             return "B9", (
                 f"player {self._decider} must first decide to challenge or trust "
                 f"player {self._turn}'s play"
@@ -516,13 +574,13 @@ class GobbleStonesState(State):
     # -- results -----------------------------------------------------------------------------
     def scores(self) -> list[float]:
         """Points; at the end each player also has 1 per tile left in their rack (B8)."""
-        if self._phase != END:
+        if self._phase != Phase.END:
             return [float(p) for p in self._points]
         return [float(p + sum(r)) for p, r in zip(self._points, self._racks, strict=True)]
 
     def returns(self) -> list[float]:
         """G-4: +1 for every player with the most points (ties share the win), -1 for the rest."""
-        if self._phase != END:
+        if self._phase != Phase.END:
             return [0.0] * self._n
         scores = self.scores()
         best = max(scores)
@@ -535,13 +593,12 @@ class GobbleStonesState(State):
     def action_to_string(self, action: int, player: int | None = None) -> str:
         game = self._game
         phase = self._phase
-        if phase == BOARD:
+        if phase == Phase.BOARD:
             panel, step = divmod(self._gen, PANEL_STEPS)
             if step < len(PANEL_CELLS[panel]):
                 return f"{square_name(PANEL_CELLS[panel][step])}={COLOURS[action]}"
-            perm = PERMUTATIONS[action]
-            return "values " + " ".join(f"{COLOURS[c]}{perm[c]}" for c in range(NUM_COLOURS))
-        if phase in (DEAL, DRAW):
+            return permutation_text(action)
+        if phase in (Phase.DEAL, Phase.DRAW):
             return f"draw {COLOURS[action]}"
         if action == game.PASS:
             return "pass"
@@ -563,9 +620,9 @@ class GobbleStonesState(State):
         tile's colour (B2) are hidden. Use this, not :meth:`action_to_string`, to announce
         another player's move."""
         phase = self._phase
-        if phase in (DEAL, DRAW):
+        if phase in (Phase.DEAL, Phase.DRAW):
             return "draw"
-        if phase in (PLAY,) and self._bluff and 0 <= action < self._game.place_actions:
+        if phase in (Phase.PLAY,) and self._bluff and 0 <= action < self._game.place_actions:
             return f"{square_name(action % SQUARES)}:?"
         return self.action_to_string(action)
 
@@ -573,12 +630,12 @@ class GobbleStonesState(State):
         game = self._game
         word = text.strip().lower()
         phase = self._phase
-        if phase == BOARD:
+        if phase == Phase.BOARD:
             panel, step = divmod(self._gen, PANEL_STEPS)
             if step < len(PANEL_CELLS[panel]):
                 return colour_index(word.split("=")[-1])
-            return _parse_permutation(word)
-        if phase in (DEAL, DRAW):
+            return parse_permutation(word)
+        if phase in (Phase.DEAL, Phase.DRAW):
             return colour_index(word.removeprefix("draw").strip())
         if word == "pass":
             return game.PASS
@@ -588,7 +645,7 @@ class GobbleStonesState(State):
             return game.CHALLENGE
         if self._bluff and word == "trust":
             return game.TRUST
-        square, colour = _parse_tile(word)
+        square, colour = parse_tile(word)
         return self._place_action(square, colour, text)
 
     def _place_action(self, square: int, colour: int | None, text: str) -> int:
@@ -609,12 +666,12 @@ class GobbleStonesState(State):
         by ``end``. The play is checked as a whole first, so an error names the rule it breaks.
         """
         word = text.strip().lower()
-        if self._phase != PLAY or word in ("pass", "end", "done", "challenge", "trust"):
+        if self._phase != Phase.PLAY or word in WORDS:
             return [self.string_to_action(text)]
         tiles: list[tuple[int, int | None]] = []
         for token in re.split(r"[\s,;]+", word):
             if token:
-                tiles.extend(_parse_token(token))
+                tiles.extend(parse_token(token))
         if not tiles:
             raise NotationError("write a play like h8-h11 or h8 h9 h10, or 'pass'")
         if len({s for s, _c in tiles}) != len(tiles):
@@ -642,18 +699,23 @@ class GobbleStonesState(State):
 
     # -- position and views ----------------------------------------------------------------------
     def position(self) -> str:
-        from parlour.games.gobblestones.position import format_position
-
-        return format_position(self)
+        return format_position(self.snapshot())
 
     def _view(self, player: int | None) -> View:
-        return views.build_view(self, player)
+        return build_view(
+            self.snapshot(),
+            player,
+            scores=self.scores(),
+            returns=self.returns(),
+            to_act=self.current_player(),
+            max_turns=self._game.max_turns,
+        )
 
     def _render_view(self, view: View) -> str:
-        return views.render_text(view)
+        return render_text(view)
 
     def _tensor_from_view(self, view: View) -> np.ndarray:
-        return views.tensor(view)
+        return tensor(view)
 
     # -- hidden information (G-3) -------------------------------------------------------------
     def sample_world(self, player: int, rng: random.Random) -> GobbleStonesState:
@@ -687,7 +749,7 @@ class GobbleStonesState(State):
         return twin
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self._phase
 
     @property
@@ -705,58 +767,3 @@ class GobbleStonesState(State):
         """The colour letter and value of a stone square, e.g. ``('R', 4)``."""
         s = parse_square(name)
         return (COLOURS[self._colour[s]] if self._colour[s] >= 0 else "?", self._value[s])
-
-
-# -- notation helpers -------------------------------------------------------------------------
-_TILE = re.compile(r"^([a-o]\d{1,2})(?::([rygbp]))?$")
-_RANGE = re.compile(r"^([a-o]\d{1,2})-([a-o]\d{1,2})(?::([rygbp]+))?$")
-
-
-def _parse_tile(word: str) -> tuple[int, int | None]:
-    match = _TILE.match(word)
-    if not match:
-        raise NotationError(
-            f"cannot read {word!r}: write a square like h8 (bluffing: h8:r), 'end' or 'pass'"
-        )
-    colour = colour_index(match.group(2)) if match.group(2) else None
-    return parse_square(match.group(1)), colour
-
-
-def _parse_token(token: str) -> list[tuple[int, int | None]]:
-    """``h8``, ``h8:r``, or a range ``h8-h11`` / ``h8-h11:rgby`` (colours in written order)."""
-    match = _RANGE.match(token)
-    if not match:
-        return [_parse_tile(token)]
-    a, b = parse_square(match.group(1)), parse_square(match.group(2))
-    ra, ca = divmod(a, SIZE)
-    rb, cb = divmod(b, SIZE)
-    if ra != rb and ca != cb:
-        raise IllegalActionError(token, "B4", (
-            "the tiles of a play lie in one straight row or column: this range bends"
-        ))
-    step = 1 if ra == rb else SIZE
-    if b < a:
-        step = -step
-    squares = list(range(a, b + step, step)) if a != b else [a]
-    letters = match.group(3)
-    if letters is not None and len(letters) != len(squares):
-        raise NotationError(
-            f"{token!r} names {len(squares)} squares but {len(letters)} tile colours"
-        )
-    colours = [colour_index(ch) for ch in letters] if letters else [None] * len(squares)
-    return list(zip(squares, colours, strict=True))
-
-
-def _parse_permutation(word: str) -> int:
-    body = word.removeprefix("values").replace(" ", "").upper()
-    if body.isdigit() and int(body) < len(PERMUTATIONS):
-        return int(body)
-    match = re.fullmatch(r"(?:([RYGBP])([2-6])){5}", body)
-    if match:
-        pairs = re.findall(r"([RYGBP])([2-6])", body)
-        mapping = {COLOURS.index(c): int(v) for c, v in pairs}
-        if len(mapping) == NUM_COLOURS:
-            perm = tuple(mapping[c] for c in range(NUM_COLOURS))
-            if perm in PERMUTATION_INDEX:
-                return PERMUTATION_INDEX[perm]
-    raise NotationError(f"cannot read values {word!r}: write e.g. 'values R2 Y3 G4 B5 P6'")

@@ -15,18 +15,20 @@ turns   12                   turns completed
 last    0 1 right h8=R       the last challenge: mover, challenger, right|wrong, tiles ('-')
 ```
 
-:func:`format_position` and :func:`parse_position` are inverses; the parser checks that the
-text describes a reachable kind of state (20 tiles of each colour, sizes, phases) and raises
-:class:`NotationError` naming what is wrong.
+:func:`format_position` and :func:`parse_position` are inverses, between the text and a
+:class:`~parlour.games.gobblestones.snapshot.Snapshot`; the parser checks that the text
+describes a reachable kind of state (20 tiles of each colour, sizes, phases) and raises
+:class:`NotationError` naming what is wrong. Whether a pending play can still be finished is a
+question for the rules: ``GobbleStonesGame.state_from_position`` asks it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from functools import partial
 
-from parlour.core import NotationError
+from parlour.core import parse_position_error
 from parlour.games.gobblestones.board import (
     BOARD_STEPS,
     COLOURS,
@@ -34,87 +36,68 @@ from parlour.games.gobblestones.board import (
     PANEL_CELLS,
     PANEL_STEPS,
     SIZE,
+    SQUARES,
     TILES_PER_COLOUR,
     board_text,
     parse_board_text,
     parse_square,
     square_name,
+    tile_rows,
 )
 from parlour.games.gobblestones.plays import play_problem
-
-if TYPE_CHECKING:
-    from parlour.games.gobblestones.game import GobbleStonesGame, GobbleStonesState
+from parlour.games.gobblestones.snapshot import END_REASONS, Phase, Snapshot, Tiles
 
 FIELDS = ("board", "tiles", "owners", "racks", "bag", "points", "phase", "play", "passes",
           "turns", "last")
 
 
-def tile_rows(state: GobbleStonesState, face_down: Callable[[int, int], str]) -> list[str]:
-    """The board's tiles, one text per row: ``.`` empty, the colour letter of a face-up tile,
-    and ``face_down(square, colour)`` for a face-down one (the position shows its colour in
-    lower case; a view hides it from everyone but its owner)."""
-    rows = []
-    for r in range(SIZE):
-        row = []
-        for s in range(r * SIZE, (r + 1) * SIZE):
-            colour = state._tile[s]
-            if colour < 0:
-                row.append(".")
-            elif s in state._owner:
-                row.append(face_down(s, colour))
-            else:
-                row.append(COLOURS[colour])
-        rows.append("".join(row))
-    return rows
+def _tiles_text(snap: Snapshot) -> str:
+    rows = tile_rows(snap.tile, snap.owner, lambda _square, colour: COLOURS[colour].lower())
+    return "/".join(rows)
 
 
-def _tiles_text(state: GobbleStonesState) -> str:
-    return "/".join(tile_rows(state, lambda _square, colour: COLOURS[colour].lower()))
-
-
-def _rack_text(rack: list[int]) -> str:
+def _rack_text(rack: Iterable[int]) -> str:
     return "".join(COLOURS[c] * k for c, k in enumerate(rack)) or "-"
 
 
-def _tiles_list(tiles) -> str:
+def _tiles_list(tiles: Iterable[tuple[int, int]]) -> str:
     return " ".join(f"{square_name(s)}={COLOURS[c]}" for s, c in tiles) or "-"
 
 
-def format_position(state: GobbleStonesState) -> str:
-    phase = state._phase
-    if phase in ("deal", "draw"):
-        phase_text = f"{phase} {state._drawer} {state._to_draw}"
-    elif phase == "play":
-        phase_text = f"play {state._turn}"
-    elif phase == "challenge":
-        phase_text = f"challenge {state._turn} {state._decider}"
-    elif phase == "end":
-        phase_text = f"end {state._end}"
+def format_position(snap: Snapshot) -> str:
+    phase = snap.phase
+    if phase in (Phase.DEAL, Phase.DRAW):
+        phase_text = f"{phase} {snap.drawer} {snap.to_draw}"
+    elif phase == Phase.PLAY:
+        phase_text = f"play {snap.turn}"
+    elif phase == Phase.CHALLENGE:
+        phase_text = f"challenge {snap.turn} {snap.decider}"
+    elif phase == Phase.END:
+        phase_text = f"end {snap.end}"
     else:
         phase_text = "board"
     last = "-"
-    if state._last is not None:
-        mover, challenger, correct, tiles = state._last
+    if snap.last is not None:
+        mover, challenger, correct, tiles = snap.last
         last = f"{mover} {challenger} {'right' if correct else 'wrong'} {_tiles_list(tiles)}"
-    owners = " ".join(f"{square_name(s)}={p}" for s, p in sorted(state._owner.items()))
+    owners = " ".join(f"{square_name(s)}={p}" for s, p in sorted(snap.owner.items()))
     lines = {
-        "board": board_text(state._colour, state._value),
-        "tiles": _tiles_text(state),
+        "board": board_text(snap.colour, snap.value),
+        "tiles": _tiles_text(snap),
         "owners": owners or "-",
-        "racks": "/".join(_rack_text(r) for r in state._racks),
-        "bag": " ".join(f"{COLOURS[c]}{k}" for c, k in enumerate(state._bag)),
-        "points": " ".join(str(p) for p in state._points),
+        "racks": "/".join(_rack_text(r) for r in snap.racks),
+        "bag": " ".join(f"{COLOURS[c]}{k}" for c, k in enumerate(snap.bag)),
+        "points": " ".join(str(p) for p in snap.points),
         "phase": phase_text,
-        "play": _tiles_list(state._pending),
-        "passes": str(state._passes),
-        "turns": str(state._turns),
+        "play": _tiles_list(snap.pending),
+        "passes": str(snap.passes),
+        "turns": str(snap.turns),
         "last": last,
     }
     return "\n".join(f"{key} {lines[key]}" for key in FIELDS)
 
 
-def _fail(why: str) -> NotationError:
-    return NotationError(f"gobblestones: bad position text: {why} (see docs/rules/gobblestones.md)")
+_fail = partial(parse_position_error, "gobblestones", None)
 
 
 def _int(text: str, what: str, low: int = 0, high: int | None = None) -> int:
@@ -159,10 +142,9 @@ def _board_progress(colours: tuple[int, ...], values: tuple[int, ...]) -> int:
     return gen
 
 
-def parse_position(game: GobbleStonesGame, text: str) -> GobbleStonesState:
-    from parlour.games.gobblestones.game import END_REASONS, GobbleStonesState
-
-    n = game.players
+def parse_position(text: str, players: int, bluff: bool) -> Snapshot:
+    """Read a position text of a game with ``players`` seats (``bluff``: the variant, B9)."""
+    n = players
     fields: dict[str, str] = {}
     for line in text.strip().splitlines():
         key, _, value = line.strip().partition(" ")
@@ -176,15 +158,15 @@ def parse_position(game: GobbleStonesGame, text: str) -> GobbleStonesState:
     missing = [k for k in FIELDS if k not in fields]
     if missing:
         raise _fail(f"missing field(s) {', '.join(missing)}")
-    state = GobbleStonesState(game)
 
     colours, values = parse_board_text(fields["board"], partial=True)
-    state._colour, state._value = colours, values
-    state._gen = gen = _board_progress(colours, values)
+    gen = _board_progress(colours, values)
 
     rows = fields["tiles"].split("/")
     if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
         raise _fail("tiles are 15 rows of 15 marks joined by '/'")
+    tile = [-1] * SQUARES
+    occ = 0
     down: set[int] = set()
     for s, mark in enumerate("".join(rows)):
         if mark == ".":
@@ -193,110 +175,131 @@ def parse_position(game: GobbleStonesGame, text: str) -> GobbleStonesState:
             raise _fail(f"unknown tile mark {mark!r} on {square_name(s)}")
         if colours[s] < 0:
             raise _fail(f"a tile on {square_name(s)}, whose colour is not drawn yet")
-        state._tile[s] = COLOURS.index(mark.upper())
-        state._occ |= 1 << s
+        tile[s] = COLOURS.index(mark.upper())
+        occ |= 1 << s
         if mark.islower():
             down.add(s)
-        elif state._tile[s] != colours[s]:
+        elif tile[s] != colours[s]:
             raise _fail(f"the face-up tile on {square_name(s)} does not match its square (B4)")
-    if down and not game.bluff:
+    if down and not bluff:
         raise _fail("face-down tiles exist only in the bluffing variant (B9)")
+    owner: dict[int, int] = {}
     if fields["owners"] != "-":
         for item in fields["owners"].split():
-            square, eq, owner = item.partition("=")
+            square, eq, seat_text = item.partition("=")
             s = parse_square(square)
-            if not eq or s not in down or s in state._owner:
+            if not eq or s not in down or s in owner:
                 raise _fail(f"owners: {item!r} does not name a face-down tile once")
-            state._owner[s] = _int(owner, "owner", 0, n - 1)
-    if set(state._owner) != down:
+            owner[s] = _int(seat_text, "owner", 0, n - 1)
+    if set(owner) != down:
         raise _fail("every face-down tile needs its owner in 'owners'")
 
-    racks = fields["racks"].split("/")
-    if len(racks) != n:
-        raise _fail(f"racks lists {len(racks)} seats, the game has {n}")
-    for seat, rack in enumerate(racks):
+    rack_texts = fields["racks"].split("/")
+    if len(rack_texts) != n:
+        raise _fail(f"racks lists {len(rack_texts)} seats, the game has {n}")
+    racks = [[0] * NUM_COLOURS for _ in range(n)]
+    for seat, rack in enumerate(rack_texts):
         if rack != "-":
             if any(ch.upper() not in COLOURS for ch in rack):
                 raise _fail(f"rack {rack!r} holds an unknown colour")
             for ch in rack:
-                state._racks[seat][COLOURS.index(ch.upper())] += 1
+                racks[seat][COLOURS.index(ch.upper())] += 1
 
-    bag = fields["bag"].split()
-    if len(bag) != NUM_COLOURS or [b[:1].upper() for b in bag] != list(COLOURS):
+    bag_texts = fields["bag"].split()
+    if len(bag_texts) != NUM_COLOURS or [b[:1].upper() for b in bag_texts] != list(COLOURS):
         raise _fail("bag is written R<n> Y<n> G<n> B<n> P<n>")
-    state._bag = [_int(b[1:], "bag count", 0, TILES_PER_COLOUR) for b in bag]
+    bag = [_int(b[1:], "bag count", 0, TILES_PER_COLOUR) for b in bag_texts]
 
-    points = fields["points"].split()
-    if len(points) != n:
-        raise _fail(f"points lists {len(points)} seats, the game has {n}")
-    state._points = [_int(p, "points", -10**6) for p in points]
+    point_texts = fields["points"].split()
+    if len(point_texts) != n:
+        raise _fail(f"points lists {len(point_texts)} seats, the game has {n}")
+    points = [_int(p, "points", -10**6) for p in point_texts]
 
     pending = _parse_tile_list(fields["play"], "play")
-    state._pending = pending
     for s, c in pending:
-        if (state._occ >> s) & 1:
+        if (occ >> s) & 1:
             raise _fail(f"the play covers {square_name(s)}, which already holds a tile")
         if colours[s] < 0:
             raise _fail("a play on a board still being drawn")
-        if not game.bluff and c != colours[s]:
+        if not bluff and c != colours[s]:
             raise _fail(f"the tile played on {square_name(s)} does not match its square (B4)")
 
     for c in range(NUM_COLOURS):
-        total = (state._bag[c] + sum(r[c] for r in state._racks)
-                 + state._tile.count(c) + sum(1 for _s, k in pending if k == c))
+        total = (bag[c] + sum(r[c] for r in racks)
+                 + tile.count(c) + sum(1 for _s, k in pending if k == c))
         if total != TILES_PER_COLOUR:
             raise _fail(f"there are {total} {COLOURS[c]} tiles, not {TILES_PER_COLOUR} (B2)")
 
     words = fields["phase"].split()
-    phase = words[0] if words else ""
+    phase_word = words[0] if words else ""
     args = words[1:]
     shape = {"board": 0, "deal": 2, "play": 1, "challenge": 2, "draw": 2, "end": 1}
-    if phase not in shape or len(args) != shape[phase]:
+    if phase_word not in shape or len(args) != shape[phase_word]:
         raise _fail("phase is one of: board | deal SEAT LEFT | play SEAT | "
                     "challenge SEAT DECIDER | draw SEAT LEFT | end REASON")
-    state._phase = phase
-    if (phase == "board") != (gen < BOARD_STEPS):
+    phase = Phase(phase_word)
+    turn, decider, drawer, to_draw, end = 0, -1, -1, 0, None
+    if (phase == Phase.BOARD) != (gen < BOARD_STEPS):
         raise _fail("the board is being drawn exactly while the phase is 'board'")
-    if phase in ("deal", "draw"):
-        state._drawer = _int(args[0], "drawing seat", 0, n - 1)
-        state._to_draw = _int(args[1], "tiles left to draw", 1, min(5, sum(state._bag)))
-        if phase == "draw":
-            state._turn = state._drawer
-    elif phase in ("play", "challenge"):
-        state._turn = _int(args[0], "seat", 0, n - 1)
-        if phase == "challenge":
-            if not game.bluff:
+    if phase in (Phase.DEAL, Phase.DRAW):
+        drawer = _int(args[0], "drawing seat", 0, n - 1)
+        to_draw = _int(args[1], "tiles left to draw", 1, min(5, sum(bag)))
+        if phase == Phase.DRAW:
+            turn = drawer
+    elif phase in (Phase.PLAY, Phase.CHALLENGE):
+        turn = _int(args[0], "seat", 0, n - 1)
+        if phase == Phase.CHALLENGE:
+            if not bluff:
                 raise _fail("challenges belong to the bluffing variant (B9)")
-            state._decider = _int(args[1], "deciding seat", 0, n - 1)
-            if state._decider == state._turn or not pending:
+            decider = _int(args[1], "deciding seat", 0, n - 1)
+            if decider == turn or not pending:
                 raise _fail("a challenge decision needs a play by another seat")
-    elif phase == "end":
+    elif phase == Phase.END:
         if args[0] not in END_REASONS:
             raise _fail(f"the end reason is one of {', '.join(END_REASONS)}")
-        state._end = args[0]
+        end = args[0]
     if pending:
-        if phase not in ("play", "challenge"):
+        if phase not in (Phase.PLAY, Phase.CHALLENGE):
             raise _fail("a play is pending only in the play or challenge phase")
         squares = [s for s, _c in pending]
-        rack = [r + sum(1 for _s, k in pending if k == c)
-                for c, r in enumerate(state._racks[state._turn])]
-        problem = play_problem(squares, state._occ, colours,
-                               None if game.bluff else [c for _s, c in pending], rack,
-                               complete=phase == "challenge")
+        before = [r + sum(1 for _s, k in pending if k == c) for c, r in enumerate(racks[turn])]
+        problem = play_problem(squares, occ, colours,
+                               None if bluff else [c for _s, c in pending], before,
+                               complete=phase == Phase.CHALLENGE)
         if problem or squares != sorted(squares):
             raise _fail("the pending play is not the start of a legal play in board order "
                         f"({problem[1] if problem else 'order'})")
-        if phase == "play" and not state._legal_actions():
-            raise _fail("the pending play cannot be finished")
 
-    state._passes = _int(fields["passes"], "passes", 0)
-    state._turns = _int(fields["turns"], "turns", 0)
-    last = fields["last"].split(maxsplit=3)
-    if last != ["-"]:
-        if len(last) != 4 or last[2] not in ("right", "wrong"):
+    passes = _int(fields["passes"], "passes", 0)
+    turns = _int(fields["turns"], "turns", 0)
+    last: tuple[int, int, bool, Tiles] | None = None
+    last_words = fields["last"].split(maxsplit=3)
+    if last_words != ["-"]:
+        if len(last_words) != 4 or last_words[2] not in ("right", "wrong"):
             raise _fail("last is '-' or MOVER CHALLENGER right|wrong TILES")
-        state._last = (
-            _int(last[0], "mover", 0, n - 1), _int(last[1], "challenger", 0, n - 1),
-            last[2] == "right", tuple(_parse_tile_list(last[3], "last")),
+        last = (
+            _int(last_words[0], "mover", 0, n - 1), _int(last_words[1], "challenger", 0, n - 1),
+            last_words[2] == "right", tuple(_parse_tile_list(last_words[3], "last")),
         )
-    return state
+    return Snapshot(
+        players=n,
+        bluff=bluff,
+        colour=colours,
+        value=values,
+        board_steps=gen,
+        tile=tuple(tile),
+        owner=owner,
+        racks=tuple(tuple(r) for r in racks),
+        bag=tuple(bag),
+        points=tuple(points),
+        phase=phase,
+        turn=turn,
+        pending=tuple(pending),
+        decider=decider,
+        drawer=drawer,
+        to_draw=to_draw,
+        passes=passes,
+        turns=turns,
+        last=last,
+        end=end,
+    )

@@ -35,10 +35,12 @@ number in every cell.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from parlour.core import View
 from parlour.games.gobblestones.board import (
     CENTRES,
     COLOURS,
@@ -48,35 +50,42 @@ from parlour.games.gobblestones.board import (
     SQUARES,
     board_text,
     square_name,
+    tile_rows,
 )
-from parlour.games.gobblestones.position import tile_rows
-
-if TYPE_CHECKING:
-    from parlour.games.gobblestones.game import GobbleStonesState
+from parlour.games.gobblestones.snapshot import Phase, Snapshot
 
 NUM_PLANES = 53
 OTHER_RACK_PLANES = 38
 HIDDEN = "?"
 
 
-def _rack_text(rack: list[int]) -> str:
+def _rack_text(rack: Sequence[int]) -> str:
     return "".join(COLOURS[c] * k for c, k in enumerate(rack))
 
 
-def build_view(state: GobbleStonesState, player: int | None) -> dict[str, Any]:
-    n = state._n
-    phase = state._phase
-    revealed = phase == "end"  # G-5: at the end every rack and face-down tile is turned up
+def build_view(
+    snap: Snapshot,
+    player: int | None,
+    *,
+    scores: Sequence[float],
+    returns: Sequence[float],
+    to_act: int,
+    max_turns: int,
+) -> dict[str, Any]:
+    """``player``'s view of the state ``snap`` (``None``: a spectator's); the rules supply
+    the scores and returns (B8, G-4), who is to act and the turn cap."""
+    phase = snap.phase
+    revealed = phase == Phase.END  # G-5: at the end every rack and face-down tile is turned up
     rows = tile_rows(
-        state,
+        snap.tile,
+        snap.owner,
         lambda square, colour: COLOURS[colour].lower()
-        if revealed or state._owner[square] == player else HIDDEN,
+        if revealed or snap.owner[square] == player else HIDDEN,
     )
-    shown = not state._bluff or state._turn == player or revealed
-    current = state.current_player()
+    shown = not snap.bluff or snap.turn == player or revealed
     last = None
-    if state._last is not None:
-        mover, challenger, correct, tiles = state._last
+    if snap.last is not None:
+        mover, challenger, correct, tiles = snap.last
         last = {
             "player": mover,
             "challenger": challenger,
@@ -87,34 +96,34 @@ def build_view(state: GobbleStonesState, player: int | None) -> dict[str, Any]:
     return {
         "game": "gobblestones",
         "player": player,
-        "players": n,
-        "bluff": state._bluff,
-        "board": board_text(state._colour, state._value).split("/"),
+        "players": snap.players,
+        "bluff": snap.bluff,
+        "board": board_text(snap.colour, snap.value).split("/"),
         "tiles": rows,
-        "owners": {square_name(s): p for s, p in sorted(state._owner.items())},
-        "play": [[square_name(s), COLOURS[c] if shown else HIDDEN] for s, c in state._pending],
-        "rack": None if player is None else _rack_text(state._racks[player]),
-        "racks": [_rack_text(r) for r in state._racks] if revealed else None,
-        "rack_sizes": [sum(r) for r in state._racks],
-        "bag": sum(state._bag),
-        "scores": [int(s) for s in state.scores()],
-        "phase": phase,
-        "turn": state._turn if phase in ("play", "challenge", "draw") else None,
-        "to_act": current if current >= 0 else None,
-        "decider": state._decider if phase == "challenge" else None,
-        "drawer": state._drawer if phase in ("deal", "draw") else None,
-        "to_draw": state._to_draw,
-        "passes": state._passes,
-        "turns": state._turns,
-        "max_turns": state._game.max_turns,
+        "owners": {square_name(s): p for s, p in sorted(snap.owner.items())},
+        "play": [[square_name(s), COLOURS[c] if shown else HIDDEN] for s, c in snap.pending],
+        "rack": None if player is None else _rack_text(snap.racks[player]),
+        "racks": [_rack_text(r) for r in snap.racks] if revealed else None,
+        "rack_sizes": [sum(r) for r in snap.racks],
+        "bag": sum(snap.bag),
+        "scores": [int(s) for s in scores],
+        "phase": phase.value,
+        "turn": snap.turn if phase in (Phase.PLAY, Phase.CHALLENGE, Phase.DRAW) else None,
+        "to_act": to_act if to_act >= 0 else None,
+        "decider": snap.decider if phase == Phase.CHALLENGE else None,
+        "drawer": snap.drawer if phase in (Phase.DEAL, Phase.DRAW) else None,
+        "to_draw": snap.to_draw,
+        "passes": snap.passes,
+        "turns": snap.turns,
+        "max_turns": max_turns,
         "last_challenge": last,
         "terminal": terminal,
-        "end": state._end,
-        "returns": state.returns() if terminal else None,
+        "end": snap.end,
+        "returns": list(returns) if terminal else None,
     }
 
 
-def _cells(view: dict) -> list[tuple[int, int]]:
+def _cells(view: View) -> list[tuple[int, int]]:
     """(colour index or -1, value or 0) per square, from the view's board rows."""
     out = []
     for row in view["board"]:
@@ -125,7 +134,7 @@ def _cells(view: dict) -> list[tuple[int, int]]:
     return out
 
 
-def render_text(view: dict) -> str:
+def render_text(view: View) -> str:
     """The board as text: each square ``<colour><value>`` in lower case while empty; a tile
     shows as ``##`` (face up), ``<seat>?`` (face down, colour hidden) or ``<seat><colour>``
     (face down, yours); the play being made as ``+<colour>``."""
@@ -155,7 +164,7 @@ def render_text(view: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _status(view: dict) -> str:
+def _status(view: View) -> str:
     parts = [f"scores {view['scores']}", f"racks {view['rack_sizes']}", f"bag {view['bag']}"]
     if view["rack"] is not None:
         parts.append(f"your rack {view['rack'] or '-'}")
@@ -182,7 +191,7 @@ def _status(view: dict) -> str:
     return "; ".join(parts)
 
 
-def tensor(view: dict) -> np.ndarray:
+def tensor(view: View) -> np.ndarray:
     planes = np.zeros((NUM_PLANES, SIZE, SIZE), dtype=np.float32)
     flat = planes.reshape(NUM_PLANES, SQUARES)
     n = view["players"]
@@ -215,12 +224,12 @@ def tensor(view: dict) -> np.ndarray:
             flat[14, s] = 1.0
         else:
             flat[7 + COLOURS.index(colour), s] = 1.0
-    racks = view.get("racks")
-    own = racks[viewer] if racks is not None else view["rack"]
+    racks: list[str] = view.get("racks") or []  # every rack, once the game is over (G-5)
+    own = racks[viewer] if racks else view["rack"]
     if own:
         for c in range(NUM_COLOURS):
             planes[17 + c] = own.count(COLOURS[c]) / 10.0
-    for j in range(1, n if racks is not None else 1):
+    for j in range(1, n if racks else 1):
         for c in range(NUM_COLOURS):
             planes[OTHER_RACK_PLANES + 5 * (j - 1) + c] = (
                 racks[(viewer + j) % n].count(COLOURS[c]) / 10.0

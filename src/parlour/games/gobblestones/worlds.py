@@ -37,9 +37,10 @@ from typing import TYPE_CHECKING, cast
 
 from parlour.core import ParlourError
 from parlour.games.gobblestones.board import NUM_COLOURS, SQUARES, TILES_PER_COLOUR
+from parlour.games.gobblestones.snapshot import Phase
 
 if TYPE_CHECKING:
-    from parlour.games.gobblestones.game import GobbleStonesGame, GobbleStonesState
+    from parlour.games.gobblestones.game import GobbleStonesState
 
 ATTEMPTS = 200
 """Full redraws tried before :class:`WorldSamplingError` is raised."""
@@ -79,11 +80,10 @@ class _Script:
 
 def _script(state: GobbleStonesState, player: int) -> _Script:
     from parlour.core.infostate import root_of
-    from parlour.games.gobblestones.game import CHALLENGE, DEAL, PLAY
-    from parlour.games.gobblestones.game import DRAW as DRAW_PHASE
+    CHALLENGE, DEAL, PLAY, DRAW_PHASE = Phase.CHALLENGE, Phase.DEAL, Phase.PLAY, Phase.DRAW
 
     root = cast("GobbleStonesState", root_of(state))
-    game = cast("GobbleStonesGame", state.get_game())
+    game = state.get_game()
     bluff = game.bluff
     script = _Script(root)
     # The hidden content of the starting position (a position text can hold other racks,
@@ -291,7 +291,7 @@ def _build(
     racks: list[list[int]], bag: list[int],
 ) -> GobbleStonesState | None:
     """The world: the true state with the hidden parts (and hidden actions) replaced."""
-    game = cast("GobbleStonesGame", state.get_game())
+    game = state.get_game()
     world = state.clone()
     history = world._history
     latest: dict[int, int] = {}  # square -> colour of the latest placement there
@@ -323,7 +323,7 @@ def _build(
     if script.root is not None and any(e.index < 0 for e in script.events):
         world._info_root = _world_root(script, player, chosen)
     if (
-        world._phase == "play" and world._turn != player and world._pending
+        world._phase == Phase.PLAY and world._turn != player and world._pending
         and not world._legal_actions()
     ):
         return None  # B4: the mover could not finish the play they started

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,7 @@ from parlour.core import (
     State,
     Utility,
     View,
+    parse_position_error,
     register_game,
 )
 from parlour.games.stomp_the_plank.deck import COPIES, DECK_SIZE, TREASURES
@@ -81,7 +83,7 @@ def _crates_check(value: str) -> str | None:
     return None
 
 
-def _at_least(low: int):
+def _at_least(low: int) -> Callable[[int], str | None]:
     return lambda v: None if v >= low else f"must be at least {low}"
 
 
@@ -190,10 +192,7 @@ class StompThePlankGame(Game):
         """Refuse a position that no game of this configuration can reach."""
 
         def bad(why: str) -> NotationError:
-            return NotationError(
-                f"stomp-the-plank: impossible position {text!r}: {why} "
-                "(see docs/rules/stomp-the-plank.md)"
-            )
+            return parse_position_error(self.name, text, f"no game reaches it: {why}")
 
         n, max_turns = self._params["players"], self._params["max_turns"]
         if len(pos.planks) != n:
@@ -254,7 +253,7 @@ def tensor_size(spots: int, players: int) -> int:
     return spots * len(TREASURES) + 2 * len(TREASURES) + 4 * players + 1 + 4 + 1
 
 
-class StompThePlankState(State):
+class StompThePlankState(State[StompThePlankGame]):
     """The whole state: seven pile counts, never a pile order, so nothing in it is hidden."""
 
     def __init__(self, game: StompThePlankGame, pos: Position) -> None:

@@ -26,8 +26,9 @@ the pontoon and in the discards (P1). Its order does not exist in the state (see
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
-from parlour.core import NotationError
+from parlour.core import parse_position_error
 from parlour.games.stomp_the_plank.deck import TREASURES, treasure_index
 
 PHASES = ("start", "choose", "card", "over")
@@ -124,7 +125,4 @@ def _numbers(text: str, key: str, value: str) -> tuple[int, ...]:
     return tuple(_number(text, key, v) for v in value.split(","))
 
 
-def _error(text: str, why: str) -> NotationError:
-    return NotationError(
-        f"stomp-the-plank: bad position text {text!r}: {why} (see docs/rules/stomp-the-plank.md)"
-    )
+_error = partial(parse_position_error, "stomp-the-plank")

@@ -136,7 +136,7 @@ class StompleGame(Game):
         """An upper bound on the rounds of a game: each round gives its winner 3 points or more."""
         if self.single_round:
             return 1
-        n = self._params["players"]
+        n: int = self._params["players"]
         return n * (math.ceil(self.target / ROUND_WIN_POINTS) - 1) + 1
 
     def _info(self) -> GameInfo:
@@ -156,7 +156,7 @@ class StompleGame(Game):
     def max_history_length(self) -> int:
         """Stomps, plus each round's chance events: the layout (one per hole) and the stomper
         draw (one per player)."""
-        return self.max_rounds() * (2 * HOLES + self._params["players"])
+        return self.max_rounds() * (2 * HOLES + int(self._params["players"]))
 
     def get_type(self) -> GameType:
         """Two-player Stomple is zero-sum (G-4); with more players it is general-sum."""
@@ -200,7 +200,7 @@ class StompleGame(Game):
         return state
 
 
-class StompleState(State):
+class StompleState(State[StompleGame]):
     """Bitboards of marbles by kind plus a few small lists: cheap to copy and to apply."""
 
     def __init__(self, game: StompleGame, snap: Snapshot) -> None:

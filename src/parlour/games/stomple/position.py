@@ -16,8 +16,9 @@ position *means* (knock-outs due, a round already over) is decided by the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
-from parlour.core import NotationError
+from parlour.core import parse_position_error
 from parlour.games.stomple.board import (
     HOLES,
     KIND_LETTERS,
@@ -77,8 +78,7 @@ def format_position(snap: Snapshot) -> str:
     return f"{board} {snap.to_move} {colours} {status} {string} {scores} {snap.round}"
 
 
-def _bad(text: str, why: str) -> NotationError:
-    return NotationError(f"stomple: bad position text {text!r}: {why} (see docs/rules/stomple.md)")
+_bad = partial(parse_position_error, "stomple")
 
 
 def parse_position(text: str, players: int | None = None) -> Snapshot:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from parlour.core import View
 from parlour.games.stomple.board import FILES, KIND_LETTERS, KIND_NAMES, KINDS, SIZE
 
 NUM_GLOBAL_PLANES = 16
@@ -27,7 +28,7 @@ EMPTY_PLANE, UNDEALT_PLANE, STRING_PLANES = 7, 8, 9
 STATUS_WORDS = {"first": "first turn to take", "on": "on the board", "out": "out"}
 
 
-def tensor(view: dict) -> np.ndarray:
+def tensor(view: View) -> np.ndarray:
     """The observation tensor of a view: shape ``(16 + 11 * players, 7, 7)``."""
     n = view["players"]
     planes = np.zeros((NUM_GLOBAL_PLANES + PLANES_PER_SEAT * n, SIZE, SIZE), dtype=np.float32)
@@ -62,12 +63,12 @@ def tensor(view: dict) -> np.ndarray:
     return planes
 
 
-def describe_player(view: dict, p: int) -> str:
+def describe_player(view: View, p: int) -> str:
     colour = view["colours"][p] or "no stomper yet"
     return f"player {p} ({colour}): {view['scores'][p]} points, {STATUS_WORDS[view['status'][p]]}"
 
 
-def render_text(view: dict) -> str:
+def render_text(view: View) -> str:
     """A plain-text drawing: the board with coordinates, then one line per player."""
     head = f"Stomple, round {view['round']}"
     head += ", a single round" if view["single_round"] else f", playing to {view['target']} points"

@@ -3,6 +3,7 @@
 // and the engine's own parameters stay under "Advanced". "Your games" lists the tables this
 // browser has seats at, with whose turn it is.
 import { $, api, copyRow, el, forgetGame, myGames, myName, setMyName } from "./common.js";
+import * as publicLobby from "./lobbylist.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const STRENGTHS = [["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"]];
@@ -186,6 +187,8 @@ async function create(card, game, mode) {
     seats = [me, ...Array.from({ length: n - 1 }, () => ({ kind: "invite" }))];
   } else if (mode === "hotseat") {
     seats = [me, ...Array.from({ length: n - 1 }, () => ({ kind: "hotseat" }))];
+  } else if (mode === "open") {
+    seats = [me, ...Array.from({ length: n - 1 }, () => ({ kind: "open" }))];
   } else {
     seatChoices(card, game, n);
     seats = [...card.querySelectorAll("[data-seat]")].map((s) =>
@@ -193,7 +196,10 @@ async function create(card, game, mode) {
         : s.value === "me" ? me : { kind: s.value });
   }
   try {
-    const table = await api("/api/tables", { game: game.name, params, seats });
+    const clock = publicLobby.readClock(card);
+    const table = await api("/api/tables", {
+      game: game.name, params, seats, open: mode === "open", ...(clock ? { clock } : {}),
+    });
     if (table.invites.length === 0) {
       window.location.href = table.url;
       return;
@@ -234,6 +240,7 @@ function gameCard(game) {
     if (option.players && game.min_players === game.max_players) continue;
     options.append(optionInput(game, option, `${game.name}-opt-${option.param}`));
   }
+  options.append(publicLobby.clockInput(game.name));
   const shownParams = new Set((OPTIONS[game.name] || []).map((o) => o.param));
   const advanced = el("details", { class: "advanced" }, el("summary", { text: "Advanced" }),
     el("p", { class: "muted", text: "The engine's own settings, and who sits where." }));
@@ -262,7 +269,9 @@ function gameCard(game) {
       el("button", { type: "button", class: "quiet", "data-mode": "invite", text: "Invite a friend",
         onclick: () => create(card, game, "invite") }),
       el("button", { type: "button", class: "quiet", "data-mode": "hotseat", text: "Hot-seat: one screen",
-        onclick: () => create(card, game, "hotseat") })),
+        onclick: () => create(card, game, "hotseat") }),
+      el("button", { type: "button", class: "quiet", "data-mode": "open", text: "Open table: anyone may join",
+        onclick: () => create(card, game, "open") })),
     options,
     el("p", { class: "card-error error", role: "alert" }));
   return card;
@@ -321,6 +330,7 @@ async function main() {
     return;
   }
   $("#cards").replaceChildren(...catalogue.games.map(gameCard));
+  publicLobby.setup(catalogue);
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted) {
     const card = document.querySelector(`[data-game="${CSS.escape(wanted)}"]`);

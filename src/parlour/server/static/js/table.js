@@ -6,6 +6,7 @@
 // GobbleStones play, a Stomple string) is composed with server previews and stored whole.
 // Names are put on the page as text only (textContent), never parsed as HTML.
 import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
+import * as life from "./tablelife.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
 const MODE = path[0] === "play" ? "play" : "watch";
@@ -158,8 +159,11 @@ async function receive(msg) {
       document.title = `parlour: ${msg.title}`;
     }
     introduce(msg);
+    life.onState(msg);
     if (!shown || !shown.preview) shown = msg;
     draw();
+  } else if (life.handles(msg)) {
+    life.receive(msg);
   } else if (msg.type === "partial") {
     if (inflight && msg.client_id === inflight.client_id) inflight = null;
     pending = msg.steps;
@@ -174,6 +178,7 @@ async function receive(msg) {
   } else if (msg.type === "error") {
     if (inflight && msg.client_id === inflight.client_id) inflight = null;
     if (msg.code === "stale") { pending = []; shown = latest; }
+    if (life.refused(msg)) return;
     say(msg.message, true);
     draw();
   }
@@ -196,6 +201,7 @@ function resultText(result) {
 
 function statusText(model) {
   if (model.terminal) return resultText(model.result);
+  if (model.started === false) return "Waiting for players to sit down…";
   if (model.to_act < 0) return "Dealing…";
   const mine = MODE === "play" && mySeats().includes(model.to_act);
   if (mine) {
@@ -316,7 +322,9 @@ function drawEnd() {
   $("#end-panel").hidden = !over;
   if (!over) return;
   $("#result").textContent = resultText(latest.result);
-  const details = renderer.resultDetails ? renderer.resultDetails(latest.view, latest.result, shortName) : "";
+  const reason = latest.result && latest.result.reason;
+  const details = reason ? `${shortName(latest.result.loser)} ${reason === "time" ? "ran out of time" : "resigned"}.`
+    : renderer.resultDetails ? renderer.resultDetails(latest.view, latest.result, shortName) : "";
   $("#result-details").textContent = details || "";
   $("#record-link").href = `${API}/record`;
   $("#rematch-button").hidden = MODE !== "play" || Boolean(latest.rematch);
@@ -381,6 +389,7 @@ function draw() {
   drawEnd();
   drawShare();
   drawCurtain(model);
+  life.draw(latest);
 }
 
 // -- replay ----------------------------------------------------------------------------------
@@ -478,5 +487,6 @@ document.addEventListener("keydown", (e) => {
 });
 window.addEventListener("resize", () => { if (latest) draw(); });
 
+life.setup({ send, latest: () => latest, seatName, mySeats, say, key: KEY });
 window.parlour = { get latest() { return latest; }, get pending() { return pending; } };
 connect();

@@ -1,0 +1,117 @@
+// The public lobby: open tables with a free seat (take one), and games being played (watch),
+// newest first, refreshed every few seconds. Private tables never appear here.
+import { $, api, el, myName, rememberGame } from "./common.js";
+
+const REFRESH_MS = 4000;
+let page = 0;
+let titles = {};
+
+export const CLOCKS = [
+  ["", "No clock"],
+  ['{"per_move": 30}', "30 seconds a move"],
+  ['{"per_move": 120}', "2 minutes a move"],
+  ['{"per_move": 86400}', "1 day a move"],
+  ['{"initial": 300, "increment": 3}', "5 minutes + 3 seconds a move"],
+  ['{"initial": 900, "increment": 10}', "15 minutes + 10 seconds a move"],
+];
+
+// A "Clock" choice for a game card's options.
+export function clockInput(gameName) {
+  const id = `${gameName}-clock`;
+  const select = el("select", { id, class: "clock-choice" });
+  for (const [value, text] of CLOCKS) select.append(el("option", { value, text }));
+  return el("div", { class: "option" }, el("label", { for: id, text: "Clock" }), select);
+}
+
+export function readClock(card) {
+  const select = card.querySelector(".clock-choice");
+  return select && select.value ? JSON.parse(select.value) : null;
+}
+
+function seatsText(entry) {
+  const free = entry.seats.filter((s) => s.free).length;
+  const total = entry.seats.length;
+  return `${total - free} of ${total} seated`;
+}
+
+function optionsText(entry) {
+  const parts = [];
+  const p = entry.params || {};
+  if (p.rows && p.columns) parts.push(`board ${p.rows} x ${p.columns}`);
+  if (p.size) parts.push(`board ${p.size}`);
+  if (p.bluff) parts.push("bluffing");
+  if (entry.clock) parts.push(entry.clock);
+  return parts.join(", ");
+}
+
+async function take(entry, seat) {
+  try {
+    const taken = await api(`/api/tables/${entry.table}/seats/${seat}`, { name: myName() });
+    rememberGame({ url: taken.url, game: entry.game, title: entry.title });
+    window.location.href = taken.url;
+  } catch (err) {
+    $("#open-error").textContent = err.message;
+    refresh();
+  }
+}
+
+function openRow(entry) {
+  const seat = entry.seats.find((s) => s.free);
+  const label = `${entry.title}${optionsText(entry) ? ` (${optionsText(entry)})` : ""}`;
+  return el("li", { class: "listing" },
+    el("span", { class: "listing-title", text: label }),
+    el("span", { class: "muted", text: seatsText(entry) }),
+    el("button", { type: "button", text: "Take a seat", "aria-label": `Take a seat at ${label}`,
+      onclick: () => take(entry, seat.seat) }),
+    el("a", { href: entry.watch, class: "button quiet", text: "Watch",
+      "aria-label": `Watch ${label}` }));
+}
+
+function playingRow(entry) {
+  const label = `${entry.title}${optionsText(entry) ? ` (${optionsText(entry)})` : ""}`;
+  return el("li", { class: "listing" },
+    el("span", { class: "listing-title", text: label }),
+    el("span", { class: "muted", text: `${entry.moves} moves so far` }),
+    el("a", { href: entry.watch, class: "button quiet", text: "Watch", "aria-label": `Watch ${label}` }));
+}
+
+export async function refresh() {
+  let listing;
+  try {
+    listing = await api(`/api/tables?page=${page}`);
+  } catch {
+    return;  // a missed refresh: the next one comes in a few seconds
+  }
+  const open = $("#open-list");
+  const playing = $("#playing-list");
+  open.replaceChildren(...listing.open.map(openRow));
+  playing.replaceChildren(...listing.playing.map(playingRow));
+  $("#open-empty").hidden = listing.open.length > 0;
+  $("#playing-empty").hidden = listing.playing.length > 0;
+  $("#lobby-more").hidden = listing.next === null && page === 0;
+  $("#lobby-next").disabled = listing.next === null;
+  $("#lobby-prev").disabled = page === 0;
+}
+
+export function setup(catalogue) {
+  titles = Object.fromEntries(catalogue.games.map((g) => [g.name, g.title]));
+  const section = el("section", { class: "panel public-lobby", id: "public-lobby",
+    "aria-labelledby": "public-title" },
+    el("h2", { id: "public-title", text: "Open tables" }),
+    el("p", { class: "muted", text: "Tables anyone may join: take a free seat, or watch." }),
+    el("ul", { id: "open-list", class: "listings" }),
+    el("p", { id: "open-empty", class: "muted", text: "No open table right now: start one below with \u201cOpen table\u201d." }),
+    el("h3", { text: "Being played" }),
+    el("ul", { id: "playing-list", class: "listings" }),
+    el("p", { id: "playing-empty", class: "muted", text: "No open game is being played right now." }),
+    el("div", { id: "lobby-more", class: "controls", hidden: true },
+      el("button", { id: "lobby-prev", type: "button", class: "quiet", text: "Newer",
+        onclick: () => { page = Math.max(0, page - 1); refresh(); } }),
+      el("button", { id: "lobby-next", type: "button", class: "quiet", text: "Older",
+        onclick: () => { page += 1; refresh(); } })),
+    el("p", { id: "open-error", class: "error", role: "alert" }));
+  $("#cards").before(section);
+  refresh();
+  setInterval(refresh, REFRESH_MS);
+  return titles;
+}

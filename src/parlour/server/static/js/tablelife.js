@@ -1,0 +1,176 @@
+// Around the game at a table: the clock, waiting for players, resigning, the computer holding a
+// seat, undo with consent, and the chat. The server decides everything; this page shows what it
+// says and sends what the player asks. Chat is always put on the page as text.
+import { $, api, el } from "./common.js";
+
+let ctx = null;          // {send, latest, seatName, mySeats, say, isPlay, key}
+let clockTimer = null;
+let receivedAt = 0;      // this browser's time when the last clock figures came
+let chatLines = [];
+const MAX_CHAT_SHOWN = 100;
+
+export function setup(context) {
+  ctx = context;
+  const side = document.querySelector(".side");
+  const play = document.querySelector(".play-area");
+  const clock = el("section", { class: "clock-panel", id: "clock-panel", hidden: true,
+    "aria-label": "Clock" }, el("ul", { id: "clocks", class: "clocks" }),
+    el("p", { id: "clock-warning", class: "clock-warning", role: "alert" }));
+  play.insertBefore(clock, $("#board"));
+  const actions = el("section", { class: "panel", id: "table-actions", hidden: true,
+    "aria-labelledby": "table-actions-title" },
+    el("h2", { id: "table-actions-title", text: "At the table" }),
+    el("p", { id: "table-note", class: "muted" }),
+    el("div", { id: "table-buttons", class: "controls" }));
+  const chat = el("section", { class: "panel chat", id: "chat-panel", "aria-labelledby": "chat-title" },
+    el("h2", { id: "chat-title", text: "Chat" }),
+    el("ol", { id: "chat-log", class: "chat-log", "aria-live": "polite", tabindex: "0",
+      "aria-label": "Chat messages" }),
+    el("form", { id: "chat-form", class: "chat-form" },
+      el("label", { for: "chat-text", class: "visually-hidden", text: "Message" }),
+      el("input", { id: "chat-text", maxlength: "500", autocomplete: "off",
+        placeholder: "Say something" }),
+      el("button", { type: "submit", text: "Send" })),
+    el("p", { id: "chat-error", class: "error", role: "alert" }));
+  side.insertBefore(actions, side.firstChild);
+  side.append(chat);
+  $("#chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("#chat-text").value.trim();
+    if (!text) return;
+    ctx.send({ type: "chat", text });
+    $("#chat-text").value = "";
+  });
+  clockTimer = setInterval(tickClock, 250);
+}
+
+// -- messages -------------------------------------------------------------------------------
+export function handles(msg) {
+  return ["chat", "chat_history", "resigned", "reclaimed", "undo"].includes(msg.type);
+}
+
+export function receive(msg) {
+  if (msg.type === "chat_history") {
+    chatLines = msg.messages.slice(-MAX_CHAT_SHOWN);
+    $("#chat-title").textContent = msg.channel === "spectators" ? "Spectators' chat" : "Chat";
+    drawChat();
+  } else if (msg.type === "chat") {
+    chatLines.push(msg);
+    chatLines = chatLines.slice(-MAX_CHAT_SHOWN);
+    $("#chat-error").textContent = "";
+    drawChat();
+  } else if (msg.type === "undo" && msg.state === "asked") {
+    ctx.say("Your opponent is asked to let you take your move back.");
+  } else if (msg.type === "undo" && msg.state === "declined") {
+    ctx.say("The move stays: taking it back was declined.");
+  }
+}
+
+export function refused(msg) {
+  // errors about chat show under the chat, others where the table shows its errors
+  if (["too_long", "empty"].includes(msg.code) || (msg.code === "rate_limited" && /messages in/.test(msg.message))) {
+    $("#chat-error").textContent = `${msg.message}.`;
+    return true;
+  }
+  return false;
+}
+
+function drawChat() {
+  const log = $("#chat-log");
+  log.replaceChildren(...chatLines.map((m) => el("li", {},
+    el("span", { class: "chat-name", text: `${m.name}: ` }), el("span", { text: m.text }))));
+  log.scrollTop = log.scrollHeight;
+}
+
+// -- the clock ------------------------------------------------------------------------------
+function format(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function tickClock() {
+  const latest = ctx && ctx.latest();
+  const panel = $("#clock-panel");
+  if (!latest || !latest.clock) { if (panel) panel.hidden = true; return; }
+  panel.hidden = false;
+  const clock = latest.clock;
+  const elapsed = (Date.now() - receivedAt) / 1000;
+  const running = latest.terminal ? null : clock.running;
+  const list = $("#clocks");
+  const items = latest.seats.map((seat) => {
+    let left;
+    if (clock.remaining) left = clock.remaining[seat.seat] - (seat.seat === running ? elapsed : 0);
+    else left = seat.seat === running ? clock.left - elapsed : clock.per_move;
+    const low = seat.seat === running && left <= 10;
+    return el("li", { class: `clock${seat.seat === running ? " running" : ""}${low ? " low" : ""}` },
+      el("span", { class: "clock-name", text: ctx.seatName(seat.seat) }),
+      el("span", { class: "clock-time", text: format(left) }));
+  });
+  list.replaceChildren(...items);
+  const mine = running !== null && ctx.mySeats().includes(running);
+  const left = clock.left === null ? null : clock.left - elapsed;
+  const warning = mine && left !== null && left <= 10 ? `${Math.max(0, Math.ceil(left))} seconds left to move` : "";
+  if ($("#clock-warning").textContent !== warning) $("#clock-warning").textContent = warning;
+}
+
+// -- the table's own buttons ------------------------------------------------------------------
+function button(text, onclick, quiet = true) {
+  return el("button", { type: "button", class: quiet ? "quiet" : null, text, onclick });
+}
+
+// A state message came: its clock figures are as of now (the page ticks from here).
+export function onState(msg) {
+  if (msg.clock) receivedAt = Date.now();
+}
+
+export function draw(latest) {
+  const panel = $("#table-actions");
+  const note = $("#table-note");
+  const buttons = $("#table-buttons");
+  buttons.replaceChildren();
+  note.textContent = "";
+  const mine = ctx.mySeats();
+  if (latest.archived) note.textContent = "This table was archived: it can be replayed, not played.";
+  if (!latest.started) {
+    const free = latest.seats.filter((s) => s.kind === "open");
+    note.textContent = `Waiting for ${free.length === 1 ? "a player" : `${free.length} players`} to take the free seat${free.length === 1 ? "" : "s"} from the lobby.`;
+    if (latest.invites !== undefined) {  // the creator: fill a seat with the computer
+      for (const seat of free) {
+        buttons.append(button(`Computer (medium) in seat ${seat.seat + 1}`, async () => {
+          try {
+            await api(`/api/play/${ctx.key}/fill`, { seat: seat.seat, agent: "medium" });
+          } catch (err) { ctx.say(err.message, true); }
+        }));
+      }
+    }
+  }
+  if (mine.length && latest.started && !latest.terminal && !latest.archived) {
+    const held = mine.filter((s) => latest.taken_over.includes(s) && !latest.resigned.includes(s));
+    if (held.length) {
+      note.textContent = "The computer is playing your seat after your time ran out.";
+      buttons.append(button("Take my seat back", () => ctx.send({ type: "reclaim" }), false));
+    }
+    if (!mine.every((s) => latest.resigned.includes(s))) {
+      buttons.append(button("Resign", () => {
+        if (window.confirm(latest.num_players === 2 ? "Resign and lose this game?"
+          : "Resign? The computer plays your seat for the rest of the game.")) {
+          ctx.send({ type: "resign" });
+        }
+      }));
+    }
+    const undoable = latest.public && latest.num_players === 2 && !latest.clock && mine.length === 1;
+    if (undoable && latest.undo && latest.undo.by !== mine[0]) {
+      note.textContent = `${ctx.seatName(latest.undo.by)} asks to take their last move back.`;
+      buttons.append(button("Allow", () => ctx.send({ type: "undo", answer: "accept" }), false),
+        button("Refuse", () => ctx.send({ type: "undo", answer: "decline" })));
+    } else if (undoable && !latest.undo && latest.log.some((m) => m.player === mine[0])) {
+      buttons.append(button("Ask to take my move back", () => ctx.send({ type: "undo", answer: "ask" })));
+    } else if (undoable && latest.undo) {
+      note.textContent = "Waiting for your opponent to answer your request to take your move back.";
+    }
+  }
+  panel.hidden = !note.textContent && !buttons.children.length;
+  tickClock();
+}
