@@ -54,7 +54,7 @@ def play_match(game_name: str, params: dict[str, Any], match: Match) -> dict[str
         returns=list(state.returns()),
         scores=list(state.scores()),
         plies=len(state.history()),
-        **{TIMING_KEY: {"seconds": [round(t, 4) for t in thinking], "moves": moves}},
+        **{TIMING_KEY: {"seconds": [round(t, 4) for t in thinking], "moves": moves}},  # type: ignore[arg-type]
     )
     return record_line(record)
 

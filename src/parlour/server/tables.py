@@ -721,7 +721,7 @@ class Hub:
             if kind not in SEAT_CHOICES:
                 raise CreateError(f"seat {seat + 1}: choose one of {', '.join(SEAT_CHOICES)}")
             if kind == "ai":
-                if not self.allows_agent(agent):
+                if agent is None or not self.allows_agent(agent):
                     raise CreateError(
                         f"seat {seat + 1}: no computer player {agent!r} here; choose one of "
                         f"{', '.join(WEB_AGENTS)}"
