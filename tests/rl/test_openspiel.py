@@ -186,3 +186,49 @@ def test_load_takes_parlour_keywords_and_refuses_unknown_ones() -> None:
         pos.load("clobber", nope=1)
     with pytest.raises(parlour.InvalidParameterError, match="rows"):
         pos.load("clobber", rows="x")
+
+
+@pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)
+def test_information_states_pass_openspiel_perfect_recall_algorithms(
+    name: str, config: dict
+) -> None:
+    """Issue 19: OpenSpiel's outcome-sampling MCCFR keys its regret tables by information
+    state and checks that every state of one information state has the same legal actions;
+    OpenSpiel's observer for the information-state type gives one tensor size throughout.
+
+    MCCFR recurses once per action, so long games are shortened here (40 turns; one Stomple
+    round) to stay inside Python's recursion limit."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    shorter = {"max_turns": 40, "rounds": 1}
+    for key, value in shorter.items():
+        if key in game_class(name).parameters and key not in config:
+            config = {**config, key: value}
+    game = pos.load(name, **config)
+    assert game.get_type().provides_information_state_string
+    assert game.get_type().provides_information_state_tensor
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    np.random.seed(0)
+    for _ in range(3):
+        solver.iteration()
+    size = game.information_state_tensor_size()
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            for p in range(game.num_players()):
+                assert len(state.information_state_tensor(p)) == size
+        state.apply_action(random_step(pos.unwrap(state), rng))
+
+
+def test_cfr_solves_a_small_clobber_through_information_states() -> None:
+    """Full-tree CFR (which needs perfect recall) on 1x5 Clobber reaches a Nash equilibrium."""
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    game = pos.load("clobber", rows=1, columns=5)
+    solver = cfr.CFRSolver(game)
+    for _ in range(50):
+        solver.evaluate_and_update_policy()
+    assert exploitability.nash_conv(game, solver.average_policy()) < 0.05

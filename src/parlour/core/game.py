@@ -118,6 +118,8 @@ class GameType:
     reward_model: str = "terminal"
     provides_observation_string: bool = True
     provides_observation_tensor: bool = True
+    provides_information_state_string: bool = True
+    provides_information_state_tensor: bool = True
 
 
 @dataclass(frozen=True)
@@ -233,6 +235,26 @@ class Game(ABC):
     def observation_tensor_size(self) -> int:
         return int(np.prod(self.observation_tensor_shape()))
 
+    def max_history_length(self) -> int:
+        """The most actions, chance included, a history from the start can hold.
+
+        Sizes the information-state tensor. The default suits games without chance (their
+        ``max_game_length``); games with chance events override it.
+        """
+        return self._game_info.max_game_length
+
+    def information_step_width(self) -> int:
+        """Numbers per recorded step in the information-state tensor of a game with hidden
+        information (``State._information_step_row``); 0 for games of perfect information,
+        whose tensor codes the history one number per step."""
+        return 0
+
+    def information_state_tensor_shape(self) -> tuple[int, ...]:
+        """Flat: the observation tensor, then ``max_history_length()`` steps of
+        ``max(1, information_step_width())`` numbers (see :mod:`parlour.core.infostate`)."""
+        steps = self.max_history_length() * max(1, self.information_step_width())
+        return (self.observation_tensor_size() + steps,)
+
     # -- states -------------------------------------------------------------------------
     @abstractmethod
     def new_initial_state(self) -> State[Any]:
@@ -283,6 +305,13 @@ class State(ABC, Generic[GameT]):
     methods; games with chance override ``chance_outcomes``; games with hidden information
     override ``sample_world``.
     """
+
+    _info_records: dict[int, Any] | None = None
+    """Cached observation records per player (:mod:`parlour.core.infostate`); immutable,
+    shared by clones, rebound (never mutated) when extended."""
+    _info_root: State[Any] | None = None
+    """The state this one's history starts from, when that is not ``new_initial_state()``
+    (a state read from position text); set by the game."""
 
     def __init__(self, game: GameT) -> None:
         self._game: GameT = game
@@ -496,8 +525,8 @@ class State(ABC, Generic[GameT]):
     # -- views (G-3) --------------------------------------------------------------------
     def view(self, player: int | None) -> View:
         """What ``player`` may see now (``None``: a spectator). The one cut for hidden info."""
-        if player is not None and not 0 <= player < self._game.num_players():
-            raise ValueError(f"no player {player} in a {self._game.num_players()}-player game")
+        if player is not None:
+            self._check_player(player)
         return self._view(player)
 
     @abstractmethod
@@ -519,8 +548,40 @@ class State(ABC, Generic[GameT]):
         return self._tensor_from_view(self.view(player))
 
     def information_state_string(self, player: int) -> str:
-        """The player's view plus the actions they could observe: their information state."""
-        return self.observation_string(player)
+        """Everything ``player`` has observed, in order, with perfect recall (OpenSpiel's
+        meaning): equal for two histories exactly when the player cannot tell them apart.
+
+        Perfect-information games use the history; games with hidden information replay it and
+        record what the player's view showed after each action (:mod:`parlour.core.infostate`).
+        """
+        from parlour.core import infostate
+
+        self._check_player(player)
+        if self._game.get_type().information is Information.PERFECT:
+            return infostate.history_information_state_string(self, player)
+        return infostate.recorded_information_state_string(self, player)
+
+    def information_state_tensor(self, player: int) -> np.ndarray:
+        """The information state as a flat float32 vector of
+        ``game.information_state_tensor_shape()``; see :mod:`parlour.core.infostate`."""
+        from parlour.core import infostate
+
+        self._check_player(player)
+        if self._game.get_type().information is Information.PERFECT:
+            return infostate.history_information_state_tensor(self, player)
+        return infostate.recorded_information_state_tensor(self, player)
+
+    def _information_step_row(
+        self, player: int, actor: int, seen: str, before: View, after: View
+    ) -> np.ndarray:
+        """One step of ``player``'s record as ``game.information_step_width()`` numbers,
+        from what they were shown only: the actor, the action as announced to them, and their
+        view before and after. Games with hidden information implement it."""
+        raise NotImplementedError(f"{self._game.name} records no information-state rows")
+
+    def _check_player(self, player: int) -> None:
+        if not isinstance(player, (int, np.integer)) or not 0 <= player < self._game.num_players():
+            raise ValueError(f"no player {player} in a {self._game.num_players()}-player game")
 
     def sample_world(self, player: int, rng: random.Random) -> Self:
         """A full state consistent with ``player``'s view, drawn from the hidden possibilities.
@@ -535,7 +596,7 @@ class State(ABC, Generic[GameT]):
         """An independent copy. Games with large mutable parts override this for speed."""
         twin = copy.copy(self)
         twin.__dict__.update(
-            {k: copy.deepcopy(v) for k, v in self.__dict__.items() if k != "_game"}
+            {k: copy.deepcopy(v) for k, v in self.__dict__.items() if k not in _SHARED}
         )
         return twin
 
@@ -544,6 +605,10 @@ class State(ABC, Generic[GameT]):
 
     def __repr__(self) -> str:
         return f"{self._game!r}.state_from_position({self.position()!r})"
+
+
+_SHARED = frozenset({"_game", "_info_records", "_info_root"})
+"""State attributes that clones share instead of copying (immutable or never mutated)."""
 
 
 def pick_chance_outcome(outcomes: Sequence[tuple[int, float]], r: float) -> int:

@@ -148,8 +148,8 @@ def spiel_game_type(name: str, game: Game | None = None) -> pyspiel.GameType:
         reward_model=_REWARD[kind.reward_model],
         max_num_players=kind.max_num_players,
         min_num_players=kind.min_num_players,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_string=kind.provides_information_state_string,
+        provides_information_state_tensor=kind.provides_information_state_tensor,
         provides_observation_string=kind.provides_observation_string,
         provides_observation_tensor=kind.provides_observation_tensor,
         parameter_specification=_specification(cls),
@@ -282,7 +282,8 @@ class _Observer:
 
     The default observation type gives parlour's ``observation_tensor`` and
     ``observation_string``; the information-state type (perfect recall) gives parlour's
-    ``information_state_string`` and no tensor.
+    ``information_state_string`` and ``information_state_tensor`` (flat, one size per
+    configuration; see :mod:`parlour.core.infostate`).
     """
 
     def __init__(self, game: SpielGame, iig_obs_type, params) -> None:
@@ -297,17 +298,22 @@ class _Observer:
                 "parlour games observe as one player sees the table (public and own private "
                 "information); other observation types are not provided"
             )
+        parlour_game = game.parlour_game
         if self.info_state:
-            self.tensor = None
-            self.dict: dict[str, np.ndarray] = {}
+            shape = parlour_game.information_state_tensor_shape()
+            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+            self.dict: dict[str, np.ndarray] = {"info_state": self.tensor.reshape(shape)}
         else:
-            shape = game.parlour_game.observation_tensor_shape()
+            shape = parlour_game.observation_tensor_shape()
             self.tensor = np.zeros(int(np.prod(shape)), np.float32)
             self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: SpielState, player: int) -> None:
-        if self.tensor is not None:
-            self.dict["observation"][...] = state.parlour_state.observation_tensor(player)
+        parlour_state = state.parlour_state
+        if self.info_state:
+            self.dict["info_state"][...] = parlour_state.information_state_tensor(player)
+        else:
+            self.dict["observation"][...] = parlour_state.observation_tensor(player)
 
     def string_from(self, state: SpielState, player: int) -> str:
         parlour_state = state.parlour_state

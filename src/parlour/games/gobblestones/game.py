@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import numpy as np
 
@@ -173,7 +174,17 @@ class GobbleStonesGame(Game):
         state = GobbleStonesState.from_snapshot(self, snap)
         if snap.phase == Phase.PLAY and snap.pending and not state._legal_actions():
             raise parse_position_error(self.name, None, "the pending play cannot be finished")
+        state._info_root = state.clone()  # where its history (and information states) start
         return state
+
+    def max_history_length(self) -> int:
+        """Player actions, plus the board's chance events and one draw per tile (G-1)."""
+        return self._game_info.max_game_length + BOARD_STEPS + NUM_COLOURS * TILES_PER_COLOUR
+
+    def information_step_width(self) -> int:
+        from parlour.games.gobblestones.infostate import STEP_WIDTH
+
+        return STEP_WIDTH
 
 
 class GobbleStonesState(State[GobbleStonesGame]):
@@ -182,6 +193,9 @@ class GobbleStonesState(State[GobbleStonesGame]):
     The legal plays of a turn are computed once, when first needed, from the board and the
     mover's rack at the start of the turn (``_plays``); each step of the play is then a lookup.
     """
+
+    _world_script: tuple[int, tuple[int, ...], Any] | None = None
+    """What ``sample_world`` read from this history, for one player (``worlds.py``)."""
 
     def __init__(
         self, game: GobbleStonesGame, board: tuple[tuple[int, ...], tuple[int, ...]] | None = None
@@ -705,79 +719,21 @@ class GobbleStonesState(State[GobbleStonesGame]):
 
     # -- hidden information (G-3) -------------------------------------------------------------
     def sample_world(self, player: int, rng: random.Random) -> GobbleStonesState:
-        """Deal what ``player`` cannot see at random, keeping 20 tiles of each colour.
+        """A whole game ``player`` cannot tell from this one: the other racks, the bag and
+        the face-down colours that are not theirs redrawn, with the history to match (see
+        :mod:`parlour.games.gobblestones.worlds`). Raises ``WorldSamplingError`` rather than
+        ever returning the true state; once the game is over nothing is hidden (G-5) and the
+        world is a copy."""
+        from parlour.games.gobblestones.worlds import sample_world
 
-        Hidden from ``player``: the other racks, the bag, and the colours of face-down tiles
-        (board and pending play) that are not theirs. These tiles are pooled and dealt back
-        into the same places, sizes unchanged. If another player is part-way through a play,
-        their new rack must still let them finish a play from the tiles already placed
-        (a player who could not have would not have started it); the deal is redrawn until it
-        does. Once the game is over nothing is hidden any more (G-5): the world is a copy.
-        """
-        world = self.clone()
-        if self._phase == Phase.END:
-            return world  # G-5: every rack and face-down tile is turned up; the bag has no order
-        pool = [TILES_PER_COLOUR] * NUM_COLOURS
-        slots: list[tuple[str, int]] = []  # ("rack", seat) / ("board", square) / ("pending", i)
-        for c in range(NUM_COLOURS):
-            pool[c] -= self._racks[player][c]
-        for square in range(SQUARES):
-            colour = self._tile[square]
-            if colour < 0:
-                continue
-            owner = self._owner.get(square)
-            if owner is None or owner == player:
-                pool[colour] -= 1
-            else:
-                slots.append(("board", square))
-        for i, (_square, colour) in enumerate(self._pending):
-            if not self._bluff or self._turn == player:
-                pool[colour] -= 1
-            else:
-                slots.append(("pending", i))
-        for seat in range(self._n):
-            if seat != player:
-                slots += [("rack", seat)] * sum(self._racks[seat])
-        tiles = [c for c in range(NUM_COLOURS) for _ in range(pool[c])]
-        if len(tiles) != len(slots) + sum(self._bag):
-            raise AssertionError("tile count is not conserved")
-        must_finish = (
-            not self._bluff and self._phase == Phase.PLAY and self._turn != player and self._pending
-        )
-        for _attempt in range(1000):
-            rng.shuffle(tiles)
-            world._deal_hidden(self, slots, tiles, player)
-            if not must_finish or world._can_finish_play():
-                return world
-        return self.clone()  # only if no deal of 1000 lets the mover finish: keep the truth
+        return sample_world(self, player, rng)
 
-    def _deal_hidden(
-        self, origin: GobbleStonesState, slots: list[tuple[str, int]], tiles: list[int],
-        player: int
-    ) -> None:
-        for seat in range(self._n):
-            if seat != player:
-                self._racks[seat] = [0] * NUM_COLOURS
-        pending = list(origin._pending)
-        for (kind, where), colour in zip(slots, tiles, strict=False):
-            if kind == "rack":
-                self._racks[where][colour] += 1
-            elif kind == "board":
-                self._tile[where] = colour
-            else:
-                pending[where] = (pending[where][0], colour)
-        self._pending = pending
-        bag = [0] * NUM_COLOURS
-        for colour in tiles[len(slots):]:
-            bag[colour] += 1
-        self._bag = bag
-        self._plays = None
-        self._legal = self._legal_set = None
+    def _information_step_row(
+        self, player: int, actor: int, seen: str, before: View, after: View
+    ) -> np.ndarray:
+        from parlour.games.gobblestones.infostate import step_row
 
-    def _can_finish_play(self) -> bool:
-        self._plays = None
-        self._legal = self._legal_set = None
-        return bool(self._legal_actions())
+        return step_row(player, actor, seen, before, after)
 
     # -- copies and accessors ----------------------------------------------------------------------
     def clone(self) -> GobbleStonesState:

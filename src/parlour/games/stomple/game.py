@@ -153,6 +153,11 @@ class StompleGame(Game):
             observation_tensor_shape=(NUM_GLOBAL_PLANES + PLANES_PER_SEAT * n, 7, 7),
         )
 
+    def max_history_length(self) -> int:
+        """Stomps, plus each round's chance events: the layout (one per hole) and the stomper
+        draw (one per player)."""
+        return self.max_rounds() * (2 * HOLES + int(self._params["players"]))
+
     def get_type(self) -> GameType:
         """Two-player Stomple is zero-sum (G-4); with more players it is general-sum."""
         if self._params["players"] == 2:

@@ -1,0 +1,359 @@
+"""Sampling the GobbleStones worlds one player cannot tell apart (``State.sample_world``).
+
+What a player cannot see: the colours of the tiles the other players drew (B2, B6), the bag's
+contents, and in the bluffing variant (B9) the colours others placed face down and that no
+challenge revealed. A sampled world is a whole **history**: the true one with those hidden
+actions replaced, so that it replays exactly (G-1), every player's information state is that
+of a real game, and the sampling player's is unchanged.
+
+How the hidden actions are drawn (constraint-aware sequential sampling):
+
+* the actions are walked in order, tracking every rack and the bag by colour;
+* a hidden draw takes colour ``c`` with probability proportional to the tiles of ``c`` left in
+  the bag (the chance law, G-1), among the colours that keep the rest of the history possible:
+  the bag must still hold every tile the sampling player will draw later, and the drawer's rack
+  must still be able to supply every tile of a known colour they will place (each later
+  placement is checked against the tiles in hand plus the draws before it, earliest first);
+* a hidden face-down colour (B9) is one of the mover's tiles, chosen by how many they hold,
+  among the colours that keep their later placements possible;
+* the result is checked in full (no rack or bag ever below zero; a player part-way through a
+  play can still finish it, B4); a draw that fails the check is redrawn from scratch.
+
+After :data:`ATTEMPTS` failed draws :class:`WorldSamplingError` is raised. It is never the true
+state returned in disguise. Once the game is over, ruling G-5 turns every rack and face-down
+tile up, so nothing is hidden and the world is a copy. The look-ahead keeps failures rare: the
+tests sample worlds along random games of every configuration, at every seat, without one.
+
+The distribution is the chance law restricted step by step to consistent choices; it is not
+the exact posterior (which weighs a choice by how many completions it leaves), a deliberate
+trade of exactness for speed that every information-set search in parlour shares.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
+
+from parlour.core import ParlourError
+from parlour.games.gobblestones.board import NUM_COLOURS, SQUARES, TILES_PER_COLOUR
+from parlour.games.gobblestones.snapshot import Phase
+
+if TYPE_CHECKING:
+    from parlour.games.gobblestones.game import GobbleStonesState
+
+ATTEMPTS = 200
+"""Full redraws tried before :class:`WorldSamplingError` is raised."""
+LOOKAHEAD = 60
+"""How many of a player's later events each hidden choice checks it keeps possible."""
+
+DRAW, PLACE, RETURN = "draw", "place", "return"
+
+
+class WorldSamplingError(ParlourError):
+    """No consistent world was found in :data:`ATTEMPTS` draws (the state is unchanged).
+
+    Raised instead of ever handing back the true state: an information-set search that meets
+    it should treat the sample as missing (for example, skip the iteration)."""
+
+
+@dataclass
+class _Event:
+    kind: str  # DRAW / PLACE / RETURN
+    seat: int
+    index: int  # position in the history (-1: hidden content of the starting position)
+    colour: int  # the true colour (RETURN: unused)
+    hidden: bool
+    square: int = -1
+    colours: tuple[int, ...] = ()  # RETURN: the colours that went back to the rack
+
+
+@dataclass
+class _Script:
+    """Everything about a history that sampling needs, read once by replaying it."""
+
+    root: GobbleStonesState
+    events: list[_Event] = field(default_factory=list)
+    root_pool: list[int] = field(default_factory=lambda: [0] * NUM_COLOURS)
+    root_racks: list[list[int]] = field(default_factory=list)
+
+
+def _script(state: GobbleStonesState, player: int) -> _Script:
+    from parlour.core.infostate import root_of
+    CHALLENGE, DEAL, PLAY, DRAW_PHASE = Phase.CHALLENGE, Phase.DEAL, Phase.PLAY, Phase.DRAW
+
+    root = cast("GobbleStonesState", root_of(state))
+    game = state.get_game()
+    bluff = game.bluff
+    script = _Script(root)
+    # The hidden content of the starting position (a position text can hold other racks,
+    # face-down tiles and a play in progress): pooled with the bag and dealt first.
+    pool = list(root._bag)
+    racks = [list(r) for r in root._racks]
+    for seat in range(root._n):
+        if seat == player:
+            continue
+        for c in range(NUM_COLOURS):
+            pool[c] += racks[seat][c]
+            for _ in range(racks[seat][c]):
+                script.events.append(_Event(DRAW, seat, -1, c, True))
+            racks[seat][c] = 0
+    for square, owner in root._owner.items():
+        if owner != player:
+            colour = root._tile[square]
+            pool[colour] += 1
+            script.events.append(_Event(DRAW, owner, -1, colour, True))
+            script.events.append(_Event(PLACE, owner, -1, colour, True, square))
+    if bluff and root._turn != player:
+        for square, colour in root._pending:
+            pool[colour] += 1
+            script.events.append(_Event(DRAW, root._turn, -1, colour, True))
+            script.events.append(_Event(PLACE, root._turn, -1, colour, True, square))
+    script.root_pool = pool
+    script.root_racks = racks
+
+    cursor = root.clone()
+    play: list[_Event] = []  # the placements of the play being made
+    for index, action in enumerate(state.history()):
+        phase = cursor._phase
+        if phase == PLAY and not cursor._pending:
+            play = []
+        if phase in (DEAL, DRAW_PHASE):
+            seat = cursor._drawer
+            script.events.append(_Event(DRAW, seat, index, action, seat != player))
+        elif phase == PLAY and 0 <= action < game.place_actions:
+            colour, square = divmod(action, SQUARES)
+            if not bluff:
+                colour = cursor._colour[square]
+            seat = cursor._turn
+            event = _Event(PLACE, seat, index, colour, bluff and seat != player, square)
+            script.events.append(event)
+            play.append(event)
+        elif phase == CHALLENGE and action == game.CHALLENGE:
+            for event in play:
+                event.hidden = False  # B9: a challenge shows the play's tiles to everyone
+            mover, pending = cursor._turn, [c for _s, c in cursor._pending]
+            cursor.apply_trusted_action(action)
+            if cursor._last is not None and not cursor._last[2]:
+                # B9: a wrong play's tiles go back to the mover's rack, colours seen by all
+                script.events.append(_Event(RETURN, mover, index, -1, False,
+                                            colours=tuple(pending)))
+            continue
+        cursor.apply_trusted_action(action)
+    return script
+
+
+def sample_world(state: GobbleStonesState, player: int, rng: random.Random) -> GobbleStonesState:
+    """A world ``player`` cannot tell from ``state``, drawn as the module docstring explains."""
+    if state.is_terminal():
+        return state.clone()  # G-5: at the end every rack and face-down tile is turned up
+    history = tuple(state._history)
+    cached = state._world_script
+    if cached is not None and cached[0] == player and cached[1] == history:
+        script = cached[2]
+    else:
+        script = _script(state, player)
+        state._world_script = (player, history, script)
+    for _attempt in range(ATTEMPTS):
+        world = _attempt_world(state, player, script, rng)
+        if world is not None:
+            return world
+    raise WorldSamplingError(
+        f"gobblestones: no world consistent with player {player}'s view found in {ATTEMPTS} "
+        "draws"
+    )
+
+
+def _attempt_world(
+    state: GobbleStonesState, player: int, script: _Script, rng: random.Random
+) -> GobbleStonesState | None:
+    events = script.events
+    n = state._n
+    bag = list(script.root_pool)
+    racks = [list(r) for r in script.root_racks]
+    own_later = [0] * NUM_COLOURS  # the sampling player's later draws, by colour
+    for e in events:
+        if e.kind == DRAW and not e.hidden:
+            own_later[e.colour] += 1
+    by_seat: list[list[int]] = [[] for _ in range(n)]
+    for k, e in enumerate(events):
+        by_seat[e.seat].append(k)
+    position = [0] * n  # per seat: how many of its events are done
+    # the sampler's own draws are known (own_later): only the others' needs are counted here
+    deficit = [
+        [0] * NUM_COLOURS if seat == player else _deficit(racks[seat], by_seat[seat], events)
+        for seat in range(n)
+    ]
+    chosen: dict[int, int] = {}  # event number -> colour drawn / placed
+    for k, e in enumerate(events):
+        seat = e.seat
+        position[seat] += 1
+        later = by_seat[seat][position[seat]:]
+        if e.kind == DRAW:
+            if e.hidden:
+                options = []
+                for c in range(NUM_COLOURS):
+                    # the bag must keep what the sampler's own draws and every other seat's
+                    # known placements still need from it
+                    need = own_later[c] + sum(d[c] for d in deficit) - (deficit[seat][c] > 0)
+                    if bag[c] - 1 >= need and _possible(racks[seat], c, +1, later, events):
+                        options.append(c)
+                if not options:
+                    return None
+                c = _pick(rng, options, bag)
+                chosen[k] = c
+            else:
+                c = e.colour
+                own_later[c] -= 1
+            bag[c] -= 1
+            racks[seat][c] += 1
+            if bag[c] < 0:
+                return None
+        elif e.kind == PLACE:
+            if e.hidden:
+                rack = racks[seat]
+                options = [
+                    c for c in range(NUM_COLOURS)
+                    if rack[c] and _possible(rack, c, -1, later, events)
+                ]
+                if not options:
+                    return None
+                c = _pick(rng, options, rack)
+                chosen[k] = c
+            else:
+                c = e.colour
+            racks[seat][c] -= 1
+            if racks[seat][c] < 0:
+                return None
+        else:
+            for c in e.colours:
+                racks[seat][c] += 1
+        if seat != player:
+            deficit[seat] = _deficit(racks[seat], later, events)
+    return _build(state, player, script, chosen, racks, bag)
+
+
+def _deficit(rack: list[int], later: list[int], events: list[_Event]) -> list[int]:
+    """Per colour, how many more tiles the seat must still draw for its known placements."""
+    demand = [0] * NUM_COLOURS
+    peak = [0] * NUM_COLOURS
+    for k in later:
+        e = events[k]
+        if e.kind == PLACE and not e.hidden:
+            demand[e.colour] += 1
+            peak[e.colour] = max(peak[e.colour], demand[e.colour])
+        elif e.kind == RETURN:
+            for c in e.colours:
+                demand[c] -= 1
+    return [max(0, peak[c] - rack[c]) for c in range(NUM_COLOURS)]
+
+
+def _pick(rng: random.Random, options: list[int], weights: list[int]) -> int:
+    total = sum(weights[c] for c in options)
+    r = rng.random() * total
+    for c in options:
+        r -= weights[c]
+        if r < 0:
+            return c
+    return options[-1]
+
+
+def _possible(rack: list[int], colour: int, change: int, later: list[int],
+              events: list[_Event]) -> bool:
+    """Whether, after ``rack[colour] += change``, the seat can still make its next known-colour
+    placements: each is paid from the rack or, failing that, from a draw made before it."""
+    r = list(rack)
+    r[colour] += change
+    window = [events[k] for k in later[:LOOKAHEAD]]
+    spare = 0  # draws so far whose colour is still free
+    for e in window:
+        if e.kind == DRAW:
+            spare += 1
+        elif e.kind == PLACE:
+            if e.hidden:
+                # any colour: which tile pays is chosen when it is sampled; left out here so
+                # the check never refuses a possible choice (an impossible one is redrawn)
+                continue
+            elif r[e.colour] > 0:
+                r[e.colour] -= 1
+            elif spare:
+                spare -= 1
+            else:
+                return False
+        else:
+            for c in e.colours:
+                r[c] += 1
+    return True
+
+
+def _build(
+    state: GobbleStonesState, player: int, script: _Script, chosen: dict[int, int],
+    racks: list[list[int]], bag: list[int],
+) -> GobbleStonesState | None:
+    """The world: the true state with the hidden parts (and hidden actions) replaced."""
+    game = state.get_game()
+    world = state.clone()
+    history = world._history
+    latest: dict[int, int] = {}  # square -> colour of the latest placement there
+    for k, e in enumerate(script.events):
+        colour = chosen.get(k, e.colour)
+        if e.kind == PLACE:
+            latest[e.square] = colour
+            if e.index >= 0 and k in chosen:
+                history[e.index] = colour * SQUARES + e.square
+        elif e.kind == DRAW and e.index >= 0 and k in chosen:
+            history[e.index] = colour
+    world._racks = [list(r) for r in racks]
+    world._bag = list(bag)
+    for square, owner in state._owner.items():
+        if owner != player:
+            world._tile[square] = latest[square]
+    if game.bluff and state._turn != player:
+        world._pending = [(s, latest[s]) for s, _c in state._pending]
+    if any(min(r) < 0 for r in world._racks) or min(world._bag) < 0:
+        return None
+    if sum(world._bag) + sum(map(sum, world._racks)) + _placed(world) != (
+        TILES_PER_COLOUR * NUM_COLOURS
+    ):
+        return None
+    world._plays = None
+    world._legal = world._legal_set = None
+    world._info_records = None
+    world._world_script = None
+    if script.root is not None and any(e.index < 0 for e in script.events):
+        world._info_root = _world_root(script, player, chosen)
+    if (
+        world._phase == Phase.PLAY and world._turn != player and world._pending
+        and not world._legal_actions()
+    ):
+        return None  # B4: the mover could not finish the play they started
+    return world
+
+
+def _placed(world: GobbleStonesState) -> int:
+    return sum(1 for t in world._tile if t >= 0) + len(world._pending)
+
+
+def _world_root(script: _Script, player: int, chosen: dict[int, int]) -> GobbleStonesState:
+    """The starting position with its hidden content as sampled."""
+    root = script.root.clone()
+    racks = [list(r) if seat == player else [0] * NUM_COLOURS
+             for seat, r in enumerate(root._racks)]
+    bag = list(script.root_pool)
+    for k, e in enumerate(script.events):
+        if e.index >= 0:
+            break
+        colour = chosen.get(k, e.colour)
+        if e.kind == DRAW:
+            racks[e.seat][colour] += 1
+            bag[colour] -= 1
+        else:
+            racks[e.seat][colour] -= 1
+            if e.square in root._owner:
+                root._tile[e.square] = colour
+            else:
+                root._pending = [(s, colour if s == e.square else c) for s, c in root._pending]
+    root._racks = racks
+    root._bag = bag
+    root._info_root = None
+    return root
