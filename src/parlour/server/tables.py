@@ -355,6 +355,28 @@ class QuotaError(ParlourError):
         self.retry_after = retry_after
 
 
+def replay_into(table: Table, rows: Sequence[ActionData], events: Sequence[EventData]) -> None:
+    """Apply stored actions and table events to ``table`` in the order they happened (an
+    event at version ``v`` before action ``v``), the clock ticking at each commit time."""
+    position = 0
+    for index, row in enumerate(rows):
+        if row.seq != table.version:
+            break
+        while position < len(events) and events[position].at <= row.seq:
+            apply_event(table, events[position])
+            position += 1
+        table.notes.append(note_for(table.state, row.seq, row.player, row.action))
+        table.state.apply_action(row.action)
+        if row.client_key is not None:
+            table.acks[row.client_key] = row.seq
+        if row.player >= 0 and not (row.client_key or "").startswith(("ai:", "timeout:")):
+            table.timeouts.pop(row.player, None)  # the player moved: no time-outs in a row
+        if index + 1 == len(rows) or rows[index + 1].at != row.at:
+            table.tick(row.at)
+    for event in events[position:]:
+        apply_event(table, event)
+
+
 def deciding(state: State) -> bool:
     """Whether the player to act must decide to challenge or trust (GobbleStones, B9): such a
     decision has its own short time limit, and defaults to trust when it runs out."""
@@ -435,21 +457,7 @@ class Hub:
             if data is not None:  # the history itself changed: rebuild from the database
                 self._replace(table, await asyncio.to_thread(self._build, data))
                 return True
-        position = 0
-        for index, row in enumerate(rows):
-            if row.seq != table.version:
-                break
-            while position < len(events) and events[position].at <= row.seq:
-                apply_event(table, events[position])
-                position += 1
-            table.notes.append(note_for(table.state, row.seq, row.player, row.action))
-            table.state.apply_action(row.action)
-            if row.client_key is not None:
-                table.acks[row.client_key] = row.seq
-            if index + 1 == len(rows) or rows[index + 1].at != row.at:
-                table.tick(row.at)
-        for event in events[position:]:
-            apply_event(table, event)
+        replay_into(table, rows, events)
         table.last_active = time.monotonic()
         if table.over and table.rematch_id is None:
             held = await self.store.run(self.store.rematch_of, table.id)
@@ -640,21 +648,7 @@ class Hub:
         table.events = list(data.events[: starts[-1]]) if starts else []
         actions = list(data.actions)
         table.tick(data.created_at)
-        position = 0
-        for index, row in enumerate(actions):
-            while position < len(events) and events[position].at <= row.seq:
-                apply_event(table, events[position])
-                position += 1
-            table.notes.append(note_for(table.state, row.seq, row.player, row.action))
-            table.state.apply_action(row.action)
-            if row.client_key is not None:
-                table.acks[row.client_key] = row.seq
-            if row.player >= 0 and not (row.client_key or "").startswith(("ai:", "timeout:")):
-                table.timeouts.pop(row.player, None)  # the player moved: no time-outs in a row
-            if index + 1 == len(actions) or actions[index + 1].at != row.at:
-                table.tick(row.at)
-        for event in events[position:]:
-            apply_event(table, event)
+        replay_into(table, actions, events)
         table.notices = []  # notices are news: a rebuilt table starts with none
         return table
 
