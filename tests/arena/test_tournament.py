@@ -97,6 +97,27 @@ def test_the_arena_command_writes_results_standings_and_a_plot(tmp_path) -> None
     assert (out / "ratings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_without_matplotlib_the_arena_saves_its_results_and_names_the_extra(
+    tmp_path, monkeypatch
+) -> None:
+    from parlour.arena import report
+    from parlour.core.extras import MissingExtraError
+
+    def no_matplotlib(*_args, **_kwargs):
+        raise MissingExtraError("arena", "the arena's ratings plot", "matplotlib")
+
+    monkeypatch.setattr(report, "plot_ratings", no_matplotlib)
+    out = tmp_path / "arena"
+    result = CliRunner().invoke(app, [
+        "arena", "clobber", "--agents", "random,greedy", "--games", "2",
+        "--param", "rows=2", "--param", "columns=3", "--workers", "1", "--out", str(out),
+    ])
+    assert result.exit_code == 0, result.output
+    assert "pip install 'parlour[arena]'" in result.output
+    assert len(read_lines(out / "results.jsonl")) == 2 and (out / "standings.json").exists()
+    assert not (out / "ratings.png").exists()
+
+
 def test_the_arena_command_reports_a_bad_agent(tmp_path) -> None:
     result = CliRunner().invoke(app, ["arena", "clobber", "--agents", "random,nobody",
                                       "--out", str(tmp_path)])

@@ -4,13 +4,28 @@ A FastAPI app (:func:`create_app`) with an SQLAlchemy store, websockets for live
 static front-end. See ``docs/web.md`` for the architecture and the guarantees it keeps.
 """
 
+from typing import Any
+
 from parlour.core.extras import needs_extra
 
-with needs_extra("web", "the web table"):
-    from parlour.server.app import create_app
-    from parlour.server.config import default_db_url, normalise_db_url
-
 __all__ = ["create_app", "default_db_url", "normalise_db_url", "run"]
+
+
+def __getattr__(name: str) -> Any:
+    """The app and its configuration load on first use, so that importing this package (as
+    ``python -m parlour.server`` does) works without the web extra and the command can say
+    which extra to install instead of failing with a traceback."""
+    if name == "create_app":
+        with needs_extra("web", "the web table"):
+            from parlour.server.app import create_app
+
+        return create_app
+    if name in ("default_db_url", "normalise_db_url"):
+        with needs_extra("web", "the web table"):
+            from parlour.server import config
+
+        return getattr(config, name)
+    raise AttributeError(f"module 'parlour.server' has no attribute {name!r}")
 
 
 def run(
@@ -37,8 +52,10 @@ def run(
     import threading
     import webbrowser
 
-    import uvicorn
+    with needs_extra("web", "the web table"):
+        import uvicorn
 
+        from parlour.server.app import create_app
     from parlour.server.limits import Limits
     from parlour.server.security import install_redaction
 

@@ -11,7 +11,7 @@ import argparse
 import logging
 import sys
 
-from parlour.server import default_db_url, normalise_db_url, run
+from parlour.core.extras import MissingExtraError, needs_extra
 from parlour.server.limits import Limits
 
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -117,6 +117,15 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         archive = None if args.archive_after is None else parse_duration(args.archive_after)
     except ValueError as exc:
         options.error(f"argument --archive-after: {exc}")
+    try:
+        from parlour.server import create_app, default_db_url, normalise_db_url, run
+
+        with needs_extra("web", "the web table"):
+            import uvicorn
+        del create_app, uvicorn  # loaded only to know the web extra is there
+    except MissingExtraError as exc:  # no traceback: say which extra to install
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
     url = normalise_db_url(args.db) if args.db else default_db_url()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = url.split("@")[-1] if "@" in url else url

@@ -29,6 +29,7 @@ from parlour.arena.report import (
     save,
 )
 from parlour.cli.common import arena_dir, build_game, console, err_console, parse_params
+from parlour.core.extras import MissingExtraError
 
 
 def arena(
@@ -119,9 +120,14 @@ def arena(
         "seed": seed,
         "backend": "ray" if use_ray else "processes",
     }
-    save(folder, tournament.lines, standings, summary)
+    written = [("results", RESULTS), ("standings", STANDINGS), ("plot", PLOT)]
+    try:
+        save(folder, tournament.lines, standings, summary)
+    except MissingExtraError as exc:  # results and standings are saved; the plot needs matplotlib
+        console.print(f"[yellow]no plot:[/] {escape(str(exc))}", soft_wrap=True)
+        written.pop()
     # one path a line, never wrapped by Rich: a path must copy and paste whole
-    for label, name in (("results", RESULTS), ("standings", STANDINGS), ("plot", PLOT)):
+    for label, name in written:
         console.print(f"{label + ':':<11}[cyan]{escape(str(folder / name))}[/]", soft_wrap=True)
 
 
