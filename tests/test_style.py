@@ -39,7 +39,7 @@ ALLOWED = {
     "batch": {"core", "games"},
     "agents": {"core", "games", "analysis"},
     "arena": {"core", "games", "agents"},
-    "rl": {"core", "games", "agents"},
+    "rl": {"core", "games", "batch", "agents"},  # the vector environments run on parlour.batch
     "server": {"core", "games", "agents"},
     "cli": {"core", "games", "agents", "analysis", "arena", "server", "_version"},
     # the adapters' public names: parlour.openspiel, parlour.pettingzoo, parlour.gymnasium

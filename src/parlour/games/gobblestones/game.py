@@ -194,9 +194,6 @@ class GobbleStonesState(State[GobbleStonesGame]):
     mover's rack at the start of the turn (``_plays``); each step of the play is then a lookup.
     """
 
-    _world_script: tuple[int, tuple[int, ...], Any] | None = None
-    """What ``sample_world`` read from this history, for one player (``worlds.py``)."""
-
     def __init__(
         self, game: GobbleStonesGame, board: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     ) -> None:
@@ -736,6 +733,28 @@ class GobbleStonesState(State[GobbleStonesGame]):
         return step_row(player, actor, seen, before, after)
 
     # -- copies and accessors ----------------------------------------------------------------------
+    def _take_world(
+        self,
+        racks: list[list[int]],
+        bag: list[int],
+        tiles: dict[int, int],
+        pending: list[tuple[int, int]] | None,
+        info_root: State[Any] | None,
+    ) -> None:
+        """Give this copy another world's hidden content: racks, bag, the colours of face-down
+        tiles, the tiles of a play being laid. ``worlds.py`` decides the content; the fields
+        are written here, by the state that owns them, and the caches they feed are cleared."""
+        self._racks = [list(r) for r in racks]
+        self._bag = list(bag)
+        for square, colour in tiles.items():
+            self._tile[square] = colour
+        if pending is not None:
+            self._pending = pending
+        self._plays = None
+        self._legal = self._legal_set = None
+        self._info_records = None
+        self._info_root = info_root
+
     def clone(self) -> GobbleStonesState:
         twin = GobbleStonesState.__new__(GobbleStonesState)
         twin.__dict__.update(self.__dict__)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
+from weakref import WeakKeyDictionary
 
 from parlour.core import ParlourError
 from parlour.games.gobblestones.board import NUM_COLOURS, SQUARES, TILES_PER_COLOUR
@@ -41,6 +42,13 @@ from parlour.games.gobblestones.snapshot import Phase
 
 if TYPE_CHECKING:
     from parlour.games.gobblestones.game import GobbleStonesState
+
+_SCRIPTS: WeakKeyDictionary[GobbleStonesState, tuple[int, tuple[int, ...], _Script]] = (
+    WeakKeyDictionary()
+)
+"""What ``sample_world`` read from a state's history, for one player: a state asked again
+(a search samples many worlds from one position) reuses it. Kept here, not on the state, so
+that this module writes no field of the state's."""
 
 ATTEMPTS = 200
 """Full redraws tried before :class:`WorldSamplingError` is raised."""
@@ -148,12 +156,12 @@ def sample_world(state: GobbleStonesState, player: int, rng: random.Random) -> G
     if state.is_terminal():
         return state.clone()  # G-5: at the end every rack and face-down tile is turned up
     history = tuple(state._history)
-    cached = state._world_script
+    cached = _SCRIPTS.get(state)
     if cached is not None and cached[0] == player and cached[1] == history:
         script = cached[2]
     else:
         script = _script(state, player)
-        state._world_script = (player, history, script)
+        _SCRIPTS[state] = (player, history, script)
     for _attempt in range(ATTEMPTS):
         world = _attempt_world(state, player, script, rng)
         if world is not None:
@@ -303,25 +311,20 @@ def _build(
                 history[e.index] = colour * SQUARES + e.square
         elif e.kind == DRAW and e.index >= 0 and k in chosen:
             history[e.index] = colour
-    world._racks = [list(r) for r in racks]
-    world._bag = list(bag)
-    for square, owner in state._owner.items():
-        if owner != player:
-            world._tile[square] = latest[square]
+    tiles = {square: latest[square] for square, owner in state._owner.items() if owner != player}
+    pending = None
     if game.bluff and state._turn != player:
-        world._pending = [(s, latest[s]) for s, _c in state._pending]
+        pending = [(s, latest[s]) for s, _c in state._pending]
+    root = world._info_root
+    if script.root is not None and any(e.index < 0 for e in script.events):
+        root = _world_root(script, player, chosen)
+    world._take_world(racks, bag, tiles, pending, root)
     if any(min(r) < 0 for r in world._racks) or min(world._bag) < 0:
         return None
     if sum(world._bag) + sum(map(sum, world._racks)) + _placed(world) != (
         TILES_PER_COLOUR * NUM_COLOURS
     ):
         return None
-    world._plays = None
-    world._legal = world._legal_set = None
-    world._info_records = None
-    world._world_script = None
-    if script.root is not None and any(e.index < 0 for e in script.events):
-        world._info_root = _world_root(script, player, chosen)
     if (
         world._phase == Phase.PLAY and world._turn != player and world._pending
         and not world._legal_actions()
@@ -340,6 +343,8 @@ def _world_root(script: _Script, player: int, chosen: dict[int, int]) -> GobbleS
     racks = [list(r) if seat == player else [0] * NUM_COLOURS
              for seat, r in enumerate(root._racks)]
     bag = list(script.root_pool)
+    tiles: dict[int, int] = {}
+    pending = list(root._pending)
     for k, e in enumerate(script.events):
         if e.index >= 0:
             break
@@ -350,10 +355,8 @@ def _world_root(script: _Script, player: int, chosen: dict[int, int]) -> GobbleS
         else:
             racks[e.seat][colour] -= 1
             if e.square in root._owner:
-                root._tile[e.square] = colour
+                tiles[e.square] = colour
             else:
-                root._pending = [(s, colour if s == e.square else c) for s, c in root._pending]
-    root._racks = racks
-    root._bag = bag
-    root._info_root = None
+                pending = [(s, colour if s == e.square else c) for s, c in pending]
+    root._take_world(racks, bag, tiles, pending, None)
     return root
