@@ -86,8 +86,12 @@ export async function refresh() {
   const playing = $("#playing-list");
   open.replaceChildren(...listing.open.map(openRow));
   playing.replaceChildren(...listing.playing.map(playingRow));
+  // nothing listed: one short line, so the game cards stay near the top
+  const none = listing.open.length === 0 && listing.playing.length === 0 && page === 0;
   $("#open-empty").hidden = listing.open.length > 0;
-  $("#playing-empty").hidden = listing.playing.length > 0;
+  $("#playing-title").hidden = none;
+  $("#playing-empty").hidden = none || listing.playing.length > 0;
+  $("#open-intro").hidden = none;
   $("#lobby-more").hidden = listing.next === null && page === 0;
   $("#lobby-next").disabled = listing.next === null;
   $("#lobby-prev").disabled = page === 0;
@@ -98,10 +102,10 @@ export function setup(catalogue) {
   const section = el("section", { class: "panel public-lobby", id: "public-lobby",
     "aria-labelledby": "public-title" },
     el("h2", { id: "public-title", text: "Open tables" }),
-    el("p", { class: "muted", text: "Tables anyone may join: take a free seat, or watch." }),
+    el("p", { id: "open-intro", class: "muted", text: "Tables anyone may join: take a free seat, or watch." }),
     el("ul", { id: "open-list", class: "listings" }),
     el("p", { id: "open-empty", class: "muted", text: "No open table right now: start one below with \u201cOpen table\u201d." }),
-    el("h3", { text: "Being played" }),
+    el("h3", { id: "playing-title", text: "Being played" }),
     el("ul", { id: "playing-list", class: "listings" }),
     el("p", { id: "playing-empty", class: "muted", text: "No open game is being played right now." }),
     el("div", { id: "lobby-more", class: "controls", hidden: true },
