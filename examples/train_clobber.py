@@ -4,17 +4,19 @@
     python examples/train_clobber.py --out clobber_net.pt
     parlour arena clobber --agents net:path=clobber_net.pt,medium,random --games 100
 
-How it learns (advantage actor-critic, self-play): ``--batch`` games run in lockstep in a
-:class:`parlour.batch.ClobberBatch`; at every step one network plays the side to move in every
-game, sampling from its policy over the legal actions (the observation tensor is always from
-the mover's side, so one network plays both colours). When the games end, each move is labelled
-with the mover's result (+1 won, -1 lost, C5), and the network is trained to raise the
-probability of moves by their advantage (result minus its own value estimate), to predict the
-result, and to keep some entropy. Every ``--eval-every`` iterations it plays greedily against
-uniformly random moves, half the games with each colour, and prints its win rate.
+How it learns (self-play with a one-ply value search, TD targets): ``--batch`` games run in
+lockstep in a :class:`parlour.batch.ClobberBatch`; at every step the mover in every game plays
+the move after which the network values the opponent's position lowest (a move that leaves the
+opponent without a move wins, C5), or a uniformly random move with probability ``--epsilon``
+(the observation tensor is always the mover's view, so one network plays both colours). Each
+position's value target is half the game's result for the mover and half the value found one
+move later; with ``--symmetries`` the value also learns the board's three mirror images. The
+policy head learns the moves chosen. Every ``--eval-every`` iterations it plays that one-ply
+search against uniformly random moves, half the games with each colour, prints its win rate
+and saves the network so far to ``--out``.
 
 The file written holds the weights and the game they fit (``parlour.agents.net``); the ``net``
-agent plays the legal move the policy rates highest.
+agent searches two moves ahead with the value head (``net:path=FILE:depth=1`` for one).
 """
 
 from __future__ import annotations
@@ -99,13 +101,26 @@ def self_play(net, torch, batch: ClobberBatch, epsilon: float):
             target.astype(np.float32))
 
 
-def _loss(net, torch, obs, actions, masks, results, policy_weight: float):
-    """Value regression to the game's result, plus the policy learning the chosen moves."""
+def mirrors(obs: np.ndarray) -> np.ndarray:
+    """The up-down, left-right and both-ways mirror images of ``obs``: Clobber's rules are
+    the same on a mirrored board, and the tensor is the mover's view, so a position and its
+    mirrors have the same value for the mover."""
+    return np.concatenate([obs[:, :, ::-1, :], obs[:, :, :, ::-1], obs[:, :, ::-1, ::-1]])
+
+
+def _loss(net, torch, obs, actions, masks, results, policy_weight: float, symmetries: bool):
+    """Value regression to the target (on the board's mirror images too with
+    ``symmetries``), plus the policy learning the chosen moves."""
     logits, values = net(torch.from_numpy(obs))
     logits = logits.masked_fill(~torch.from_numpy(masks), -1e9)
     logp = torch.log_softmax(logits, dim=1)
     chosen = logp.gather(1, torch.from_numpy(actions)[:, None]).squeeze(1)
-    value_loss = ((values - torch.from_numpy(results)) ** 2).mean()
+    target = torch.from_numpy(results)
+    if symmetries:
+        _, mirrored = net(torch.from_numpy(np.ascontiguousarray(mirrors(obs))))
+        values = torch.cat([values, mirrored])
+        target = target.repeat(4)
+    value_loss = ((values - target) ** 2).mean()
     return value_loss - policy_weight * chosen.mean()
 
 
@@ -137,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epsilon", type=float, default=0.1, help="random moves in self-play")
     parser.add_argument("--policy-weight", type=float, default=0.5,
                         help="weight of the policy's loss next to the value's")
+    parser.add_argument("--symmetries", action="store_true",
+                        help="train the value on the board's mirror images too (4x the data)")
     parser.add_argument("--eval-every", type=int, default=25)
     parser.add_argument("--eval-games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
@@ -161,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             for begin in range(0, len(order), args.minibatch):
                 part = order[begin:begin + args.minibatch]
                 loss = _loss(net, torch, obs[part], actions[part], masks[part], results[part],
-                             args.policy_weight)
+                             args.policy_weight, args.symmetries)
                 optimiser.zero_grad()
                 loss.backward()
                 optimiser.step()
@@ -170,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
             rate = win_rate_vs_random(net, torch, game, args.eval_games,
                                       args.seed + 10_000 + iteration)
             print(f"iteration {iteration}: {len(actions)} moves, "
-                  f"win rate against random {rate:.1%}, {elapsed:.0f} s")
+                  f"win rate against random {rate:.1%}, {elapsed:.0f} s", flush=True)
+            save_network(args.out, net, game, iterations=iteration, win_rate_vs_random=rate)
         if elapsed > 60 * args.minutes:
             break
     rate = win_rate_vs_random(net, torch, game, args.eval_games, args.seed + 99_999)

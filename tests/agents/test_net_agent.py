@@ -15,6 +15,8 @@ torch = pytest.importorskip("torch", reason="the net agent needs the 'train' ext
 
 import parlour  # noqa: E402
 from parlour.agents import make_agent  # noqa: E402
+from parlour.agents.net import expand  # noqa: E402
+from parlour.batch import ClobberBatch  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -33,10 +35,11 @@ def _train(tmp_path: Path, iterations: int) -> Path:
     return out
 
 
-def test_a_trained_network_plays_legal_moves_as_an_agent(tmp_path: Path) -> None:
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_trained_network_plays_legal_moves_as_an_agent(tmp_path: Path, depth: int) -> None:
     path = _train(tmp_path, 3)
     game = parlour.load_game("clobber", rows=3, columns=4)
-    agent = make_agent(f"net:path={path}", game, seed=1)
+    agent = make_agent(f"net:path={path}:depth={depth}", game, seed=1)
     rng = random.Random(0)
     for _ in range(5):
         state = game.new_initial_state()
@@ -53,3 +56,22 @@ def test_the_network_refuses_another_board(tmp_path: Path) -> None:
         make_agent(f"net:path={path}", parlour.load_game("clobber"), seed=0)
     with pytest.raises(ValueError, match="net:path"):
         make_agent("net", parlour.load_game("clobber"), seed=0)
+    with pytest.raises(ValueError, match="depth"):
+        make_agent(f"net:path={path}:depth=3", parlour.load_game("clobber", rows=3, columns=4))
+
+
+def test_the_search_expands_the_same_children_as_the_reference_engine() -> None:
+    game = parlour.load_game("clobber", rows=5, columns=6)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    for _ in range(6):
+        state.apply_action(rng.choice(state.legal_actions()))
+    root = ClobberBatch(game, 1, seed=0)
+    root.set_state(0, state)
+    kids, parent, actions = expand(root)
+    assert list(actions) == list(state.legal_actions())
+    assert set(parent) == {0}
+    for i, action in enumerate(actions):
+        child = state.child(int(action))
+        assert str(kids.state(i)) == str(child)
+        assert kids.current_player()[i] == child.current_player()

@@ -1,7 +1,9 @@
 """``net``: an agent that plays by a trained policy-value network (PyTorch, optional).
 
 ``make_agent("net:path=clobber_net.pt", game)`` loads a network saved by
-``examples/train_clobber.py`` and plays the legal action its policy rates highest, from the
+``examples/train_clobber.py``. In Clobber it searches two moves ahead through the batched
+engine and plays the move whose worst reply leaves the best value by the network (see
+:class:`NetAgent`); in other games the legal action its policy rates highest, from the
 player's observation tensor only (G-3). PyTorch is an optional extra: ``pip install
 'parlour[train]'``; without it the agent explains how to get it.
 
@@ -96,55 +98,93 @@ def load_network(path: str | Path, game: Game) -> torch.nn.Module:
     return net
 
 
+def expand(batch: Any) -> tuple[Any, np.ndarray, np.ndarray]:
+    """Every legal move of every live game of a :class:`~parlour.batch.ClobberBatch`:
+    ``(children, parent, action)``, ``children`` being a new batch holding one position per
+    move (the opponent to move), ``parent[i]`` and ``action[i]`` where child ``i`` came from."""
+    from parlour.batch import ClobberBatch
+
+    mask = batch.legal_actions_mask() & ~batch.terminated()[:, None]
+    parent, action = np.nonzero(mask)
+    kids = ClobberBatch(batch.game, max(parent.size, 1), seed=0)
+    if not parent.size:
+        return kids, parent, action
+    own, other = batch._own_other()
+    square, direction = action // 4, action % 4
+    word, bit = np.divmod(square, batch.layout.bits_per_word)
+    nxt, moved = batch._mover.apply(own[:, parent], other[:, parent], word, bit, direction)
+    black = batch.to_move[parent].astype(bool)  # the mover; the opponent moves next
+    kids.stones[0] = np.where(black, nxt, moved)
+    kids.stones[1] = np.where(black, moved, nxt)
+    kids.to_move = (1 - batch.to_move[parent]).astype(np.int8)
+    kids._masks = None
+    return kids, parent, action
+
+
 class NetAgent(Agent):
     """Plays by a trained policy-value network, from its own player's view only.
 
-    In two-player games of perfect information without chance (Clobber) it looks one move
-    ahead, as training does: it plays the move after which the opponent's position is worst by
-    the network's value (a move that leaves the opponent without a move wins at once). In other
-    games it plays the legal action the policy rates highest.
+    In Clobber it searches ``depth`` moves ahead (1 or 2, default 2) through the batched
+    engine and scores the positions reached by the network's value (a side left without a
+    move has lost, C5): with depth 2 it plays the move whose worst reply leaves it the best
+    value. If the position is too wide for ``max_leaves`` positions at depth 2, it looks one
+    move ahead. In other games it plays the legal action the policy rates highest.
     """
 
     name = "net"
 
-    def __init__(self, game: Game, seed: int | None = None, path: str = "") -> None:
+    def __init__(self, game: Game, seed: int | None = None, path: str = "",
+                 depth: int = 2, max_leaves: int = 4096) -> None:
         super().__init__(game, seed)
         if not path:
             raise ValueError("the 'net' agent needs a saved network: net:path=FILE")
+        if int(depth) not in (1, 2):
+            raise ValueError("net: depth must be 1 or 2")
         self.torch = require_torch()
         self.net = load_network(path, game)
-        kind = game.get_type()
-        self.lookahead = (
-            game.num_players() == 2 and kind.chance_mode.value == "deterministic"
-            and kind.information.value == "perfect"
-        )
+        self.depth = int(depth)
+        self.max_leaves = int(max_leaves)
+        self.search = game.name == "clobber" and getattr(game, "grid", None) is not None
+
+    def _values(self, batch: Any) -> np.ndarray:
+        """The network's value of each position of ``batch`` for its player to move; -1 where
+        that player has no move."""
+        with self.torch.no_grad():
+            _logits, value = self.net(self.torch.from_numpy(batch.observation_tensor()))
+        out = value.numpy().astype(np.float64)
+        out[batch.num_legal_actions() == 0] = -1.0
+        return out
 
     def act(self, view: PlayerView) -> int:
-        torch = self.torch
         legal = view.legal_actions()
-        if self.lookahead and len(legal) > 1:
-            world = view.sample_world(self.rng)  # perfect information: the position itself
-            tensors: list[np.ndarray | None] = []
-            for action in legal:
-                child = world.child(action)
-                if child.is_terminal():
-                    if child.returns()[view.player] > 0:
-                        return int(action)
-                    tensors.append(None)
-                    continue
-                tensors.append(child.observation_tensor(child.current_player()))
-            shape = self.game.observation_tensor_shape()
-            batch = np.stack([np.zeros(shape, np.float32) if t is None else t for t in tensors])
-            with torch.no_grad():
-                _logits, value = self.net(torch.from_numpy(batch.astype(np.float32)))
-            mine = -value.numpy()
-            mine[[i for i, t in enumerate(tensors) if t is None]] = -2.0
-            return int(legal[int(np.argmax(mine))])
+        if self.search and len(legal) > 1:
+            return self._search(view)
+        torch = self.torch
         obs = torch.from_numpy(np.asarray(view.observation_tensor(), dtype=np.float32))
         with torch.no_grad():
             logits, _value = self.net(obs[None])
         scores = logits[0].numpy()[legal]
         return int(legal[int(np.argmax(scores))])
+
+    def _search(self, view: PlayerView) -> int:
+        from parlour.batch import ClobberBatch
+
+        world = view.sample_world(self.rng)  # perfect information: the position itself
+        root = ClobberBatch(self.game, 1, seed=0)
+        root.set_state(0, world)  # type: ignore[arg-type]
+        kids, _parent, actions = expand(root)
+        mine = -self._values(kids)  # the opponent to move in each child
+        finished = kids.num_legal_actions() == 0  # the opponent cannot move: we win (C5)
+        mine[finished] = 2.0
+        if (self.depth == 2 and not finished.any()
+                and int(kids.num_legal_actions().sum()) <= self.max_leaves):
+            grand, parent, _ = expand(kids)
+            ours = self._values(grand)  # our move again: worst reply per child
+            worst = np.full(kids.batch_size, np.inf)
+            np.minimum.at(worst, parent, ours)
+            mine = worst
+        best = np.flatnonzero(mine >= mine.max() - 1e-9)
+        return int(actions[int(self.rng.choice(best)) if best.size > 1 else int(best[0])])
 
 
 register_agent("net", NetAgent, "a trained policy network: net:path=FILE (needs parlour[train])")
