@@ -1,10 +1,10 @@
 """``net``: an agent that plays by a trained policy-value network (PyTorch, optional).
 
 ``make_agent("net:path=clobber_net.pt", game)`` loads a network saved by
-``examples/train_clobber.py``. In Clobber it searches two moves ahead through the batched
-engine and plays the move whose worst reply leaves the best value by the network (see
-:class:`NetAgent`); in other games the legal action its policy rates highest, from the
-player's observation tensor only (G-3). PyTorch is an optional extra: ``pip install
+``examples/train_clobber.py``. In Clobber it searches a few moves ahead through the batched
+engine, scoring the positions it reaches by the network's value (see :class:`NetAgent`); in
+other games it plays the legal action its policy rates highest, from the player's observation
+tensor only (G-3). PyTorch is an optional extra: ``pip install
 'parlour[train]'``; without it the agent explains how to get it.
 
 The saved file holds the network's weights and the configuration it was trained for (game and
@@ -124,22 +124,23 @@ def expand(batch: Any) -> tuple[Any, np.ndarray, np.ndarray]:
 class NetAgent(Agent):
     """Plays by a trained policy-value network, from its own player's view only.
 
-    In Clobber it searches ``depth`` moves ahead (1 or 2, default 2) through the batched
-    engine and scores the positions reached by the network's value (a side left without a
-    move has lost, C5): with depth 2 it plays the move whose worst reply leaves it the best
-    value. If the position is too wide for ``max_leaves`` positions at depth 2, it looks one
-    move ahead. In other games it plays the legal action the policy rates highest.
+    In Clobber it searches ahead through the batched engine (minimax, every move of every
+    position) as deep as ``depth`` moves while the deepest level holds at most ``max_leaves``
+    positions, and scores the positions it stops at by the network's value (a side left
+    without a move has lost, C5). So it looks two moves ahead in the opening (49 moves, about
+    2,400 positions after the reply) and deeper as the board empties; ``max_leaves`` bounds
+    the work per move. In other games it plays the legal action the policy rates highest.
     """
 
     name = "net"
 
     def __init__(self, game: Game, seed: int | None = None, path: str = "",
-                 depth: int = 2, max_leaves: int = 4096) -> None:
+                 depth: int = 4, max_leaves: int = 8192) -> None:
         super().__init__(game, seed)
         if not path:
             raise ValueError("the 'net' agent needs a saved network: net:path=FILE")
-        if int(depth) not in (1, 2):
-            raise ValueError("net: depth must be 1 or 2")
+        if not 1 <= int(depth) <= 8:
+            raise ValueError("net: depth must be from 1 to 8")
         self.torch = require_torch()
         self.net = load_network(path, game)
         self.depth = int(depth)
@@ -173,16 +174,22 @@ class NetAgent(Agent):
         root = ClobberBatch(self.game, 1, seed=0)
         root.set_state(0, world)  # type: ignore[arg-type]
         kids, _parent, actions = expand(root)
-        mine = -self._values(kids)  # the opponent to move in each child
-        finished = kids.num_legal_actions() == 0  # the opponent cannot move: we win (C5)
-        mine[finished] = 2.0
-        if (self.depth == 2 and not finished.any()
-                and int(kids.num_legal_actions().sum()) <= self.max_leaves):
-            grand, parent, _ = expand(kids)
-            ours = self._values(grand)  # our move again: worst reply per child
-            worst = np.full(kids.batch_size, np.inf)
-            np.minimum.at(worst, parent, ours)
-            mine = worst
+        levels, parents = [kids], [_parent]
+        while len(levels) < self.depth:
+            live = ~levels[-1].terminated()
+            if not live.any() or int(levels[-1].num_legal_actions()[live].sum()) > (
+                self.max_leaves
+            ):
+                break
+            nxt, parent, _ = expand(levels[-1])
+            levels.append(nxt)
+            parents.append(parent)
+        value = self._values(levels[-1])  # for the player to move at the deepest level
+        for depth in range(len(levels) - 2, -1, -1):  # negamax back to the root's children
+            backed = np.full(levels[depth].batch_size, -1.0)  # no move: lost (C5)
+            np.maximum.at(backed, parents[depth + 1], -value)
+            value = backed
+        mine = -value  # the opponent moves in each child of the root
         best = np.flatnonzero(mine >= mine.max() - 1e-9)
         return int(actions[int(self.rng.choice(best)) if best.size > 1 else int(best[0])])
 
