@@ -28,7 +28,7 @@ import time
 import numpy as np
 
 import parlour
-from parlour.agents.net import build_network, require_torch, save_network
+from parlour.agents.net import build_network, load_network, require_torch, save_network
 from parlour.batch import ClobberBatch
 
 
@@ -146,16 +146,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=400, help="self-play rounds")
     parser.add_argument("--minutes", type=float, default=25.0, help="stop after this long")
     parser.add_argument("--batch", type=int, default=256, help="games per self-play round")
-    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--epochs", type=int, default=4, help="passes over each round's moves")
     parser.add_argument("--minibatch", type=int, default=512)
-    parser.add_argument("--epsilon", type=float, default=0.1, help="random moves in self-play")
-    parser.add_argument("--policy-weight", type=float, default=0.5,
+    parser.add_argument("--epsilon", type=float, default=0.3, help="random moves in self-play")
+    parser.add_argument("--policy-weight", type=float, default=0.0,
                         help="weight of the policy's loss next to the value's")
     parser.add_argument("--symmetries", action="store_true",
                         help="train the value on the board's mirror images too (4x the data)")
     parser.add_argument("--eval-every", type=int, default=25)
     parser.add_argument("--eval-games", type=int, default=1000)
+    parser.add_argument("--init", default="", help="start from this saved network")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     args = parser.parse_args(argv)
@@ -165,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     game = parlour.load_game("clobber", rows=args.rows, columns=args.columns)
     net = build_network(game.observation_tensor_shape(), game.num_distinct_actions())
+    if args.init:
+        net.load_state_dict(load_network(args.init, game).state_dict())
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
     batch = ClobberBatch(game, args.batch, seed=args.seed)
     start = time.perf_counter()
