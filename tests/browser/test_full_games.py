@@ -87,6 +87,10 @@ def _play_turn(page: Page, game: str, state: dict) -> None:
             pending = len(page.evaluate("window.parlour.pending"))
             squares.first.click()
             _settle(page, version, pending)
+        if page.evaluate("window.parlour.pending.length"):
+            # on a phone the play's next square may lie on another part of the board than the
+            # one shown: start the turn again and pass instead
+            page.click("#cancel")
         page.click("[data-move='pass']")
         _settle(page, version, 0)
 

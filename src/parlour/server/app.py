@@ -34,6 +34,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from parlour.agents import agent_names, agents_for
 from parlour.core import ParlourError, game_class, list_games, load_game
 from parlour.server.ai import AIRunner, is_web_agent
+from parlour.server.clocks import ClockConfig
 from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
 from parlour.server.limits import Limits, client_key
 from parlour.server.names import seat_display_name
@@ -53,7 +54,7 @@ from parlour.server.security import Guard, install_redaction
 from parlour.server.steward import SeatError
 from parlour.server.store import HandData, Store
 from parlour.server.tables import SEAT_CHOICES, Connection, CreateError, Hub, QuotaError, Table
-from parlour.server.views import is_public, record_document, replay_steps
+from parlour.server.views import HIDDEN_PARAMS, is_public, record_document, replay_steps
 
 log = logging.getLogger("parlour.server")
 STATIC = Path(__file__).parent / "static"
@@ -111,9 +112,6 @@ def _clean_params(params: dict[str, ParamValue]) -> dict[str, Any]:
 
 def _listing(data: Any) -> dict[str, Any]:
     """One table of the public lobby, as anyone may see it (no tokens, no hidden parameter)."""
-    from parlour.server.clocks import ClockConfig
-    from parlour.server.views import HIDDEN_PARAMS
-
     game = game_class(data.game)
     params = {k: v for k, v in data.params.items() if k not in HIDDEN_PARAMS}
     joined = {e.seat for e in data.events if e.kind in ("join", "fill")}

@@ -166,19 +166,9 @@ class Steward:
     async def save_deadline(self, table: Table) -> None:
         """Write the deadline of the turn now running (for the scan), and arm the timer."""
         deadline = table.deadline()
-        with contextlib.suppress(Exception):
-            await self.store.run(self._set_deadline, table.id, deadline)
+        with contextlib.suppress(Exception):  # the scan only: the clock itself is in the rows
+            await self.store.run(self.store.set_deadline, table.id, deadline)
         self.arm(table)
-
-    def _set_deadline(self, table_id: str, deadline: float | None) -> None:
-        from sqlalchemy import update
-
-        from parlour.server.store import TableRow
-
-        with self.store.engine.begin() as connection:
-            connection.execute(
-                update(TableRow).where(TableRow.id == table_id).values(deadline_at=deadline)
-            )
 
     # -- clocks ----------------------------------------------------------------------------
     def arm(self, table: Table) -> None:

@@ -327,8 +327,6 @@ class Store:
                 [{"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
                   "name": s.name} for s in seats],
             )
-            if self.shared:
-                self._notify(connection, "lobby", 0)
             connection.execute(
                 insert(HandRow),
                 [{"token": h.token, "table_id": table_id, "hand": h.hand, "seats": list(h.seats),
@@ -839,6 +837,13 @@ class Store:
                 .order_by(TakenBackRow.undo, TakenBackRow.seq)
             ).all()
             return [(r.undo, r.seq, r.action) for r in rows]
+
+    def set_deadline(self, table_id: str, deadline: float | None) -> None:
+        """Write when the running turn's time is up (``None``: no deadline), for the scan."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(TableRow).where(TableRow.id == table_id).values(deadline_at=deadline)
+            )
 
     def expired_deadline_ids(self, now: float) -> list[str]:
         with Session(self.engine) as session:
