@@ -37,7 +37,7 @@ ALLOWED = {
     "games": {"core"},
     "analysis": {"core", "games"},
     "batch": {"core", "games"},
-    "agents": {"core", "games", "analysis"},
+    "agents": {"core", "games", "analysis", "batch"},
     "arena": {"core", "games", "agents"},
     "rl": {"core", "games", "batch", "agents"},  # the vector environments run on parlour.batch
     "server": {"core", "games", "agents"},
