@@ -156,17 +156,18 @@ def test_previews_only_ever_show_a_turn_still_in_progress(
 
 # -- computer players: deadlines, shutdown ----------------------------------------------------
 def test_a_computer_player_that_thinks_too_long_is_stopped_and_the_table_told(tmp_path: Path):
-    """``easy`` on a 99 x 26 Clobber board needs ~16 s a move; with a 1 s deadline the server
+    """``greedy`` on a 99 x 26 Clobber board needs seconds a move; with a 1 s deadline the server
     stops it, plays a random legal move and says so at the table."""
     server = ServerProcess(tmp_path / "slow.db", ai="process",
                            extra_args=("--ai-deadline", "1")).start()
     try:
+        # greedy: easy's one random move in ten would answer at once
         table = server.create("clobber", {"rows": 99, "columns": 26},
-                              seats=[{"kind": "ai", "agent": "easy"}, {"kind": "me"}])
+                              seats=[{"kind": "ai", "agent": "greedy"}, {"kind": "me"}])
         with server.client(table["url"]) as me:
             moved = me.wait_state(lambda m: m["version"] >= 1, timeout=60)
             assert moved["notices"] and "ran out of thinking time" in moved["notices"][-1]
-            assert "Computer (easy)" in moved["notices"][-1]
+            assert "Computer (greedy)" in moved["notices"][-1]
         ai = server.get("/healthz").json()["ai"]
         assert ai["timeouts"] >= 1
     finally:
@@ -180,7 +181,7 @@ def test_tables_share_the_computer_players_in_turn(tmp_path: Path):
                            extra_args=("--ai-deadline", "1")).start()
     try:
         server.create("clobber", {"rows": 99, "columns": 26},
-                      seats=[{"kind": "ai", "agent": "easy"}, {"kind": "ai", "agent": "easy"}])
+                      seats=[{"kind": "ai", "agent": "greedy"}, {"kind": "ai", "agent": "greedy"}])
         time.sleep(1.0)
         small = server.create("clobber", {"rows": 3, "columns": 4},
                               seats=[{"kind": "ai", "agent": "random"}, {"kind": "me"}])
@@ -191,8 +192,8 @@ def test_tables_share_the_computer_players_in_turn(tmp_path: Path):
 
 
 def _busy_worker(server: ServerProcess) -> int:
-    table = server.create("clobber", {"rows": 99, "columns": 26},
-                          seats=[{"kind": "ai", "agent": "easy"}, {"kind": "ai", "agent": "easy"}])
+    greedy = {"kind": "ai", "agent": "greedy"}
+    table = server.create("clobber", {"rows": 99, "columns": 26}, seats=[greedy, greedy])
     assert table["table"]
     assert server.proc is not None
     deadline = time.monotonic() + TIMEOUT
@@ -512,6 +513,9 @@ def test_a_restart_loads_only_the_tables_that_wait_for_the_server(tmp_path: Path
     try:
         with second.client(ai["url"]) as me:
             me.wait_state(lambda m: m["version"] >= 2)
+        deadline = time.monotonic() + 15  # the resume counts the table once it is done
+        while second.get("/healthz").json()["resumed"] < 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
         health = second.get("/healthz").json()
         assert health["resumed"] == 1
         assert health["tables_loaded"] <= 2  # the human tables stayed in the database
