@@ -21,7 +21,8 @@ import numpy as np
 
 from parlour.batch.bits import U64, low_mask, popcount, select_bit
 from parlour.batch.layout import EAST, NORTH, SOUTH, WEST, Layout
-from parlour.core import TERMINAL_PLAYER, Game, IllegalActionError, load_game
+from parlour.batch.playout import configured_game
+from parlour.core import TERMINAL_PLAYER, Game, IllegalActionError
 from parlour.games.clobber import ClobberGame, ClobberState
 
 PLAYOUT_CHUNK = 1 << 14
@@ -29,12 +30,7 @@ PLAYOUT_CHUNK = 1 << 14
 
 
 def _as_clobber(game: Game | str, params: dict[str, Any]) -> ClobberGame:
-    if isinstance(game, str):
-        game = load_game(game, **params)
-    elif params:
-        raise TypeError("give parameters either in the game or as keywords, not both")
-    if not isinstance(game, ClobberGame):
-        raise ValueError(f"parlour.batch plays Clobber, not {game.name!r}")
+    game = configured_game(game, params, ClobberGame, "parlour.batch")
     if game.grid is None:
         raise ValueError("parlour.batch plays Clobber on a grid, not on a 'graph' board (C7)")
     return game

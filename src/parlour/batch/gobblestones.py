@@ -22,8 +22,8 @@ from typing import Any, cast
 import numpy as np
 
 from parlour.batch.bits import U64, popcount, select_bit
-from parlour.batch.playout import play_out
-from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, IllegalActionError, load_game
+from parlour.batch.playout import configured_game, play_out
+from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, IllegalActionError
 from parlour.games.gobblestones import GobbleStonesGame, GobbleStonesState
 from parlour.games.gobblestones.board import (
     BOARD_STEPS,
@@ -92,13 +92,7 @@ def _set_bit(board: np.ndarray, idx: np.ndarray, square: np.ndarray) -> None:
 
 
 def _as_game(game: Game | str, params: dict[str, Any]) -> GobbleStonesGame:
-    if isinstance(game, str):
-        game = load_game(game, **params)
-    elif params:
-        raise TypeError("give parameters either in the game or as keywords, not both")
-    if not isinstance(game, GobbleStonesGame):
-        raise ValueError(f"GobbleStonesBatch plays GobbleStones, not {game.name!r}")
-    return game
+    return configured_game(game, params, GobbleStonesGame, "GobbleStonesBatch")
 
 
 class GobbleStonesBatch:

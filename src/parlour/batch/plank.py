@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from parlour.batch.playout import play_out
-from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, IllegalActionError, load_game
+from parlour.batch.playout import configured_game, play_out
+from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, IllegalActionError
 from parlour.games.stomp_the_plank import (
     COPIES,
     DRAW,
@@ -43,13 +43,7 @@ PLAYOUT_CHUNK = 1 << 14
 
 
 def _as_plank(game: Game | str, params: dict[str, Any]) -> StompThePlankGame:
-    if isinstance(game, str):
-        game = load_game(game, **params)
-    elif params:
-        raise TypeError("give parameters either in the game or as keywords, not both")
-    if not isinstance(game, StompThePlankGame):
-        raise ValueError(f"PlankBatch plays Stomp the Plank, not {game.name!r}")
-    return game
+    return configured_game(game, params, StompThePlankGame, "PlankBatch")
 
 
 class PlankBatch:

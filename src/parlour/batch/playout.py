@@ -9,9 +9,25 @@ ones finish (dropping finished slots as they go).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
+
+from parlour.core import Game, load_game
+
+G = TypeVar("G", bound=Game)
+
+
+def configured_game(game: Game | str, params: dict[str, Any], kind: type[G], engine: str) -> G:
+    """The game a batched engine plays: a configured ``game``, or a name and ``params``; a
+    game of another kind is refused (``engine`` names the batch in the message)."""
+    if isinstance(game, str):
+        game = load_game(game, **params)
+    elif params:
+        raise TypeError("give parameters either in the game or as keywords, not both")
+    if not isinstance(game, kind):
+        raise ValueError(f"{engine} plays {kind.game_type.long_name}, not {game.name!r}")
+    return game
 
 
 class Batched(Protocol):

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from parlour.batch.bits import U64, popcount, select_bit
-from parlour.batch.playout import play_out
-from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, IllegalActionError, load_game
+from parlour.batch.playout import configured_game, play_out
+from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, IllegalActionError
 from parlour.games.stomple import HOLES, OUTER, StompleGame, StompleState
 from parlour.games.stomple.board import ADJACENT, CATS_EYE, COLOURS, KINDS, PER_KIND
 from parlour.games.stomple.game import CATS_EYE_POINTS, ROUND_WIN_POINTS, SOLID_POINTS
@@ -39,13 +39,7 @@ PLAYOUT_CHUNK = 1 << 14
 
 
 def _as_stomple(game: Game | str, params: dict[str, Any]) -> StompleGame:
-    if isinstance(game, str):
-        game = load_game(game, **params)
-    elif params:
-        raise TypeError("give parameters either in the game or as keywords, not both")
-    if not isinstance(game, StompleGame):
-        raise ValueError(f"StompleBatch plays Stomple, not {game.name!r}")
-    return game
+    return configured_game(game, params, StompleGame, "StompleBatch")
 
 
 class StompleBatch:
