@@ -5,6 +5,8 @@
     python bench/clobber_solver.py --engine python  # the pure-Python engine (small boards)
     python bench/clobber_solver.py --baseline       # also the same search without the CGT shortcuts
     python bench/clobber_solver.py --mcgs-6x6 --time-limit 1800   # 6x6 openings MCGS solved
+    python bench/clobber_solver.py --table --tt-bits 27    # every rectangle of at most 30 squares
+    python bench/clobber_solver.py --table --markdown      # ...as the table of docs/analysis.md
 
 Each board is solved in a fresh process (cold tables, no on-disk cache), so "peak MB" is the
 peak resident memory of that solve. "outcome" is N (first player wins) or P (second player
@@ -25,6 +27,8 @@ import time
 
 MCGS_SECONDS = {"2x10": 0.4, "2x12": 13.0, "3x6": 0.4, "3x7": 1.5, "3x8": 85.0, "4x5": 1.1}
 """MCGS (Folkersen, Du, Müller) solve times quoted in issue 7, in seconds."""
+MCGS_REPORTED = {"5x6": 43_797.0}
+"""Times the MCGS authors report for their own machine (issue 21 quotes 5x6: 43,797 s)."""
 
 ISSUE_BOARDS = ["2x10", "2x12", "3x6", "3x7", "3x8", "4x5", "4x6"]
 
@@ -55,6 +59,22 @@ def small_boards(max_squares: int = 20) -> list[str]:
     ]
 
 
+def rectangles(max_squares: int = 30) -> list[str]:
+    """Every rectangle of at most ``max_squares`` squares (rows <= columns), by rows then size.
+
+    A board has at most 26 columns (ruling C1), so 1x27 and longer are played turned (27x1)."""
+    return [
+        f"{r}x{c}" if c <= 26 else f"{c}x{r}"
+        for r in range(1, max_squares + 1)
+        for c in range(max(r, 2 if r == 1 else r), max_squares + 1)
+        if r * c <= max_squares
+    ]
+
+
+def mcgs_seconds(size: str) -> float | None:
+    return MCGS_SECONDS.get(size, MCGS_REPORTED.get(size))
+
+
 def solve_one(size: str, engine: str, tt_bits: int, db_max: int, limit: float) -> dict:
     """Solve one board (``RxC``: its outcome class) or position (the winner) in this process."""
     import parlour
@@ -65,6 +85,7 @@ def solve_one(size: str, engine: str, tt_bits: int, db_max: int, limit: float) -
     solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits, db_max_stones=db_max)
     state = game.new_initial_state()
     started = time.perf_counter()
+    cpu = time.process_time()
     try:
         if is_position:
             mover = size[-1]
@@ -81,6 +102,7 @@ def solve_one(size: str, engine: str, tt_bits: int, db_max: int, limit: float) -
         "outcome": outcome,
         "nodes": solver.nodes,
         "seconds": seconds,
+        "cpu_seconds": time.process_time() - cpu,
         "peak_mb": peak_mb,
     }
 
@@ -108,6 +130,10 @@ def main() -> None:
     parser.add_argument("--boards", nargs="*", help="only these boards, e.g. 3x8 4x6")
     parser.add_argument("--mcgs-6x6", action="store_true",
                         help="only the 6x6 openings solved by the MCGS authors")
+    parser.add_argument("--table", action="store_true",
+                        help="every rectangle of at most 30 squares (--max-squares)")
+    parser.add_argument("--max-squares", type=int, default=30)
+    parser.add_argument("--markdown", action="store_true", help="--table as a Markdown table")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -117,6 +143,9 @@ def main() -> None:
 
     if args.mcgs_6x6:
         run_6x6(args)
+        return
+    if args.table:
+        run_table(args)
         return
     boards = args.boards or list(
         dict.fromkeys(ISSUE_BOARDS + small_boards() + (STRETCH_BOARDS if args.stretch else []))
@@ -153,6 +182,36 @@ def main() -> None:
                 line += f" {plain['nodes']:>13,} {plain['seconds']:>9.2f} {speed:>10}"
         print(line, flush=True)
     print(f"total solve time {total:.1f} s")
+
+
+def run_table(args: argparse.Namespace) -> None:
+    """Every rectangle of at most --max-squares squares: outcome, seconds (wall and CPU),
+    nodes, peak memory, and MCGS's time where one is known ("-" where none is)."""
+    boards = args.boards or rectangles(args.max_squares)
+    print(f"every rectangle of at most {args.max_squares} squares (engine={args.engine}, "
+          f"tt 2^{args.tt_bits} entries, limit {args.time_limit:g} s per board)")
+    if args.markdown:
+        print("| board | outcome | seconds | CPU s | nodes | peak MB | MCGS s |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+    else:
+        print(f"{'board':>6} {'outcome':>8} {'seconds':>9} {'CPU s':>9} {'nodes':>15} "
+              f"{'peak MB':>8} {'MCGS s':>8}")
+    for size in boards:
+        row = run_in_child(size, args, args.db_max)
+        if "nodes" not in row:
+            print(f"{size:>6} {row['outcome']}", flush=True)
+            continue
+        ref = mcgs_seconds(size)
+        outcome = row["outcome"]
+        if outcome == "timeout":
+            outcome = f"not solved in {args.time_limit:g} s"
+        cells = [size, outcome, f"{row['seconds']:.2f}", f"{row['cpu_seconds']:.2f}",
+                 f"{row['nodes']:,}", f"{row['peak_mb']:.0f}", f"{ref:,g}" if ref else "-"]
+        if args.markdown:
+            print("| " + " | ".join(cells) + " |", flush=True)
+        else:
+            widths = [6, 8, 9, 9, 15, 8, 8]
+            print(" ".join(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True)), flush=True)
 
 
 def run_6x6(args: argparse.Namespace) -> None:
