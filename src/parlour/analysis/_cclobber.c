@@ -825,19 +825,23 @@ static int win(Engine *E, const Reg *in, int n) {
         for (int j = 0; j < n; j++)
             if (j != kid->region) neg_reg(&child[m++], &r[j]);
         for (int t = 0; t < kid->ncomps; t++) child[m++] = kid->comps[t];
+        long long before = E->nodes;
         int sub = win(E, child, m);
         if (sub < 0) {
             result = -1;
             goto done;
         }
         if (E->order_mode && kid->pattern >= 0) {
-            if (++E->hist_tried[kid->pattern] >= (1U << 30)) {
+            uint32_t lw = (uint32_t)log2_work(E->nodes - before) + 1;
+            uint32_t weight = E->order_mode == 1 ? 1 : E->order_mode == 2 ? lw : lw * lw;
+            E->hist_tried[kid->pattern] += weight;
+            if (sub == 0) E->hist_good[kid->pattern] += weight;
+            if (E->hist_tried[kid->pattern] >= (1U << 30)) {
                 for (int p = 0; p < PATTERNS; p++) {
                     E->hist_tried[p] >>= 1;
                     E->hist_good[p] >>= 1;
                 }
             }
-            if (sub == 0) E->hist_good[kid->pattern]++;
         }
         if (sub == 0) {
             result = 1;
@@ -881,7 +885,7 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"cannibal", "tt_bits", "db_max_stones", "slow_path", "db_limit",
                              "order_mode", "order_weight", NULL};
     int cannibal = 0, tt_bits = 22, db_max = 14, slow_path = 0;
-    int order_mode = 1, order_weight = 64;
+    int order_mode = 2, order_weight = 64;
     unsigned long long db_limit = 1ULL << 23;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|piipKii", kwlist, &cannibal, &tt_bits,
                                      &db_max, &slow_path, &db_limit, &order_mode, &order_weight))
