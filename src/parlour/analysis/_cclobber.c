@@ -886,7 +886,7 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
                              "order_mode", "order_weight", NULL};
     int cannibal = 0, tt_bits = 22, db_max = 14, slow_path = 0;
     int order_mode = 2, order_weight = 64;
-    unsigned long long db_limit = 1ULL << 23;
+    unsigned long long db_limit = 0; /* 0: 2^23 entries, 2^(tt_bits - 4) for big tables, <= 2^25 */
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|piipKii", kwlist, &cannibal, &tt_bits,
                                      &db_max, &slow_path, &db_limit, &order_mode, &order_weight))
         return -1;
@@ -900,6 +900,7 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
             return -1;
         }
     }
+    if (!db_limit) db_limit = 1ULL << (tt_bits > 29 ? 25 : tt_bits > 27 ? tt_bits - 4 : 23);
     E->db_limit = db_limit;
     E->slow_path = slow_path;
     if (tt_bits < 10 || tt_bits > 32) {
