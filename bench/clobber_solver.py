@@ -23,7 +23,9 @@ import json
 import resource
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 MCGS_SECONDS = {"2x10": 0.4, "2x12": 13.0, "3x6": 0.4, "3x7": 1.5, "3x8": 85.0, "4x5": 1.1}
 """MCGS (Folkersen, Du, Müller) solve times quoted in issue 7, in seconds."""
@@ -75,14 +77,21 @@ def mcgs_seconds(size: str) -> float | None:
     return MCGS_SECONDS.get(size, MCGS_REPORTED.get(size))
 
 
-def solve_one(size: str, engine: str, tt_bits: int, db_max: int, limit: float) -> dict:
+def solve_one(
+    size: str, engine: str, tt_bits: int, db_max: int, limit: float, module_path: str | None = None
+) -> dict:
     """Solve one board (``RxC``: its outcome class) or position (the winner) in this process."""
+    from pathlib import Path
+
     import parlour
-    from parlour.analysis import ClobberSolver, SolverTimeout
+    from parlour.analysis import ClobberSolver, SolverTimeout, cengine
 
     is_position = " " in size
     game = parlour.load_game("clobber", **({"position": size} if is_position else {"size": size}))
-    solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits, db_max_stones=db_max)
+    module = cengine.load_from(Path(module_path)) if module_path else None
+    solver = ClobberSolver(
+        game, engine=engine, engine_module=module, tt_bits=tt_bits, db_max_stones=db_max
+    )
     state = game.new_initial_state()
     started = time.perf_counter()
     cpu = time.process_time()
@@ -107,12 +116,16 @@ def solve_one(size: str, engine: str, tt_bits: int, db_max: int, limit: float) -
     }
 
 
-def run_in_child(size: str, args: argparse.Namespace, db_max: int) -> dict:
+def run_in_child(
+    size: str, args: argparse.Namespace, db_max: int, module_path: str | None = None
+) -> dict:
     command = [
         sys.executable, __file__, "--one", size, "--engine", args.engine,
         "--tt-bits", str(args.tt_bits), "--db-max", str(db_max),
         "--time-limit", str(args.time_limit),
     ]
+    if module_path:
+        command += ["--module", module_path]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         return {"board": size, "outcome": "error: " + done.stderr.strip().splitlines()[-1]}
@@ -134,11 +147,22 @@ def main() -> None:
                         help="every rectangle of at most 30 squares (--max-squares)")
     parser.add_argument("--max-squares", type=int, default=30)
     parser.add_argument("--markdown", action="store_true", help="--table as a Markdown table")
+    parser.add_argument("--reference", type=Path,
+                        help="also solve each board with the engine built from this version of "
+                        "_cclobber.c (e.g. git show main:src/parlour/analysis/_cclobber.c)")
     parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--module", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(solve_one(args.one, args.engine, args.tt_bits, args.db_max,
-                                   args.time_limit)))
+                                   args.time_limit, args.module)))
+        return
+    if args.reference:
+        from parlour.analysis import cengine
+
+        build = Path(tempfile.mkdtemp(prefix="clobber-reference-"))
+        args.reference_module = str(cengine.compile_engine(build, source=args.reference))
+        run_reference(args)
         return
 
     if args.mcgs_6x6:
@@ -182,6 +206,28 @@ def main() -> None:
                 line += f" {plain['nodes']:>13,} {plain['seconds']:>9.2f} {speed:>10}"
         print(line, flush=True)
     print(f"total solve time {total:.1f} s")
+
+
+def run_reference(args: argparse.Namespace) -> None:
+    """Each board solved by this engine and by the reference one, one after the other in the
+    same run (same machine load): nodes, wall and CPU seconds, and the ratios."""
+    boards = args.boards or ISSUE_BOARDS
+    print(f"this engine against the one built from {args.reference} "
+          f"(tt 2^{args.tt_bits} entries, limit {args.time_limit:g} s per board)")
+    print(f"{'board':>6} {'outcome':>8} {'nodes':>13} {'CPU s':>8} {'wall s':>8} "
+          f"{'ref nodes':>13} {'ref CPU s':>9} {'ref wall s':>10} {'nodes':>6} {'CPU':>6}")
+    for size in boards:
+        ours = run_in_child(size, args, args.db_max)
+        ref = run_in_child(size, args, args.db_max, args.reference_module)
+        if "nodes" not in ours or "nodes" not in ref:
+            print(f"{size:>6} {ours['outcome']} / {ref['outcome']}", flush=True)
+            continue
+        if ours["outcome"] not in ("timeout", ref["outcome"]) and ref["outcome"] != "timeout":
+            raise SystemExit(f"{size}: the engines disagree: {ours['outcome']} / {ref['outcome']}")
+        print(f"{size:>6} {ours['outcome']:>8} {ours['nodes']:>13,} {ours['cpu_seconds']:>8.2f} "
+              f"{ours['seconds']:>8.2f} {ref['nodes']:>13,} {ref['cpu_seconds']:>9.2f} "
+              f"{ref['seconds']:>10.2f} {ref['nodes'] / ours['nodes']:>5.2f}x "
+              f"{ref['cpu_seconds'] / max(ours['cpu_seconds'], 1e-9):>5.2f}x", flush=True)
 
 
 def run_table(args: argparse.Namespace) -> None:

@@ -166,7 +166,8 @@ class ClobberSolver:
     ) -> bool | None:
         """Whether the mover wins the sum; ``None`` when ``node_limit`` nodes did not decide."""
         if self.c_engine is not None and all(h * w <= MAX_CELLS for h, w, _a, _b in regions):
-            result = self.c_engine.win(regions, time_limit or 0.0, progress, node_limit or 0)
+            limits = (node_limit,) if node_limit else ()  # older engines take no node limit
+            result = self.c_engine.win(regions, time_limit or 0.0, progress, *limits)
             if result == -2:
                 return None
             if result < 0:
