@@ -6,6 +6,7 @@ hard deadline."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from pathlib import Path
 
@@ -218,3 +219,15 @@ def test_a_job_past_its_deadline_is_killed_with_its_worker():
             runner.close()
 
     asyncio.run(run())
+
+
+def test_a_worker_is_replaced_after_its_number_of_jobs():
+    async def run() -> list[int]:
+        runner = AIRunner("process", workers=1, max_jobs=2, job=os.getpid)
+        try:
+            return [await runner.run() for _ in range(5)]
+        finally:
+            runner.close()
+
+    pids = asyncio.run(run())
+    assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]

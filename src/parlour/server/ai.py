@@ -147,6 +147,7 @@ class _Worker:
         )
         self.process.start()
         theirs.close()
+        self.jobs = 0
 
     def receive(self, timeout: float) -> tuple[str, Any] | None:
         """The worker's next message, or ``None`` if none came in ``timeout`` seconds."""
@@ -193,6 +194,7 @@ class AIRunner:
         workers: int | None = None,
         deadline: float = AI_DEADLINE,
         job: Callable[..., Any] = choose_action,
+        max_jobs: int | None = None,
     ) -> None:
         if mode not in ("process", "thread"):
             raise ValueError("AI mode is 'process' or 'thread'")
@@ -200,6 +202,9 @@ class AIRunner:
         self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
         self.deadline = deadline
         self.job = job
+        self.max_jobs = max_jobs
+        """Jobs a worker answers before it is replaced by a fresh one (none: no bound), for
+        jobs whose caches grow in the worker's memory."""
         self.stats = AIStats()
         self._context = multiprocessing.get_context("spawn")
         self._idle: asyncio.Queue[_Worker] | None = None
@@ -252,6 +257,7 @@ class AIRunner:
         keep: _Worker | None = worker
         try:
             worker.conn.send(args)
+            worker.jobs += 1
             message = await asyncio.to_thread(worker.receive, self.deadline)
             if message is None:
                 self.stats.timeouts += 1
@@ -275,6 +281,9 @@ class AIRunner:
             keep = None
             raise
         finally:
+            if keep is not None and self.max_jobs and keep.jobs >= self.max_jobs:
+                self._retire(keep)  # a fresh worker in its place, with empty caches
+                keep = None
             if not self._closed:
                 await asyncio.shield(self._release(keep))
 

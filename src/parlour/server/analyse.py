@@ -37,6 +37,9 @@ CGT_MAX_STONES = 10
 for a 10-stone region the first time; it grows exponentially with the stones)."""
 VALUE_MAX_CHARS = 60
 """A value whose written form is longer than this is reported as too long to show."""
+WORKER_JOBS = 200
+"""Analyses a worker answers before a fresh one replaces it: the solver's tables (64 MB for
+each of the last four board shapes) and the memo of region values grow in its memory."""
 POSITION_MAX_CHARS = 3000
 """The longest position text read: a 99 x 26 board (the game's largest) is 2,674 characters."""
 
@@ -64,7 +67,7 @@ def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS)
     import parlour
     from parlour.analysis import SolverTimeout, solver_for
 
-    state = parlour.load_game("clobber", position=position).new_initial_state()
+    state: Any = parlour.load_game("clobber", position=position).new_initial_state()
     solver = solver_for(state.get_game())
     try:
         solution = solver.solve(state, all_moves=True, time_limit=seconds)
@@ -190,10 +193,10 @@ def classify_large_regions(
             _position_text(game, white, black, state.to_move)
         )
         try:
-            entry["outcome"] = solver.outcome(alone, time_limit=left)
+            found: str = solver.outcome(alone, time_limit=left)
         except SolverTimeout:
             continue
-        entry["outcome_text"] = OUTCOME_TEXT[entry["outcome"]]
+        entry["outcome"], entry["outcome_text"] = found, OUTCOME_TEXT[found]
 
 
 def _position_text(game: Any, white: int, black: int, to_move: int) -> str:
@@ -292,7 +295,7 @@ def check_position(text: Any, max_stones: int) -> str:
             "too_large", f"The position text is over {POSITION_MAX_CHARS} characters "
             "(Clobber: the board)")
     try:
-        state = parlour.load_game("clobber", position=text.strip()).new_initial_state()
+        state: Any = parlour.load_game("clobber", position=text.strip()).new_initial_state()
     except ParlourError as exc:
         raise AnalysisRefused("bad_position", position_message(str(exc))) from None
     stones = bin(state.stones(0) | state.stones(1)).count("1")
@@ -324,6 +327,7 @@ class Analyst:
         self.runner = AIRunner(
             "process", workers=limits.analysis_workers,
             deadline=self.seconds + EXTRA_SECONDS + GRACE_SECONDS, job=analyse,
+            max_jobs=WORKER_JOBS,
         )
         self.rate = RateLimiter(limits.analyses_burst, limits.analyses_per_minute / 60.0,
                                 limits.rate_keys)
