@@ -47,7 +47,8 @@ def test_set_up_by_clicking_and_see_every_winning_move(
     page = context.new_page()
     errors = watch_errors(page)
     try:
-        page.goto(server.base + "/analyse/clobber")
+        page.goto(server.base + "/")  # the lobby's Clobber card leads to the board
+        page.locator("[data-game='clobber']").get_by_role("link", name="Analysis board").click()
         page.wait_for_selector("#board [data-square='a1']")
         set_size(page, 2, 4)
         page.click("#clear")
