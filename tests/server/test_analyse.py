@@ -115,6 +115,18 @@ def test_region_values_and_outcomes(server: ServerProcess):
     assert over["summary"] == "White (o) has no move left: Black (x) has won."
 
 
+def test_the_largest_board_the_game_allows(server: ServerProcess):
+    # 99 x 26 (C1) with a few stones: the size is the game's, the work is bounded by the stones
+    ranks = ["." * 26] * 99
+    ranks[0] = "xo" + "." * 24
+    ranks[98] = "." * 23 + "xxo"
+    answer = analyse(server, "/".join(ranks) + " x")
+    assert answer["winner"] == "x" and answer["winning_moves"] == ["a99b99"]  # ↑ + * : take the *
+    assert sorted(r["value"] for r in answer["regions"]) == ["*", "↑"]
+    assert answer["value"] == name(position_value(state_of(answer["position"])))
+    check_line(answer)
+
+
 def refused(response: httpx.Response, status: int, code: str) -> str:
     assert response.status_code == status, response.text
     body = response.json()
