@@ -109,10 +109,16 @@ async function request(path, body) {
   return data;
 }
 
+function setLimits(data) {
+  limits = data;
+  $("#limits-note").textContent = `The server solves positions of up to ${data.max_stones} stones, `
+    + `and gives up after ${data.time_limit} s rather than guess.`;
+}
+
 async function startPosition(rows, columns) {
   try {
     const data = await request(`/api/analyse/clobber/start?rows=${rows}&columns=${columns}`);
-    limits = data;
+    setLimits(data);
     setPosition(data.position);
   } catch (err) { say(err.message, true); }
 }
@@ -428,7 +434,7 @@ window.parlour = { get analysis() { return analysis; }, position: positionText }
 
 const asked = new URLSearchParams(window.location.search).get("position");
 if (asked && readPosition(asked)) {
-  request("/api/analyse/clobber/start?rows=1&columns=2").then((data) => { limits = data; }).catch(() => {});
+  request("/api/analyse/clobber/start?rows=1&columns=2").then(setLimits).catch(() => {});
   setPosition(asked);
   analyse();
 } else {
