@@ -93,6 +93,16 @@ def test_set_up_by_clicking_and_see_every_winning_move(
         screenshots.save(page, f"analysis-line-{size}.png")
         page.click("#line-exit")
         assert page.locator("#board [data-arrow].win").count() == len(DOCUMENTED)
+        # Analyse while a step of the line is shown: that position is set up and solved
+        page.click("#line-start")
+        after = page.evaluate("window.parlour.analysis.line[0].position")
+        page.click("#analyse")
+        page.wait_for_function(
+            f"window.parlour.analysis && window.parlour.analysis.position === {after!r}",
+            timeout=WAIT_MS)
+        assert page.evaluate("window.parlour.position()") == after
+        page.goto(server.base + "/analyse/clobber?position=xoxo%2Foxox%20o")
+        page.wait_for_selector("#board [data-arrow='b2c2']", timeout=WAIT_MS)
 
         # an edit makes the answer stale: the arrows go
         put(page, "Empty", ["d1"])

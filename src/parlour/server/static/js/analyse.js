@@ -125,6 +125,8 @@ async function startPosition(rows, columns) {
 
 async function analyse() {
   if (controller) return;
+  // stepping through the line, Analyse takes the position shown as the one to set up
+  if (stepping && analysis && analysis.line[stepping - 1]) setPosition(analysis.line[stepping - 1].position);
   stepping = null;
   const text = positionText();
   controller = new AbortController();
