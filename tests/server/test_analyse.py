@@ -181,7 +181,8 @@ def test_the_page_and_its_start_positions(server: ServerProcess):
 
 
 def test_time_limit_and_rate_limit(tmp_path: Path):
-    limits = FOR_TESTS + ",analysis_seconds=0.5,analyses_burst=4,analyses_per_minute=1"
+    # (a later name=value wins: four analyses at once, then hardly any more)
+    limits = FOR_TESTS + ",analysis_seconds=0.5,analyses_burst=4,analyses_per_minute=0.01"
     server = ServerProcess(tmp_path / "analyse.db", limits=limits).start()
     try:
         # 5x6 from the start takes minutes: no answer is guessed
