@@ -142,3 +142,17 @@ def test_cli_refuses_a_checkpoint_of_another_board(tmp_path):
     assert first.exit_code == 0, first.output
     other = runner.invoke(app, ["solve", "clobber", "--size", "2x5", "--checkpoint", str(path)])
     assert other.exit_code == 2 and "is for" in " ".join(other.output.split())
+
+
+def test_sigterm_stops_a_command_line_solve_like_ctrl_c():
+    """So that a solve stopped by its supervisor saves its checkpoint (the CLI catches
+    KeyboardInterrupt, saves and exits with status 130)."""
+    import os
+    import signal
+
+    from parlour.cli.commands.solve import stop_on_sigterm
+
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt), stop_on_sigterm():
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler runs at once, in this thread
+    assert signal.getsignal(signal.SIGTERM) is before

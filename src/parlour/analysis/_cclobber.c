@@ -333,12 +333,7 @@ static int tt_probe(Engine *E, u64 h, u64 g) {
 }
 
 static inline int log2_work(long long work) {
-    int lw = 0;
-    while (work > 1 && lw < 63) {
-        work >>= 1;
-        lw++;
-    }
-    return lw;
+    return work > 1 ? 63 - __builtin_clzll((u64)work) : 0;
 }
 
 /* Keep the entry unless the bucket is full of entries that took more work (a proof that took
