@@ -365,10 +365,15 @@ def solve(
     all_moves: bool = False,
     time_limit: float | None = None,
     progress: Callable[[int, float], Any] | None = None,
+    checkpoint: Checkpoint | Path | str | None = None,
 ) -> Solution:
     """Solve a Clobber state with the shared solver of its game (see :class:`ClobberSolver`)."""
     game = state.get_game()
     assert isinstance(game, ClobberGame)
     return solver_for(game).solve(
-        state, all_moves=all_moves, time_limit=time_limit, progress=progress
+        state,
+        all_moves=all_moves,
+        time_limit=time_limit,
+        progress=progress,
+        checkpoint=checkpoint,
     )
