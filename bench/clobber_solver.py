@@ -128,7 +128,9 @@ def run_in_child(
         command += ["--module", module_path]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        return {"board": size, "outcome": "error: " + done.stderr.strip().splitlines()[-1]}
+        lines = done.stderr.strip().splitlines()
+        return {"board": size, "outcome": "error: " + (lines[-1] if lines else
+                                                      f"exit status {done.returncode}")}
     return json.loads(done.stdout)
 
 
