@@ -23,6 +23,7 @@ from typing import Any
 from parlour.agents.base import Agent, register_agent
 from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MCTSAgent
+from parlour.agents.plank_hard import plank_hard
 from parlour.core import Game
 
 EASY_EPSILON = 0.1
@@ -50,6 +51,13 @@ register_agent(
 register_agent(
     "medium", _mcts(MEDIUM_SECONDS), f"MCTS / information-set MCTS, {MEDIUM_SECONDS} s a move"
 )
+def hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
+    if game.name == "stomp-the-plank":  # solved tables and a model of the opponent
+        return plank_hard(game, seed, **options)
+    return _mcts(HARD_SECONDS)(game, seed, **options)
+
+
 register_agent(
-    "hard", _mcts(HARD_SECONDS), f"MCTS / information-set MCTS, {HARD_SECONDS} s a move"
+    "hard", hard, f"MCTS / information-set MCTS, {HARD_SECONDS} s a move (Stomp the Plank: "
+    "solved tables, best response to a model of the opponent)"
 )
