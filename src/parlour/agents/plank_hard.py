@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from parlour.agents.base import Agent
@@ -104,23 +104,39 @@ class StopAfterModel(OpponentModel):
 
 
 class RiskModel(OpponentModel):
-    """``plank-risk``: its own rule on the real view; in the tables, on a fresh pile."""
+    """``plank-risk``: its own rule on the real view. In the tables, the rule is asked with
+    the draw pile the agent sees now (``pile``; a full deck if None), the pontoon's cards taken
+    from the most common treasures: the next turns' piles are close to today's."""
 
     name = "plank-risk"
 
-    def __init__(self) -> None:
+    def __init__(self, pile: tuple[int, ...] | None = None) -> None:
         self.rule = PlankRisk.wants_to_draw
+        counts = sorted(pile or (COPIES,) * len(TREASURES), reverse=True)
+        self.pile = tuple(counts) if sum(counts) else (COPIES,) * len(TREASURES)
+        self.asked: dict[tuple, float] = {}
 
     def table_draw(self, lm, cards, loads, supply):
+        # The rule sees its own balance only as "a step tips me or not", the others' only up
+        # to the largest stop, the supply only up to what a stop hands out: ask once per kind.
+        most = max(lm.crates) + 1
+        kind = (cards, lm.tip_at - loads[0] <= lm.step_weight,
+                tuple(min(lm.tip_at - load, most) for load in loads[1:]),
+                None if supply is None else min(supply, most * len(loads)))
+        if kind not in self.asked:
+            self.asked[kind] = self._ask(lm, cards, loads, supply)
+        return self.asked[kind]
+
+    def _ask(self, lm, cards, loads, supply):
         n = len(loads)
         pontoon = list(TREASURES[:cards])
+        unseen = {t: max(c - (t in pontoon), 0) for t, c in zip(TREASURES, self.pile, strict=True)}
         view = {
             "crates": list(lm.crates), "spots": lm.spots, "tip_at": lm.tip_at,
             "step_weight": lm.step_weight, "players": n,
             "supply": lm.supply if supply is None else supply,
             "planks": [{"balance": lm.tip_at - load} for load in loads],
-            "unseen": {t: COPIES - (t in pontoon) for t in TREASURES},
-            "draw_pile": COPIES * len(TREASURES) - cards,
+            "unseen": unseen, "draw_pile": sum(unseen.values()),
             "discards": dict.fromkeys(TREASURES, 0), "pontoon": pontoon,
         }
         return 1.0 if self.rule(None, view, 0) else 0.0
@@ -137,7 +153,9 @@ class MinimaxModel(OpponentModel):
 
     def table_draw(self, lm, cards, loads, supply):
         stop, draw = maxn_table(lm).turn(loads, supply, cards)
-        return 1.0 if stop is None or draw[0] > stop[0] else 0.0
+        # A tie is a pass that hands the turn to a player who will draw (the solved game's
+        # passes settle so): perfect play is just as well off drawing now, and does.
+        return 1.0 if stop is None or draw[0] >= stop[0] - 1e-12 else 0.0
 
     def seen_draw(self, state, player):
         lm = LoadModel.of(state.get_game())
@@ -175,6 +193,7 @@ class BestResponse:
     def __init__(self, lm: LoadModel, model: OpponentModel | None) -> None:
         self.lm, self.model = lm, model  # model None: the opponent minimises (minimax)
         self.memo: dict[tuple[Loads, int | None], tuple[float, float]] = {}
+        self.choices: dict[tuple[int, Loads, int | None], float] = {}
 
     def hero_start(self, hero: int, opp: int, supply: int | None) -> float:
         return self._pair(hero, opp, supply)[0]
@@ -226,7 +245,10 @@ class BestResponse:
             stop = y if is_pass(out, theirs) else after_opp(out)
             if self.model is None:
                 return min(stop, draw)
-            q = self.model.table_draw(lm, k, theirs, supply)
+            asked = (k, theirs, supply)
+            if asked not in self.choices:
+                self.choices[asked] = self.model.table_draw(lm, k, theirs, supply)
+            q = self.choices[asked]
             return q * draw + (1 - q) * stop
 
         y = 0.0
@@ -242,9 +264,12 @@ class BestResponse:
         return result
 
 
-@cache
-def best_response(lm: LoadModel, name: str) -> BestResponse:
-    """One table per configuration and model, shared by the agents of a process."""
+@lru_cache(maxsize=32)
+def best_response(lm: LoadModel, name: str, pile: tuple[int, ...] | None = None) -> BestResponse:
+    """One table per configuration and model (and, for ``plank-risk``, the pile it is asked
+    with, as sorted counts), shared by the agents of a process."""
+    if name == "plank-risk" and pile is not None:
+        return BestResponse(lm, RiskModel(pile))
     model = None if name == "safe" else next(m for m in MODELS if m.name == name)
     return BestResponse(lm, model)
 
@@ -300,13 +325,15 @@ class PlankHard(Agent):
     name = "hard"
 
     def __init__(self, game: Game, seed: int | None = None, confidence: float = CONFIDENCE,
-                 model: str | None = None, **fallback: Any) -> None:
+                 model: str | None = None, mix: bool = True, risk_pile: bool = True,
+                 **fallback: Any) -> None:
         if game.name != GAME:
             raise ValueError(f"PlankHard plays only {GAME}, not {game.name}")
         super().__init__(game, seed)
         self.lm = LoadModel.of(game)
         self.confidence = float(confidence)
         self.fixed_model = model  # a model name to trust from the start (tests, studies)
+        self.mix, self.risk_pile = mix, risk_pile
         self.fallback = None if tabulable(self.lm) else MCTSAgent(game, seed, **(
             fallback or {"time": 1.0}))
         self.restart()
@@ -366,16 +393,30 @@ class PlankHard(Agent):
         pontoon = tuple(TREASURES.index(t) for t in seen["pontoon"])
         if n == 2:
             self.observe(view)
-            table = best_response(self.lm, self.belief())
-            after = table.after_hero
-        else:
-            maxn = maxn_table(self.lm)
+            stop_total = draw_total = 0.0
+            for name, mass in self.weights().items():
+                shape = tuple(sorted(pile, reverse=True)) if self.risk_pile else None
+                table = best_response(self.lm, name, shape if name == "plank-risk" else None)
+                stop, draw = turn_options(self.lm, loads, supply, pile, pontoon, table.after_hero)
+                stop_total += mass * (stop if stop is not None else -2.0)
+                draw_total += mass * draw
+            return DRAW if draw_total > stop_total + 1e-12 else STOP
+        maxn = maxn_table(self.lm)
 
-            def after(outcome: Over | Next) -> float:
-                return maxn.after(outcome)[0]
+        def after(outcome: Over | Next) -> float:
+            return maxn.after(outcome)[0]
 
         stop, draw = turn_options(self.lm, loads, supply, pile, pontoon, after)
         return DRAW if stop is None or draw > stop + 1e-12 else STOP
+
+    def weights(self) -> dict[str, float]:
+        """The models to best-respond to, by weight: the posterior (models under 1% left
+        out), or, with ``mix=false``, the single believed model."""
+        if self.fixed_model is not None or not self.mix:
+            return {self.belief(): 1.0}
+        posterior = {k: v for k, v in self.posterior().items() if v >= 0.01}
+        total = sum(posterior.values())
+        return {k: v / total for k, v in posterior.items()}
 
 
 def plank_hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
