@@ -325,7 +325,7 @@ class PlankHard(Agent):
     name = "hard"
 
     def __init__(self, game: Game, seed: int | None = None, confidence: float = CONFIDENCE,
-                 model: str | None = None, mix: bool = True, risk_pile: bool = True,
+                 model: str | None = None, mix: bool = True, risk_pile: bool = False,
                  **fallback: Any) -> None:
         if game.name != GAME:
             raise ValueError(f"PlankHard plays only {GAME}, not {game.name}")
@@ -395,7 +395,9 @@ class PlankHard(Agent):
             self.observe(view)
             stop_total = draw_total = 0.0
             for name, mass in self.weights().items():
-                shape = tuple(sorted(pile, reverse=True)) if self.risk_pile else None
+                # The pile as the turn began (this turn's cards back in): one table a turn.
+                began = tuple(c + (t in pontoon) for t, c in enumerate(pile))
+                shape = tuple(sorted(began, reverse=True)) if self.risk_pile else None
                 table = best_response(self.lm, name, shape if name == "plank-risk" else None)
                 stop, draw = turn_options(self.lm, loads, supply, pile, pontoon, table.after_hero)
                 stop_total += mass * (stop if stop is not None else -2.0)
