@@ -21,7 +21,7 @@ from parlour.agents.plank_hard import (
 )
 from parlour.core import pick_chance_outcome
 from parlour.games.stomp_the_plank import DRAW, STOP, TREASURES
-from parlour.games.stomp_the_plank.loads import LoadModel, Next, Over, maxn_table
+from parlour.games.stomp_the_plank.loads import LoadModel, Next, Over, maxn_table, table_size
 
 from .test_view_only import Tripwire
 
@@ -184,9 +184,24 @@ def test_hard_decides_from_the_view_alone() -> None:
 @pytest.mark.parametrize("players", [3, 4])
 def test_hard_plays_three_and_four_player_games_by_the_max_n_table(players) -> None:
     game = parlour.load_game("stomp-the-plank", players=players)
-    _agents, state = play(game, ["hard"] + ["plank-stop-2"] * (players - 1), 7)
+    # wait=true: the four-player table is solved before the first move, not beside it.
+    _agents, state = play(game, ["hard:wait=true"] + ["plank-stop-2"] * (players - 1), 7)
     assert state.end in ("tip-stop", "tip-step", "last-spot")
     # It stops where a stop tips a plank (P6): a sure win it never passes up.
     text = ("turn=5 active=0 phase=choose pontoon=coins,ruby discards=0,0,0,0,0,0,0 "
             f"supply={60 - 13 * (players - 1)} planks=0/0" + ",13/0" * (players - 1))
-    assert make_agent("hard", game, 0).step(game.state_from_position(text)) == STOP
+    assert make_agent("hard:wait=true", game, 0).step(game.state_from_position(text)) == STOP
+
+
+def test_a_large_table_is_solved_beside_the_moves_not_in_them() -> None:
+    # Four players: 860 625 entries, seconds to solve. Until it is ready, a move is decided at
+    # once by plank-risk's rule; afterwards by the table.
+    from parlour.agents import plank_hard
+
+    game = parlour.load_game("stomp-the-plank", players=4)
+    lm = LoadModel.of(game)
+    assert table_size(lm) > plank_hard.SOLVE_AT_ONCE
+    table = plank_hard.ready_maxn_table(lm, wait=False)
+    plank_hard._building[lm].result()  # the background solve finishes
+    assert plank_hard.ready_maxn_table(lm, wait=False) is maxn_table(lm)
+    assert table is None or table is maxn_table(lm)

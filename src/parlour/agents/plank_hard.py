@@ -25,14 +25,17 @@ Time per move: the current turn's tree has at most a few hundred distinct nodes 
 with the same count and place are alike), a few milliseconds; a table is solved once per
 process and configuration: two players a few milliseconds, a best response about 0.1 s,
 three players 0.05 s, four players about 4 s (860 625 tables of loads and steps) on the
-development machine, paid on the first move of the first four-player game. Configurations
+development machine: that one is solved in a background thread, and moves made before it is
+ready follow ``plank-risk``'s rule (``wait=true`` waits instead, for exact replays). Configurations
 the tables do not cover (``step_weight=0``, huge planks) fall back to MCTS.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
@@ -46,10 +49,12 @@ from parlour.games.stomp_the_plank.deck import COPIES
 from parlour.games.stomp_the_plank.loads import (
     LoadModel,
     Loads,
+    MaxnTable,
     Next,
     Over,
     maxn_table,
     reveals,
+    table_size,
     tabulable,
 )
 
@@ -274,6 +279,30 @@ def best_response(lm: LoadModel, name: str, pile: tuple[int, ...] | None = None)
     return BestResponse(lm, model)
 
 
+# -- tables too large to solve inside one move ------------------------------------------------
+
+SOLVE_AT_ONCE = 100_000
+"""Tables up to this many entries are solved on the spot (milliseconds); larger ones (four
+players: 860 625) in a background thread, so no move waits for them."""
+_builder: ThreadPoolExecutor | None = None
+_building: dict[LoadModel, Future[MaxnTable]] = {}
+_lock = threading.Lock()
+
+
+def ready_maxn_table(lm: LoadModel, wait: bool) -> MaxnTable | None:
+    """The max^n table, or None while a large one is still being solved (started here)."""
+    global _builder
+    if wait or table_size(lm) <= SOLVE_AT_ONCE:
+        return maxn_table(lm)
+    with _lock:
+        if lm not in _building:
+            if _builder is None:
+                _builder = ThreadPoolExecutor(1, thread_name_prefix="plank-table")
+            _building[lm] = _builder.submit(maxn_table, lm)
+        future = _building[lm]
+    return future.result() if future.done() else None
+
+
 # -- the current turn, exactly ------------------------------------------------------------------
 
 def turn_options(lm: LoadModel, loads: Loads, supply: int | None, pile: tuple[int, ...],
@@ -326,14 +355,14 @@ class PlankHard(Agent):
 
     def __init__(self, game: Game, seed: int | None = None, confidence: float = CONFIDENCE,
                  model: str | None = None, mix: bool = True, risk_pile: bool = False,
-                 **fallback: Any) -> None:
+                 wait: bool = False, **fallback: Any) -> None:
         if game.name != GAME:
             raise ValueError(f"PlankHard plays only {GAME}, not {game.name}")
         super().__init__(game, seed)
         self.lm = LoadModel.of(game)
         self.confidence = float(confidence)
         self.fixed_model = model  # a model name to trust from the start (tests, studies)
-        self.mix, self.risk_pile = mix, risk_pile
+        self.mix, self.risk_pile, self.wait = mix, risk_pile, wait
         self.fallback = None if tabulable(self.lm) else MCTSAgent(game, seed, **(
             fallback or {"time": 1.0}))
         self.restart()
@@ -403,7 +432,9 @@ class PlankHard(Agent):
                 stop_total += mass * (stop if stop is not None else -2.0)
                 draw_total += mass * draw
             return DRAW if draw_total > stop_total + 1e-12 else STOP
-        maxn = maxn_table(self.lm)
+        maxn = ready_maxn_table(self.lm, self.wait)
+        if maxn is None:  # the table is being solved (the first seconds of a process)
+            return DRAW if PlankRisk.wants_to_draw(None, seen, me) else STOP
 
         def after(outcome: Over | Next) -> float:
             return maxn.after(outcome)[0]

@@ -159,7 +159,7 @@ def tabulable(model: LoadModel) -> bool:
     turn but a stop worth nothing moves the game on; the pontoon fits the seven treasures)."""
     if model.step_weight < 1 or model.spots > KINDS or not 2 <= model.players <= 4:
         return False
-    return _size(model) <= MAX_STATES
+    return table_size(model) <= MAX_STATES
 
 
 def _steps_dim(model: LoadModel) -> int:
@@ -168,7 +168,8 @@ def _steps_dim(model: LoadModel) -> int:
     return model.players * ((model.tip_at - 1) // model.step_weight) + 1
 
 
-def _size(model: LoadModel) -> int:
+def table_size(model: LoadModel) -> int:
+    """Entries of the max^n table (loads of every player, times the totals of steps)."""
     return model.tip_at ** model.players * _steps_dim(model)
 
 
