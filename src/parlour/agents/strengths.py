@@ -12,6 +12,10 @@ medium    MCTS (information-set MCTS when information is hidden)               0
 hard      MCTS (information-set MCTS when information is hidden)               1.0 s
 ========  ===================================================================  ==============
 
+Stomp the Plank's ``hard`` is not a search: solved tables, an exact look-ahead over the turn
+and, with two players, a best response to a model of the opponent
+(:mod:`parlour.agents.plank_hard`); it answers in milliseconds.
+
 Options override the defaults: ``hard:time=0.1``, or ``hard:iterations=3000`` for a budget
 that reproduces exactly from the seed (a time budget depends on the machine).
 """
