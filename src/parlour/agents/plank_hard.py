@@ -144,10 +144,10 @@ class RiskModel(OpponentModel):
             "unseen": unseen, "draw_pile": sum(unseen.values()),
             "discards": dict.fromkeys(TREASURES, 0), "pontoon": pontoon,
         }
-        return 1.0 if self.rule(None, view, 0) else 0.0
+        return 1.0 if self.rule(view, 0) else 0.0
 
     def seen_draw(self, state, player):
-        return 1.0 if self.rule(None, state.view(player), player) else 0.0
+        return 1.0 if self.rule(state.view(player), player) else 0.0
 
 
 class MinimaxModel(OpponentModel):
@@ -434,7 +434,7 @@ class PlankHard(Agent):
             return DRAW if draw_total > stop_total + 1e-12 else STOP
         maxn = ready_maxn_table(self.lm, self.wait)
         if maxn is None:  # the table is being solved (the first seconds of a process)
-            return DRAW if PlankRisk.wants_to_draw(None, seen, me) else STOP
+            return DRAW if PlankRisk.wants_to_draw(seen, me) else STOP
 
         def after(outcome: Over | Next) -> float:
             return maxn.after(outcome)[0]

@@ -170,7 +170,7 @@ def _steps_dim(model: LoadModel) -> int:
 
 def table_size(model: LoadModel) -> int:
     """Entries of the max^n table (loads of every player, times the totals of steps)."""
-    return model.tip_at ** model.players * _steps_dim(model)
+    return int(model.tip_at ** model.players) * _steps_dim(model)
 
 
 class MaxnTable:
@@ -261,7 +261,7 @@ def _solve_maxn(model: LoadModel) -> tuple[np.ndarray, np.ndarray]:
     radix = np.array([tip ** (n - 1 - i) * dim for i in range(n)])
 
     def flat(new_loads: np.ndarray, new_q: np.ndarray) -> np.ndarray:
-        return (new_loads * radix[:, None]).sum(axis=0) + new_q
+        return np.asarray((new_loads * radix[:, None]).sum(axis=0) + new_q)
 
     lose_me = np.array([-1.0] + [1.0] * (n - 1))
     win_me = np.array([1.0] + [-1.0] * (n - 1))
@@ -289,7 +289,7 @@ def _solve_maxn(model: LoadModel) -> tuple[np.ndarray, np.ndarray]:
                 left = left - taken
                 after[i] = after[i] + taken
             tipped = after >= tip
-            over = tipped.any(axis=0)
+            over = np.asarray(tipped.any(axis=0))
             over_returns = np.where(tipped, -1.0, 1.0).T
             rotated = np.vstack([after[1:], after[:1]])
             nxt = flat(np.minimum(rotated, tip - 1), qv)
