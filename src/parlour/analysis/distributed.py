@@ -1,0 +1,574 @@
+"""Solving one Clobber position on Ray workers: the search tree split into shared tasks.
+
+The driver keeps a tree of sub-positions and a work queue; every worker is a Ray actor with
+its own :class:`~parlour.analysis.ClobberSolver`, whose tables persist from one task to the
+next. A task solves one sub-position exactly ("does the side to move win?") with the same
+search as ``parlour solve`` on one machine.
+
+How the work splits:
+
+* the root is split at once: each of its moves is a task (moves leaving the opponent the
+  fewest replies first, the local solver's order);
+* when a worker is idle and the queue is empty, the longest-running unsplit task is split
+  too (it keeps running): a sub-position of several regions into its regions, each solved
+  with either side to move, which decide it when their outcome classes do (see
+  :func:`decide_sum`); else into its moves (the root's grandchildren, then deeper), queued
+  last move first since the running task tries them first to last;
+* positions are keyed by their regions in normal form, so transposed and mirrored
+  sub-positions are solved once, and every proven value is shared by the whole tree.
+
+A value proven anywhere is propagated up at once (a sub-position is won as soon as one of its
+moves leads to a lost position, and lost once all its moves lead to won ones); every task
+that no open proof needs any more is stopped with ``ray.cancel`` (the worker's search looks
+at its cancellation flag four times a second). A root move proven winning ends the solve
+unless every winning move is asked for. The answer is the local solver's: the same winner,
+and the same winning moves with ``all_moves`` (without it, the first winning move proven,
+which may be another winning move than the one the local solver tries first).
+
+Ray is the ``ray`` extra (``pip install 'parlour[ray]'``); without it
+:class:`~parlour.core.extras.MissingExtraError` names it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.analysis.solver import ClobberSolver, Solution, SolverTimeout
+from parlour.core.extras import needs_extra
+from parlour.games.clobber import ClobberGame, ClobberState
+
+SYMBOLS = "ox"
+WORKER_TT_BITS = 24
+"""Each worker's transposition table: 2^24 entries of 16 bytes (256 MB at most)."""
+
+
+@dataclass(frozen=True)
+class RayStats:
+    """What the workers did in one solve."""
+
+    workers: int
+    tasks: int
+    """Tasks that ran to their end."""
+    cancelled: int
+    """Tasks stopped (running or queued) because no open proof needed them any more."""
+    splits: int
+    """Sub-positions below the root split into their moves or regions."""
+    worker_nodes: tuple[int, ...]
+    """Search nodes per worker, cancelled work included."""
+
+
+@dataclass(frozen=True)
+class RaySolution:
+    """A :class:`~parlour.analysis.Solution` found on Ray, and how the workers shared it."""
+
+    solution: Solution
+    stats: RayStats
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON object of ``parlour solve --ray --json``: the local one plus worker counts."""
+        data = self.solution.as_dict()
+        data.update(
+            workers=self.stats.workers,
+            tasks=self.stats.tasks,
+            cancelled=self.stats.cancelled,
+            splits=self.stats.splits,
+            worker_nodes=list(self.stats.worker_nodes),
+        )
+        return data
+
+
+class _Cancelled(Exception):
+    """Raised inside a worker's search once the driver has cancelled its task."""
+
+
+class SolverWorker:
+    """One Ray actor: a solver for one game configuration, its tables kept between tasks."""
+
+    def __init__(self, params: dict[str, Any], tt_bits: int, engine: str) -> None:
+        import parlour
+
+        game = parlour.load_game("clobber", **params)
+        assert isinstance(game, ClobberGame)
+        self.game = game
+        self.solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits)
+
+    def solve(self, position: str, time_limit: float | None) -> tuple[bool | None, int]:
+        """Whether the side to move wins ``position`` (``None``: out of time or cancelled)."""
+        state = self.game.state_from_position(position)
+        before = self.solver.nodes
+        try:
+            solution = self.solver.solve(state, time_limit=time_limit, progress=_check_cancel)
+        except (SolverTimeout, _Cancelled):
+            return None, self.solver.nodes - before
+        return solution.mover_wins, solution.nodes
+
+    def nodes(self) -> int:
+        return self.solver.nodes
+
+
+def _check_cancel(_nodes: int, _seconds: float) -> None:
+    """The engines' progress call (every 0.25 s): stop the search once ``ray.cancel`` was called."""
+    import ray
+
+    is_canceled = getattr(ray.get_runtime_context(), "is_canceled", None)  # Ray >= 2.44
+    if is_canceled is not None and is_canceled():
+        raise _Cancelled
+
+
+def decide_sum(pairs: list[tuple[bool | None, bool | None]]) -> bool | None:
+    """Whether the mover wins a sum of regions, from each region's outcome class alone.
+
+    ``(first, second)`` per region: does the mover win it moving first, and when the opponent
+    moves first. Second-player wins (P, ``(False, True)``) add nothing; one remaining region
+    decides; regions all won by the same side whoever starts sum to a win for that side.
+    Anything else (two first-player wins...) is not decided by outcome classes: ``None``.
+
+    >>> decide_sum([(False, True), (True, False)])  # P + N: the mover wins
+    True
+    >>> decide_sum([(True, False), (True, False)]) is None  # N + N: could be either
+    True
+    """
+    if any(first is None or second is None for first, second in pairs):
+        return None
+    rest = [(f, s) for f, s in pairs if (f, s) != (False, True)]
+    if not rest:
+        return False
+    if len(rest) == 1:
+        return bool(rest[0][0])
+    if all(f and s for f, s in rest):
+        return True
+    if all(not f and not s for f, s in rest):
+        return False
+    return None
+
+
+def place_region(
+    region: tuple[int, int, int, int], rows: int, columns: int, mover: int
+) -> str | None:
+    """A grid region (``(h, w, a, b)``, ``a`` the mover's) alone on the board as position text.
+
+    >>> place_region((1, 3, 0b101, 0b010), 2, 3, 1)
+    'x.x/... x'
+    """
+    h, w, a, b = region
+    cells = {(i // w, i % w): SYMBOLS[mover] for i in range(h * w) if (a >> i) & 1}
+    cells.update({(i // w, i % w): SYMBOLS[1 - mover] for i in range(h * w) if (b >> i) & 1})
+    if h > rows or w > columns:  # turned round in its normal form: turn it back
+        cells = {(c, r): mark for (r, c), mark in cells.items()}
+        h, w = w, h
+        if h > rows or w > columns:
+            return None
+    ranks = ("".join(cells.get((r, c), ".") for c in range(columns)) for r in range(rows))
+    return "/".join(ranks) + f" {SYMBOLS[mover]}"
+
+
+# -- the tree of sub-positions ---------------------------------------------------------------
+@dataclass(eq=False)
+class _Node:
+    """A sub-position, won when a move leads to a lost child (or its regions decide it)."""
+
+    state: ClobberState
+    key: tuple[Any, ...]
+    parents: list[_Node] = field(default_factory=list)
+    children: list[_Node] | None = None  # its moves, once split
+    region_pairs: list[tuple[_Node, _Node]] | None = None  # each region: mover first, other
+    value: bool | None = None  # does the side to move win
+    ref: Any = None  # its running task
+    started: float = 0.0
+    queued: bool = False
+
+
+def ordered_actions(state: ClobberState) -> list[int]:
+    """Moves leaving the opponent the fewest replies first (the local solver's order)."""
+    return sorted(state.legal_actions(), key=lambda a: len(state.child(a).legal_actions()))
+
+
+_QUIET_INIT: dict[str, Any] = {
+    "include_dashboard": False,
+    "log_to_driver": False,
+    "logging_level": logging.ERROR,
+}
+
+
+class RayClobberSolver:
+    """An exact solver for one Clobber configuration whose search runs on Ray workers.
+
+    ``workers`` actors (one CPU each) are started on a local Ray instance (``workers`` CPUs,
+    by default this machine's) or, with ``address``, on an existing cluster (by default one
+    per CPU of the cluster; every node needs parlour installed). A Ray instance this object
+    started is shut down by :meth:`close`; one that was running already is left running.
+    Use it as a context manager.
+    """
+
+    def __init__(
+        self,
+        game: ClobberGame,
+        *,
+        workers: int | None = None,
+        address: str | None = None,
+        engine: str = "auto",
+        tt_bits: int = WORKER_TT_BITS,
+    ) -> None:
+        if workers is not None and workers < 1:
+            raise ValueError("workers must be at least 1")
+        if engine not in ("auto", "c", "python"):
+            raise ValueError(f"engine must be auto, c or python, not {engine!r}")
+        with needs_extra("ray", "solving on Ray"):
+            import ray
+        self._ray = ray
+        self.game = game
+        self._keys = ClobberSolver(game, engine="python")  # regions and keys only
+        self._actors: list[Any] = []
+        self._owns_ray = False
+        if not ray.is_initialized():
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage-statistics notice
+            if address:
+                ray.init(address=address, **_QUIET_INIT)
+            else:
+                ray.init(num_cpus=workers or os.cpu_count() or 1, **_QUIET_INIT)
+            self._owns_ray = True
+        try:
+            if workers is None:
+                workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            actor = ray.remote(num_cpus=1)(SolverWorker)
+            params = dict(game.params)
+            self._actors = [actor.remote(params, tt_bits, engine) for _ in range(workers)]
+            ray.get([a.nodes.remote() for a in self._actors])  # started, engine loaded
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def workers(self) -> int:
+        return len(self._actors)
+
+    def close(self) -> None:
+        """Stop the workers (and the Ray instance, when this solver started it)."""
+        ray = self._ray
+        for actor in self._actors:
+            ray.kill(actor)
+        self._actors = []
+        if self._owns_ray and ray.is_initialized():
+            ray.shutdown()
+        self._owns_ray = False
+
+    def __enter__(self) -> RayClobberSolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def key(self, state: ClobberState) -> tuple[Any, ...]:
+        """Positions with equal keys have the same value for the side to move."""
+        return ("sum", *sorted(self._keys.regions(state)))
+
+    def solve(
+        self,
+        state: ClobberState,
+        *,
+        all_moves: bool = False,
+        time_limit: float | None = None,
+        progress: Callable[[int, float], Any] | None = None,
+    ) -> RaySolution:
+        """Solve ``state`` on the workers: the local solver's answer, and what each did.
+
+        ``progress(nodes, seconds)`` is called about four times a second with the nodes of
+        the tasks finished so far.
+        """
+        if not isinstance(state, ClobberState):
+            raise TypeError(f"expected a Clobber state, got {type(state).__name__}")
+        if not self._actors:
+            raise RuntimeError("this solver is closed")
+        return _Search(self, state, all_moves, time_limit, progress).run()
+
+
+class _Search:
+    """The driver's side of one solve: the tree, the queue, and the workers' tasks."""
+
+    def __init__(
+        self,
+        owner: RayClobberSolver,
+        state: ClobberState,
+        all_moves: bool,
+        time_limit: float | None,
+        progress: Callable[[int, float], Any] | None,
+    ) -> None:
+        self.owner = owner
+        self.ray = owner._ray
+        self.actors = owner._actors
+        self.all_moves = all_moves
+        self.time_limit = time_limit
+        self.progress = progress
+        self.started = time.monotonic()
+        self.deadline = self.started + time_limit if time_limit else None
+        self.nodes: dict[tuple[Any, ...], _Node] = {}
+        self.queue: deque[_Node] = deque()
+        self.running: dict[Any, _Node] = {}  # task -> its sub-position
+        self.busy: dict[int, Any] = {}  # worker -> its task (cancelled ones until they stop)
+        self.tasks = self.cancelled = self.splits = 0
+        self.done_nodes = 0
+        self.root = _Node(state, owner.key(state))
+        self.nodes[self.root.key] = self.root
+        self.root_moves: list[int] = []
+
+    # -- the tree ---------------------------------------------------------------------------
+    def node(self, state: ClobberState, parent: _Node) -> _Node:
+        key = self.owner.key(state)
+        found = self.nodes.get(key)
+        if found is None:
+            found = self.nodes[key] = _Node(state, key)
+            if key == ("sum",):
+                found.value = False  # no move left: the side to move has lost
+        found.parents.append(parent)
+        return found
+
+    def split_moves(self, node: _Node) -> list[_Node]:
+        actions = ordered_actions(node.state)
+        node.children = [self.node(node.state.child(a), node) for a in actions]
+        if node is self.root:
+            self.root_moves = actions
+        else:
+            self.splits += 1
+        self.update(node)
+        return node.children
+
+    def split_regions(self, node: _Node) -> list[_Node]:
+        """Each region alone, with either side to move (grids, two regions or more)."""
+        game = self.owner.game
+        regions = self.owner._keys.regions(node.state)
+        if game.grid is None or len(regions) < 2:
+            return []
+        mover = node.state.to_move
+        placed = [place_region(r, game.grid.rows, game.grid.columns, mover) for r in regions]
+        if any(text is None for text in placed):
+            return []
+        pairs = []
+        for text in placed:
+            assert text is not None
+            first = game.state_from_position(text)
+            second = game.state_from_position(text[:-1] + SYMBOLS[1 - mover])
+            pairs.append((self.node(first, node), self.node(second, node)))
+        node.region_pairs = pairs
+        self.splits += 1
+        self.update(node)
+        return [n for pair in pairs for n in pair]
+
+    def update(self, node: _Node) -> None:
+        """Settle ``node`` when its moves' or regions' values decide it (then its parents)."""
+        if node.value is not None:
+            return
+        value: bool | None = None
+        if node.children is not None:
+            values = [c.value for c in node.children]
+            if False in values:
+                value = True
+            elif all(v is True for v in values):
+                value = False
+        if value is None and node.region_pairs is not None:
+            # the second of a pair has the opponent to move: the mover wins it when they lose
+            value = decide_sum(
+                [(a.value, None if b.value is None else not b.value) for a, b in node.region_pairs]
+            )
+        if value is not None:
+            node.value = value
+            for parent in node.parents:
+                self.update(parent)
+
+    def needed(self) -> set[_Node]:
+        """The unsettled sub-positions an open proof still depends on."""
+        out: set[_Node] = set()
+        if self.finished():
+            return out
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if node in out or (node.value is not None and node is not self.root):
+                continue
+            out.add(node)
+            stack.extend(self._parts(node))
+        return out
+
+    @staticmethod
+    def _parts(node: _Node) -> Iterator[_Node]:
+        if node.children is not None:
+            yield from node.children
+        for a, b in node.region_pairs or ():
+            yield a
+            yield b
+
+    def finished(self) -> bool:
+        if self.all_moves:
+            return all(c.value is not None for c in self.root.children or ())
+        return self.root.value is not None
+
+    # -- the workers --------------------------------------------------------------------------
+    def run(self) -> RaySolution:
+        before = self._worker_nodes()
+        self.split_moves(self.root)
+        self._enqueue([c for c in self.root.children or () if c.value is None])
+        last_report = 0.0
+        while not self.finished():
+            now = time.monotonic()
+            if self.deadline is not None and now >= self.deadline:
+                self._stop_all()
+                raise SolverTimeout(self.time_limit or 0.0, self.done_nodes, now - self.started)
+            self._assign()
+            if not self.busy:
+                raise RuntimeError("the distributed search ran out of tasks unsolved")  # a bug
+            wait = 0.5 if self.deadline is None else max(0.0, min(0.5, self.deadline - now))
+            ready, _ = self.ray.wait(list(self.busy.values()), num_returns=1, timeout=wait)
+            for ref in ready:
+                self._collect(ref)
+            if self.progress is not None and now - last_report >= 0.25:
+                last_report = now
+                self.progress(self.done_nodes, now - self.started)
+        self._stop_all()
+        after = self._worker_nodes()
+        return self._answer([b - a for a, b in zip(before, after, strict=True)])
+
+    def _enqueue(self, parts: list[_Node]) -> int:
+        fresh = [p for p in parts if p.value is None and p.ref is None and not p.queued]
+        for part in fresh:
+            part.queued = True
+            self.queue.append(part)
+        return len(fresh)
+
+    def _assign(self) -> None:
+        """Give every idle worker the next needed task, splitting running ones if none is left."""
+        for worker in range(len(self.actors)):
+            if worker in self.busy:
+                continue
+            node = self._next()
+            if node is None and self._split():
+                node = self._next()
+            if node is None:
+                return
+            remaining = None
+            if self.deadline is not None:
+                remaining = max(self.deadline - time.monotonic(), 1e-3)
+            ref = self.actors[worker].solve.remote(node.state.position(), remaining)
+            node.ref, node.started = ref, time.monotonic()
+            self.running[ref] = node
+            self.busy[worker] = ref
+
+    def _next(self) -> _Node | None:
+        needed = self.needed()
+        while self.queue:
+            node = self.queue.popleft()
+            node.queued = False
+            if node in needed and node.ref is None:
+                return node
+        return None
+
+    def _split(self) -> bool:
+        """Split the longest-running unsplit task still needed; queue its parts."""
+        needed = self.needed()
+        candidates = sorted(
+            (n for n in self.running.values() if n in needed and n.children is None),
+            key=lambda n: n.started,
+        )
+        for node in candidates:
+            parts: list[_Node] = []
+            if node.region_pairs is None:
+                parts = self.split_regions(node)
+            if not parts and node.value is None:
+                parts = list(reversed(self.split_moves(node)))
+            fresh = self._enqueue(parts)
+            self._cancel_unneeded()
+            if fresh:
+                return True
+        return False
+
+    def _collect(self, ref: Any) -> None:
+        worker = next(w for w, r in self.busy.items() if r == ref)
+        del self.busy[worker]
+        node = self.running.pop(ref, None)
+        try:
+            value, nodes = self.ray.get(ref)
+        except self.ray.exceptions.TaskCancelledError:
+            return
+        self.done_nodes += nodes
+        if node is None:  # cancelled, but it finished first
+            return
+        node.ref = None
+        if value is None:
+            return  # out of time: the deadline check ends the solve
+        self.tasks += 1
+        node_was = node.value
+        if node_was is None:
+            node.value = value
+            for parent in node.parents:
+                self.update(parent)
+        self._cancel_unneeded()
+
+    def _cancel_unneeded(self) -> None:
+        needed = self.needed()
+        for ref, node in list(self.running.items()):
+            if node not in needed:
+                self._cancel(ref)
+
+    def _cancel(self, ref: Any) -> None:
+        node = self.running.pop(ref)
+        node.ref = None
+        self.cancelled += 1
+        self.ray.cancel(ref)
+
+    def _stop_all(self) -> None:
+        for ref in list(self.running):
+            self._cancel(ref)
+        self.queue.clear()
+
+    def _worker_nodes(self) -> list[int]:
+        """Each worker's node count (after its cancelled task, if any, has stopped)."""
+        return list(self.ray.get([a.nodes.remote() for a in self.actors]))
+
+    def _answer(self, worker_nodes: list[int]) -> RaySolution:
+        state = self.root.state
+        children = self.root.children or []
+        winning = sorted(
+            {a for a, child in zip(self.root_moves, children, strict=True) if child.value is False}
+        )
+        if not self.all_moves:
+            winning = winning[:1]  # a root move proven winning ended the solve
+        mover = state.to_move
+        solution = Solution(
+            position=state.position(),
+            to_move=SYMBOLS[mover],
+            winner=SYMBOLS[mover] if winning else SYMBOLS[1 - mover],
+            winning_moves=tuple(state.action_to_string(a) for a in winning),
+            winning_actions=tuple(winning),
+            all_moves=self.all_moves,
+            nodes=sum(worker_nodes),
+            seconds=time.monotonic() - self.started,
+            engine="ray",
+        )
+        stats = RayStats(
+            workers=len(self.actors),
+            tasks=self.tasks,
+            cancelled=self.cancelled,
+            splits=self.splits,
+            worker_nodes=tuple(worker_nodes),
+        )
+        return RaySolution(solution, stats)
+
+
+def solve_on_ray(
+    state: ClobberState,
+    *,
+    all_moves: bool = False,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    address: str | None = None,
+    progress: Callable[[int, float], Any] | None = None,
+) -> RaySolution:
+    """Solve ``state`` on Ray workers started for this one solve (see :class:`RayClobberSolver`)."""
+    game = state.get_game()
+    assert isinstance(game, ClobberGame)
+    with RayClobberSolver(game, workers=workers, address=address) as solver:
+        return solver.solve(state, all_moves=all_moves, time_limit=time_limit, progress=progress)
