@@ -56,9 +56,13 @@ class RayStats:
     tasks: int
     """Tasks that ran to their end."""
     cancelled: int
-    """Tasks stopped (running or queued) because no open proof needed them any more."""
+    """Tasks cancelled (running or queued) because no open proof needed them any more..."""
+    stopped: int
+    """...of which running ones whose search the cancellation interrupted."""
     splits: int
-    """Sub-positions below the root split into their moves or regions."""
+    """Sub-positions below the root split into their moves or regions..."""
+    region_splits: int
+    """...of which into their regions."""
     worker_nodes: tuple[int, ...]
     """Search nodes per worker, cancelled work included."""
 
@@ -77,7 +81,9 @@ class RaySolution:
             workers=self.stats.workers,
             tasks=self.stats.tasks,
             cancelled=self.stats.cancelled,
+            stopped=self.stats.stopped,
             splits=self.stats.splits,
+            region_splits=self.stats.region_splits,
             worker_nodes=list(self.stats.worker_nodes),
         )
         return data
@@ -97,6 +103,7 @@ class SolverWorker:
         assert isinstance(game, ClobberGame)
         self.game = game
         self.solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits)
+        self.stopped = 0  # tasks whose search a ray.cancel interrupted
 
     def solve(self, position: str, time_limit: float | None) -> tuple[bool | None, int]:
         """Whether the side to move wins ``position`` (``None``: out of time or cancelled)."""
@@ -104,12 +111,16 @@ class SolverWorker:
         before = self.solver.nodes
         try:
             solution = self.solver.solve(state, time_limit=time_limit, progress=_check_cancel)
-        except (SolverTimeout, _Cancelled):
+        except SolverTimeout:
+            return None, self.solver.nodes - before
+        except _Cancelled:
+            self.stopped += 1
             return None, self.solver.nodes - before
         return solution.mover_wins, solution.nodes
 
-    def nodes(self) -> int:
-        return self.solver.nodes
+    def counts(self) -> tuple[int, int]:
+        """Search nodes so far, and searches stopped by a cancellation (once idle)."""
+        return self.solver.nodes, self.stopped
 
 
 def _check_cancel(_nodes: int, _seconds: float) -> None:
@@ -180,6 +191,7 @@ class _Node:
     region_pairs: list[tuple[_Node, _Node]] | None = None  # each region: mover first, other
     value: bool | None = None  # does the side to move win
     ref: Any = None  # its running task
+    worker: int = -1
     started: float = 0.0
     queued: bool = False
 
@@ -187,6 +199,13 @@ class _Node:
 def ordered_actions(state: ClobberState) -> list[int]:
     """Moves leaving the opponent the fewest replies first (the local solver's order)."""
     return sorted(state.legal_actions(), key=lambda a: len(state.child(a).legal_actions()))
+
+
+def _shape(game: Any) -> tuple[Any, ...]:
+    """What a solver's tables depend on: the board (or graph) and the cannibal rule."""
+    grid = game.grid
+    shape = (grid.rows, grid.columns) if grid is not None else game.params["graph"]
+    return (shape, bool(game.params["cannibal"]))
 
 
 _QUIET_INIT: dict[str, Any] = {
@@ -234,12 +253,19 @@ class RayClobberSolver:
                 ray.init(num_cpus=workers or os.cpu_count() or 1, **_QUIET_INIT)
             self._owns_ray = True
         try:
+            cpus = int(ray.cluster_resources().get("CPU", 0))
             if workers is None:
-                workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-            actor = ray.remote(num_cpus=1)(SolverWorker)
+                workers = max(1, cpus)
+            elif workers > cpus:  # their actors would wait for CPUs for ever
+                raise ValueError(
+                    f"{workers} workers need {workers} CPUs; the Ray instance has {cpus}"
+                )
+            # Out of order: a task cancelled before it reached its actor must not leave the
+            # actor waiting for it (the driver orders the work itself, one task per worker).
+            actor = ray.remote(num_cpus=1, allow_out_of_order_execution=True)(SolverWorker)
             params = dict(game.params)
             self._actors = [actor.remote(params, tt_bits, engine) for _ in range(workers)]
-            ray.get([a.nodes.remote() for a in self._actors])  # started, engine loaded
+            ray.get([a.counts.remote() for a in self._actors])  # started, engine loaded
         except BaseException:
             self.close()
             raise
@@ -275,17 +301,24 @@ class RayClobberSolver:
         all_moves: bool = False,
         time_limit: float | None = None,
         progress: Callable[[int, float], Any] | None = None,
+        split_depth: int = 1,
     ) -> RaySolution:
         """Solve ``state`` on the workers: the local solver's answer, and what each did.
 
         ``progress(nodes, seconds)`` is called about four times a second with the nodes of
-        the tasks finished so far.
+        the tasks finished so far. ``split_depth`` splits the tree that many moves deep before
+        the first task (1: the root's moves); more gives many workers work at once, at the
+        cost of searches the local solver would have cut off.
         """
         if not isinstance(state, ClobberState):
             raise TypeError(f"expected a Clobber state, got {type(state).__name__}")
         if not self._actors:
             raise RuntimeError("this solver is closed")
-        return _Search(self, state, all_moves, time_limit, progress).run()
+        if _shape(state.get_game()) != _shape(self.game):
+            raise ValueError("the position is of another board or variant than this solver's")
+        if split_depth < 1:
+            raise ValueError("split_depth must be at least 1")
+        return _Search(self, state, all_moves, time_limit, progress).run(split_depth)
 
 
 class _Search:
@@ -310,8 +343,11 @@ class _Search:
         self.nodes: dict[tuple[Any, ...], _Node] = {}
         self.queue: deque[_Node] = deque()
         self.running: dict[Any, _Node] = {}  # task -> its sub-position
-        self.busy: dict[int, Any] = {}  # worker -> its task (cancelled ones until they stop)
-        self.tasks = self.cancelled = self.splits = 0
+        # worker -> its task, or after a cancellation a call that answers once it has stopped:
+        # a worker gets one task at a time, so that no task ever waits in an actor's queue
+        self.busy: dict[int, Any] = {}
+        self.failures = 0
+        self.tasks = self.cancelled = self.splits = self.region_splits = 0
         self.done_nodes = 0
         self.root = _Node(state, owner.key(state))
         self.nodes[self.root.key] = self.root
@@ -356,6 +392,7 @@ class _Search:
             pairs.append((self.node(first, node), self.node(second, node)))
         node.region_pairs = pairs
         self.splits += 1
+        self.region_splits += 1
         self.update(node)
         return [n for pair in pairs for n in pair]
 
@@ -408,10 +445,17 @@ class _Search:
         return self.root.value is not None
 
     # -- the workers --------------------------------------------------------------------------
-    def run(self) -> RaySolution:
-        before = self._worker_nodes()
-        self.split_moves(self.root)
-        self._enqueue([c for c in self.root.children or () if c.value is None])
+    def run(self, split_depth: int) -> RaySolution:
+        before = self._worker_counts()
+        frontier = self.split_moves(self.root)
+        for _ in range(split_depth - 1):
+            deeper: list[_Node] = []
+            for node in frontier:
+                if node.value is None and node.children is None:
+                    deeper += self.split_regions(node)
+                    deeper += self.split_moves(node)
+            frontier = deeper
+        self._enqueue([n for n in frontier if n.children is None])
         last_report = 0.0
         while not self.finished():
             now = time.monotonic()
@@ -429,8 +473,11 @@ class _Search:
                 last_report = now
                 self.progress(self.done_nodes, now - self.started)
         self._stop_all()
-        after = self._worker_nodes()
-        return self._answer([b - a for a, b in zip(before, after, strict=True)])
+        after = self._worker_counts()
+        return self._answer(
+            [b[0] - a[0] for a, b in zip(before, after, strict=True)],
+            sum(b[1] - a[1] for a, b in zip(before, after, strict=True)),
+        )
 
     def _enqueue(self, parts: list[_Node]) -> int:
         fresh = [p for p in parts if p.value is None and p.ref is None and not p.queued]
@@ -445,7 +492,7 @@ class _Search:
             if worker in self.busy:
                 continue
             node = self._next()
-            if node is None and self._split():
+            if node is None and (self._split() or self._orphans()):
                 node = self._next()
             if node is None:
                 return
@@ -453,7 +500,7 @@ class _Search:
             if self.deadline is not None:
                 remaining = max(self.deadline - time.monotonic(), 1e-3)
             ref = self.actors[worker].solve.remote(node.state.position(), remaining)
-            node.ref, node.started = ref, time.monotonic()
+            node.ref, node.worker, node.started = ref, worker, time.monotonic()
             self.running[ref] = node
             self.busy[worker] = ref
 
@@ -485,18 +532,37 @@ class _Search:
                 return True
         return False
 
+    def _orphans(self) -> bool:
+        """Queue needed sub-positions nothing is working on (their task was cancelled while
+        no open proof needed them, and a transposition made them needed again)."""
+        found = [
+            n
+            for n in self.needed()
+            if n.ref is None
+            and not n.queued
+            and n is not self.root
+            and all(p.value is not None for p in self._parts(n))
+            and n.children is None
+        ]
+        return self._enqueue(found) > 0
+
     def _collect(self, ref: Any) -> None:
         worker = next(w for w, r in self.busy.items() if r == ref)
         del self.busy[worker]
         node = self.running.pop(ref, None)
+        if node is None:
+            return  # a worker has stopped its cancelled task
+        node.ref = None
         try:
             value, nodes = self.ray.get(ref)
-        except self.ray.exceptions.TaskCancelledError:
+        except self.ray.exceptions.RayError:
+            # the worker failed or was unreachable: the task goes back to the queue
+            self.failures += 1
+            if self.failures > 3 * len(self.actors):
+                raise
+            self._enqueue([node])
             return
         self.done_nodes += nodes
-        if node is None:  # cancelled, but it finished first
-            return
-        node.ref = None
         if value is None:
             return  # out of time: the deadline check ends the solve
         self.tasks += 1
@@ -518,17 +584,19 @@ class _Search:
         node.ref = None
         self.cancelled += 1
         self.ray.cancel(ref)
+        # the worker is free once it answers this call, which it runs after the stopped search
+        self.busy[node.worker] = self.actors[node.worker].counts.remote()
 
     def _stop_all(self) -> None:
         for ref in list(self.running):
             self._cancel(ref)
         self.queue.clear()
 
-    def _worker_nodes(self) -> list[int]:
-        """Each worker's node count (after its cancelled task, if any, has stopped)."""
-        return list(self.ray.get([a.nodes.remote() for a in self.actors]))
+    def _worker_counts(self) -> list[tuple[int, int]]:
+        """Each worker's counts, once its cancelled task, if any, has stopped."""
+        return list(self.ray.get([a.counts.remote() for a in self.actors]))
 
-    def _answer(self, worker_nodes: list[int]) -> RaySolution:
+    def _answer(self, worker_nodes: list[int], stopped: int) -> RaySolution:
         state = self.root.state
         children = self.root.children or []
         winning = sorted(
@@ -552,7 +620,9 @@ class _Search:
             workers=len(self.actors),
             tasks=self.tasks,
             cancelled=self.cancelled,
+            stopped=stopped,
             splits=self.splits,
+            region_splits=self.region_splits,
             worker_nodes=tuple(worker_nodes),
         )
         return RaySolution(solution, stats)

@@ -180,6 +180,9 @@ def _solve_on_ray(
         except ConnectionError as exc:
             err_console.print(f"[red]error:[/] cannot reach the Ray cluster: {escape(str(exc))}")
             raise typer.Exit(2) from None
+        except ValueError as exc:  # more workers than the cluster has CPUs
+            err_console.print(f"[red]error:[/] {escape(str(exc))}")
+            raise typer.Exit(2) from None
 
         def progress(nodes: int, seconds: float) -> None:
             if live is not None:
