@@ -51,7 +51,8 @@ def test_the_command_line_starts_ray_quietly_and_shuts_it_down(capfd):
     assert data["winner"] == local.winner == "x"  # 3x4: a second-player win
     assert data["winning_moves"] == []
     assert set(data) == set(local.as_dict()) | {
-        "workers", "tasks", "cancelled", "stopped", "splits", "region_splits", "worker_nodes"
+        "workers", "tasks", "cancelled", "stopped", "splits", "region_splits", "worker_nodes",
+        "worker_seconds",
     }
     assert data["workers"] == 2 and len(data["worker_nodes"]) == 2
     assert data["nodes"] == sum(data["worker_nodes"]) > 0
@@ -149,7 +150,7 @@ def test_ray_cancel_interrupts_a_running_search(ray_instance):
     game = parlour.load_game("clobber", size="5x6")
     worker = ray.remote(num_cpus=1)(SolverWorker).remote(dict(game.params), 20, "auto")
     try:
-        assert ray.get(worker.counts.remote()) == (0, 0)
+        assert ray.get(worker.counts.remote())[:2] == (0, 0)  # nodes, stopped
         state = game.new_initial_state()
         task = worker.solve.remote(state.child(state.legal_actions()[0]).position(), 120.0)
         ready, _ = ray.wait([task], timeout=3.0)
@@ -157,7 +158,7 @@ def test_ray_cancel_interrupts_a_running_search(ray_instance):
         ray.cancel(task)
         with pytest.raises(ray.exceptions.TaskCancelledError):
             ray.get(task)
-        nodes, stopped = ray.get(worker.counts.remote())  # runs once the search has ended
+        nodes, stopped, _cpu = ray.get(worker.counts.remote())  # runs once the search ended
         assert stopped == 1 and nodes > 0  # ended by the cancellation, not the time limit
     finally:
         ray.kill(worker)

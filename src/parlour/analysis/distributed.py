@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -46,6 +47,8 @@ from parlour.games.clobber import ClobberGame, ClobberState
 SYMBOLS = "ox"
 WORKER_TT_BITS = 24
 """Each worker's transposition table: 2^24 entries of 16 bytes (256 MB at most)."""
+CANCEL_CHECK = 0.25
+"""How often (seconds) a worker's search looks at its task's cancellation flag."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,9 @@ class RayStats:
     """...of which into their regions."""
     worker_nodes: tuple[int, ...]
     """Search nodes per worker, cancelled work included."""
+    worker_seconds: tuple[float, ...] = ()
+    """CPU seconds per worker: on a machine shared with other work, the wall time of the solve
+    is longer than the largest of these."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,7 @@ class RaySolution:
             splits=self.stats.splits,
             region_splits=self.stats.region_splits,
             worker_nodes=list(self.stats.worker_nodes),
+            worker_seconds=[round(t, 3) for t in self.stats.worker_seconds],
         )
         return data
 
@@ -94,7 +101,14 @@ class _Cancelled(Exception):
 
 
 class SolverWorker:
-    """One Ray actor: a solver for one game configuration, its tables kept between tasks."""
+    """One Ray actor: a solver for one game configuration, its tables kept between tasks.
+
+    A task is one call of :meth:`ClobberSolver.mover_wins`, the very search the local solver
+    runs for each move it tries. To stop it when its task is cancelled, an interval timer
+    (SIGALRM, every :data:`CANCEL_CHECK` seconds) looks at Ray's cancellation flag; the
+    engines handle signals during the search (the compiled one every 2^18 nodes), so the
+    handler's exception ends the search without storing anything half-searched.
+    """
 
     def __init__(self, params: dict[str, Any], tt_bits: int, engine: str) -> None:
         import parlour
@@ -104,32 +118,45 @@ class SolverWorker:
         self.game = game
         self.solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits)
         self.stopped = 0  # tasks whose search a ray.cancel interrupted
+        self._searching = False
+        # installed for good: a late alarm after a search finds the handler, never the
+        # default action (which would end the process)
+        signal.signal(signal.SIGALRM, self._on_alarm)
 
     def solve(self, position: str, time_limit: float | None) -> tuple[bool | None, int]:
         """Whether the side to move wins ``position`` (``None``: out of time or cancelled)."""
         state = self.game.state_from_position(position)
         before = self.solver.nodes
+        self._searching = True
+        signal.setitimer(signal.ITIMER_REAL, CANCEL_CHECK, CANCEL_CHECK)
         try:
-            solution = self.solver.solve(state, time_limit=time_limit, progress=_check_cancel)
+            wins: bool | None = self.solver.mover_wins(state, time_limit)
         except SolverTimeout:
-            return None, self.solver.nodes - before
+            wins = None
         except _Cancelled:
+            wins = None
             self.stopped += 1
-            return None, self.solver.nodes - before
-        return solution.mover_wins, solution.nodes
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._searching = False
+        return wins, self.solver.nodes - before
 
-    def counts(self) -> tuple[int, int]:
-        """Search nodes so far, and searches stopped by a cancellation (once idle)."""
-        return self.solver.nodes, self.stopped
+    def counts(self) -> tuple[int, int, float]:
+        """Search nodes so far, searches a cancellation stopped, and CPU seconds (once idle)."""
+        return self.solver.nodes, self.stopped, time.process_time()
+
+    def _on_alarm(self, _signum: int, _frame: Any) -> None:
+        if self._searching and _cancelled():
+            self._searching = False
+            raise _Cancelled
 
 
-def _check_cancel(_nodes: int, _seconds: float) -> None:
-    """The engines' progress call (every 0.25 s): stop the search once ``ray.cancel`` was called."""
+def _cancelled() -> bool:
+    """Whether ``ray.cancel`` was called on the running task."""
     import ray
 
     is_canceled = getattr(ray.get_runtime_context(), "is_canceled", None)  # Ray >= 2.44
-    if is_canceled is not None and is_canceled():
-        raise _Cancelled
+    return bool(is_canceled is not None and is_canceled())
 
 
 def decide_sum(pairs: list[tuple[bool | None, bool | None]]) -> bool | None:
@@ -455,7 +482,12 @@ class _Search:
                     deeper += self.split_regions(node)
                     deeper += self.split_moves(node)
             frontier = deeper
-        self._enqueue([n for n in frontier if n.children is None])
+        leaves = [n for n in frontier if n.children is None and n.value is None]
+        if split_depth == 1 and len(self.actors) > 1 and leaves:
+            # The eldest move, tried first, is the likely winner on a first-player win, and
+            # its proof needs every reply refuted: the workers start on its replies.
+            leaves[:1] = self.split_moves(leaves[0])
+        self._enqueue(leaves)
         last_report = 0.0
         while not self.finished():
             now = time.monotonic()
@@ -475,15 +507,21 @@ class _Search:
         self._stop_all()
         after = self._worker_counts()
         return self._answer(
-            [b[0] - a[0] for a, b in zip(before, after, strict=True)],
-            sum(b[1] - a[1] for a, b in zip(before, after, strict=True)),
+            [
+                tuple(b - a for a, b in zip(old, new, strict=True))
+                for old, new in zip(before, after, strict=True)
+            ]
         )
 
-    def _enqueue(self, parts: list[_Node]) -> int:
+    def _enqueue(self, parts: list[_Node], *, first: bool = False) -> int:
+        """Queue the parts nobody works on yet, in their order, at the end or ``first``."""
         fresh = [p for p in parts if p.value is None and p.ref is None and not p.queued]
         for part in fresh:
             part.queued = True
-            self.queue.append(part)
+        if first:
+            self.queue.extendleft(reversed(fresh))
+        else:
+            self.queue.extend(fresh)
         return len(fresh)
 
     def _assign(self) -> None:
@@ -514,22 +552,32 @@ class _Search:
         return None
 
     def _split(self) -> bool:
-        """Split the longest-running unsplit task still needed; queue its parts."""
+        """Split the longest-running unsplit task still needed; queue its parts first.
+
+        Into its regions when it has several (its task goes on: the regions may decide it
+        sooner), else into its moves: then its task is cancelled and its worker, whose tables
+        keep what the stopped search proved, takes the first move while the others take the
+        next ones, so that no move is searched twice.
+        """
         needed = self.needed()
         candidates = sorted(
             (n for n in self.running.values() if n in needed and n.children is None),
             key=lambda n: n.started,
         )
         for node in candidates:
-            parts: list[_Node] = []
             if node.region_pairs is None:
                 parts = self.split_regions(node)
-            if not parts and node.value is None:
-                parts = list(reversed(self.split_moves(node)))
-            fresh = self._enqueue(parts)
-            self._cancel_unneeded()
-            if fresh:
-                return True
+                if self._enqueue(parts, first=True):
+                    self._cancel_unneeded()
+                    return True
+            if node.value is None:
+                parts = self.split_moves(node)
+                if node.value is None and node.ref is not None:
+                    self._cancel(node.ref)
+                fresh = self._enqueue(parts, first=True)
+                self._cancel_unneeded()
+                if fresh:
+                    return True
         return False
 
     def _orphans(self) -> bool:
@@ -592,11 +640,12 @@ class _Search:
             self._cancel(ref)
         self.queue.clear()
 
-    def _worker_counts(self) -> list[tuple[int, int]]:
+    def _worker_counts(self) -> list[tuple[int, int, float]]:
         """Each worker's counts, once its cancelled task, if any, has stopped."""
         return list(self.ray.get([a.counts.remote() for a in self.actors]))
 
-    def _answer(self, worker_nodes: list[int], stopped: int) -> RaySolution:
+    def _answer(self, counts: list[tuple[Any, ...]]) -> RaySolution:
+        worker_nodes = [int(c[0]) for c in counts]
         state = self.root.state
         children = self.root.children or []
         winning = sorted(
@@ -620,10 +669,11 @@ class _Search:
             workers=len(self.actors),
             tasks=self.tasks,
             cancelled=self.cancelled,
-            stopped=stopped,
+            stopped=sum(int(c[1]) for c in counts),
             splits=self.splits,
             region_splits=self.region_splits,
             worker_nodes=tuple(worker_nodes),
+            worker_seconds=tuple(float(c[2]) for c in counts),
         )
         return RaySolution(solution, stats)
 
