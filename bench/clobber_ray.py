@@ -3,6 +3,7 @@
     python bench/clobber_ray.py                       # 4x6 5x5 4x7 3x9, 2 workers
     python bench/clobber_ray.py 3x8 4x6 --workers 2 --all
     python bench/clobber_ray.py 4x6 --address 10.0.0.5:6379 --workers 16   # a cluster
+    python bench/clobber_ray.py --tables 2       # no Ray: the cost of separate tables
 
 For each board (the alternating start position, White to move) the script solves it twice in
 this one run, each with cold tables: the local solver (``ClobberSolver`` in this process, the
@@ -15,6 +16,11 @@ printed before each board), so the CPU seconds are printed too: the local solve'
 busiest worker's ("cpu speed-up" = local CPU / busiest worker's CPU: the speed-up with a
 core per worker to itself). "work" is the Ray solve's search nodes (all workers, cancelled
 work included) / the local solve's: what the split costs in duplicated or wasted search.
+
+``--tables N`` measures, without Ray and in this one process, what separate tables cost: the
+sub-positions the Ray solve starts from (the eldest move's replies when the eldest move wins,
+else every distinct first move), solved one after another by one solver, then dealt round
+N solvers (task i to solver i mod N). Node counts, exact and independent of the load.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import time
 
 import parlour
 from parlour.analysis import ClobberSolver
-from parlour.analysis.distributed import WORKER_TT_BITS, RayClobberSolver
+from parlour.analysis.distributed import WORKER_TT_BITS, RayClobberSolver, ordered_actions
 
 BOARDS = ["4x6", "5x5", "4x7", "3x9"]
 
@@ -37,7 +43,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--address", default=None, help="an existing Ray cluster")
     parser.add_argument("--all", action="store_true", help="every winning first move")
+    parser.add_argument("--tables", type=int, default=0, help="no Ray: N separate tables")
     args = parser.parse_args()
+    if args.tables:
+        tables(args.boards, args.tables)
+        return
 
     import ray
 
@@ -82,6 +92,38 @@ def main() -> None:
             )
     finally:
         ray.shutdown()
+
+
+def tables(boards: list[str], count: int) -> None:
+    print(f"{'board':>5} {'tasks':>5} {'one table':>11} {f'{count} tables':>11} {'work':>5}"
+          f"  nodes per table")
+    for board in boards:
+        game = parlour.load_game("clobber", size=board)
+        state = game.new_initial_state()
+        keys = ClobberSolver(game, engine="python")
+        children = [state.child(a) for a in ordered_actions(state)]
+        eldest = children[0]
+        if not ClobberSolver(game, tt_bits=WORKER_TT_BITS).mover_wins(eldest):
+            tasks = [eldest.child(a) for a in ordered_actions(eldest)]
+        else:
+            seen: set[tuple[object, ...]] = set()
+            tasks = []
+            for child in children:
+                key = tuple(sorted(keys.regions(child)))
+                if key not in seen:
+                    seen.add(key)
+                    tasks.append(child)
+        one = ClobberSolver(game, tt_bits=WORKER_TT_BITS)
+        for task in tasks:
+            one.mover_wins(task)
+        many = [ClobberSolver(game, tt_bits=WORKER_TT_BITS) for _ in range(count)]
+        for i, task in enumerate(tasks):
+            many[i % count].mover_wins(task)
+        split = [solver.nodes for solver in many]
+        print(f"{board:>5} {len(tasks):5d} {one.nodes:11,} {sum(split):11,} "
+              f"{sum(split) / one.nodes:5.2f}  {', '.join(f'{n:,}' for n in split)}",
+              flush=True)
+        del one, many
 
 
 if __name__ == "__main__":

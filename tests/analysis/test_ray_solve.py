@@ -148,7 +148,11 @@ def test_a_won_root_cancels_the_other_tasks(ray_instance):
 def test_ray_cancel_interrupts_a_running_search(ray_instance):
     """A worker's search (a 5x6 first move: minutes) stops inside the engine when cancelled."""
     game = parlour.load_game("clobber", size="5x6")
-    worker = ray.remote(num_cpus=1)(SolverWorker).remote(dict(game.params), 20, "auto")
+    worker = (
+        ray.remote(num_cpus=1)(SolverWorker)
+        .options(allow_out_of_order_execution=True)  # as RayClobberSolver starts them
+        .remote(dict(game.params), 20, "auto")
+    )
     try:
         assert ray.get(worker.counts.remote())[:2] == (0, 0)  # nodes, stopped
         state = game.new_initial_state()
@@ -160,6 +164,10 @@ def test_ray_cancel_interrupts_a_running_search(ray_instance):
             ray.get(task)
         nodes, stopped, _cpu = ray.get(worker.counts.remote())  # runs once the search ended
         assert stopped == 1 and nodes > 0  # ended by the cancellation, not the time limit
+        # a task cancelled before it reaches the worker leaves no gap the worker waits on
+        # (Ray actors run tasks in order unless told otherwise: the next call would fail)
+        ray.cancel(worker.solve.remote(state.position(), 120.0))
+        assert ray.get(worker.counts.remote())[1] in (1, 2)  # 2: it had started, and stopped
     finally:
         ray.kill(worker)
 

@@ -289,7 +289,9 @@ class RayClobberSolver:
                 )
             # Out of order: a task cancelled before it reached its actor must not leave the
             # actor waiting for it (the driver orders the work itself, one task per worker).
-            actor = ray.remote(num_cpus=1, allow_out_of_order_execution=True)(SolverWorker)
+            actor = ray.remote(num_cpus=1)(SolverWorker).options(
+                allow_out_of_order_execution=True
+            )
             params = dict(game.params)
             self._actors = [actor.remote(params, tt_bits, engine) for _ in range(workers)]
             ray.get([a.counts.remote() for a in self._actors])  # started, engine loaded

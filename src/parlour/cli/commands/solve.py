@@ -213,9 +213,13 @@ def _solve_on_ray(
     console.print(
         f"[dim]{solution.nodes:,} position{'' if solution.nodes == 1 else 's'} searched in "
         f"{solution.seconds:.2f} s by {stats.workers} Ray worker"
-        f"{'' if stats.workers == 1 else 's'} ({stats.tasks} tasks, {stats.cancelled} "
-        f"cancelled, {stats.splits} splits)[/]"
+        f"{'' if stats.workers == 1 else 's'} ({_count(stats.tasks, 'task')}, "
+        f"{stats.cancelled} cancelled, {_count(stats.splits, 'split')})[/]"
     )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _value_text(state: Any, configured: Any) -> str:
