@@ -192,7 +192,9 @@ def place_region(
     """A grid region (``(h, w, a, b)``, ``a`` the mover's) alone on the board as position text.
 
     >>> place_region((1, 3, 0b101, 0b010), 2, 3, 1)
-    'x.x/... x'
+    'xox/... x'
+    >>> place_region((3, 1, 0b001, 0b110), 2, 3, 0)  # 3x1 does not fit: turned back to 1x3
+    'oxx/... o'
     """
     h, w, a, b = region
     cells = {(i // w, i % w): SYMBOLS[mover] for i in range(h * w) if (a >> i) & 1}
@@ -381,6 +383,7 @@ class _Search:
         self.root = _Node(state, owner.key(state))
         self.nodes[self.root.key] = self.root
         self.root_moves: list[int] = []
+        self.before: list[tuple[int, int, float]] = []
 
     # -- the tree ---------------------------------------------------------------------------
     def node(self, state: ClobberState, parent: _Node) -> _Node:
@@ -475,7 +478,7 @@ class _Search:
 
     # -- the workers --------------------------------------------------------------------------
     def run(self, split_depth: int) -> RaySolution:
-        before = self._worker_counts()
+        self.before = self._worker_counts()
         frontier = self.split_moves(self.root)
         for _ in range(split_depth - 1):
             deeper: list[_Node] = []
@@ -495,7 +498,8 @@ class _Search:
             now = time.monotonic()
             if self.deadline is not None and now >= self.deadline:
                 self._stop_all()
-                raise SolverTimeout(self.time_limit or 0.0, self.done_nodes, now - self.started)
+                nodes = sum(c[0] for c in self._counts_since())
+                raise SolverTimeout(self.time_limit or 0.0, nodes, now - self.started)
             self._assign()
             if not self.busy:
                 raise RuntimeError("the distributed search ran out of tasks unsolved")  # a bug
@@ -507,13 +511,14 @@ class _Search:
                 last_report = now
                 self.progress(self.done_nodes, now - self.started)
         self._stop_all()
-        after = self._worker_counts()
-        return self._answer(
-            [
-                tuple(b - a for a, b in zip(old, new, strict=True))
-                for old, new in zip(before, after, strict=True)
-            ]
-        )
+        return self._answer(self._counts_since())
+
+    def _counts_since(self) -> list[tuple[Any, ...]]:
+        """Each worker's counts since this solve began (once its cancelled task stopped)."""
+        return [
+            tuple(b - a for a, b in zip(old, new, strict=True))
+            for old, new in zip(self.before, self._worker_counts(), strict=True)
+        ]
 
     def _enqueue(self, parts: list[_Node], *, first: bool = False) -> int:
         """Queue the parts nobody works on yet, in their order, at the end or ``first``."""
