@@ -17,7 +17,7 @@ import ray  # the test extra installs it
 from typer.testing import CliRunner
 
 import parlour
-from parlour.analysis import ClobberSolver, SolverTimeout
+from parlour.analysis import ClobberSolver, SolverTimeout, database
 from parlour.analysis.distributed import (
     RayClobberSolver,
     SolverWorker,
@@ -61,10 +61,14 @@ def test_the_command_line_starts_ray_quietly_and_shuts_it_down(capfd):
 
 
 @pytest.fixture(scope="module")
-def ray_instance():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             logging_level=logging.ERROR)
-    yield
+def ray_instance(tmp_path_factory):
+    """Two CPUs; the workers' processes see a cache directory of their own (the path)."""
+    cache = tmp_path_factory.mktemp("ray-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(cache))  # inherited by Ray's worker processes
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.ERROR)
+    yield cache
     ray.shutdown()
 
 
@@ -190,6 +194,20 @@ def test_the_command_line_on_a_running_instance(ray_instance):
     assert "White (o) to move wins with perfect play; a winning move:" in flat
     assert "by 2 Ray workers" in flat
     assert ray.is_initialized()  # an instance it did not start is left running
+
+
+def test_the_workers_start_from_the_on_disk_region_table(ray_instance, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(ray_instance))  # where the workers look
+    args = ["solve", "clobber", "--size", "3x7", "--all", "--json"]
+    table = database.cache_path(cannibal=False)
+    assert not table.exists()
+    cold = json.loads(runner.invoke(app, [*args, "--ray", "--workers", "2"]).stdout)
+    assert runner.invoke(app, args).exit_code == 0  # the local solver saves its table
+    saved = table.read_bytes()
+    warm = json.loads(runner.invoke(app, [*args, "--ray", "--workers", "2"]).stdout)
+    assert warm["winning_moves"] == cold["winning_moves"]
+    assert warm["nodes"] < cold["nodes"]
+    assert table.read_bytes() == saved  # read, never written by the workers
 
 
 def test_more_workers_than_cpus_is_a_clear_error(ray_instance):

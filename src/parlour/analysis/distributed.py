@@ -110,13 +110,16 @@ class SolverWorker:
     handler's exception ends the search without storing anything half-searched.
     """
 
-    def __init__(self, params: dict[str, Any], tt_bits: int, engine: str) -> None:
+    def __init__(
+        self, params: dict[str, Any], tt_bits: int, engine: str, disk_cache: bool = False
+    ) -> None:
         import parlour
 
         game = parlour.load_game("clobber", **params)
         assert isinstance(game, ClobberGame)
         self.game = game
-        self.solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits)
+        # the on-disk region table is read, never written: workers only call mover_wins
+        self.solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits, disk_cache=disk_cache)
         self.stopped = 0  # tasks whose search a ray.cancel interrupted
         self._searching = False
         # installed for good: a late alarm after a search finds the handler, never the
@@ -251,7 +254,9 @@ class RayClobberSolver:
     by default this machine's) or, with ``address``, on an existing cluster (by default one
     per CPU of the cluster; every node needs parlour installed). A Ray instance this object
     started is shut down by :meth:`close`; one that was running already is left running.
-    Use it as a context manager.
+    Use it as a context manager. With ``disk_cache`` each worker starts from the on-disk
+    region table of its machine (see :mod:`parlour.analysis.database`), as the command line
+    does, and leaves the file as it was.
     """
 
     def __init__(
@@ -262,6 +267,7 @@ class RayClobberSolver:
         address: str | None = None,
         engine: str = "auto",
         tt_bits: int = WORKER_TT_BITS,
+        disk_cache: bool = False,
     ) -> None:
         if workers is not None and workers < 1:
             raise ValueError("workers must be at least 1")
@@ -295,7 +301,9 @@ class RayClobberSolver:
                 allow_out_of_order_execution=True
             )
             params = dict(game.params)
-            self._actors = [actor.remote(params, tt_bits, engine) for _ in range(workers)]
+            self._actors = [
+                actor.remote(params, tt_bits, engine, disk_cache) for _ in range(workers)
+            ]
             ray.get([a.counts.remote() for a in self._actors])  # started, engine loaded
         except BaseException:
             self.close()

@@ -80,7 +80,9 @@ def solve(
     assert isinstance(configured, ClobberGame)
     state = configured.new_initial_state()
     if ray:
-        options = {"engine": engine, "workers": workers, "address": ray_address}
+        options = {
+            "engine": engine, "workers": workers, "address": ray_address, "disk_cache": True
+        }
         _solve_on_ray(state, configured, all_moves, as_json, time_limit, value, options)
         return
     try:
