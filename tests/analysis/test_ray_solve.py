@@ -11,6 +11,7 @@ import json
 import logging
 import random
 import sys
+import threading
 
 import pytest
 import ray  # the test extra installs it
@@ -254,6 +255,23 @@ def test_outcome_classes_decide_sums_only_when_they_must():
             decided += 1
             assert verdict == solver.mover_wins(state), state.position()
     assert decided > 50
+
+
+def test_a_worker_off_the_main_thread_checks_for_cancellation_in_progress_calls():
+    """Only the main thread may take signals: elsewhere the solver's progress calls check."""
+    game = parlour.load_game("clobber", size="3x4")
+    out = {}
+
+    def run() -> None:
+        worker = SolverWorker(dict(game.params), 16, "auto")
+        out["alarm"] = worker._alarm
+        out["answer"] = worker.solve(game.new_initial_state().position(), None)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert out["alarm"] is False
+    assert out["answer"][0] is False and out["answer"][1] > 0  # 3x4: the mover loses
 
 
 def test_a_region_placed_alone_keeps_its_stones():

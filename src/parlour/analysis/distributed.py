@@ -122,25 +122,36 @@ class SolverWorker:
         self.solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits, disk_cache=disk_cache)
         self.stopped = 0  # tasks whose search a ray.cancel interrupted
         self._searching = False
-        # installed for good: a late alarm after a search finds the handler, never the
-        # default action (which would end the process)
-        signal.signal(signal.SIGALRM, self._on_alarm)
+        try:
+            # installed for good: a late alarm after a search finds the handler, never the
+            # default action (which would end the process)
+            signal.signal(signal.SIGALRM, self._on_alarm)
+            self._alarm = True
+        except ValueError:  # not the main thread: the progress calls check instead
+            self._alarm = False
 
     def solve(self, position: str, time_limit: float | None) -> tuple[bool | None, int]:
         """Whether the side to move wins ``position`` (``None``: out of time or cancelled)."""
         state = self.game.state_from_position(position)
         before = self.solver.nodes
         self._searching = True
-        signal.setitimer(signal.ITIMER_REAL, CANCEL_CHECK, CANCEL_CHECK)
+        if self._alarm:
+            signal.setitimer(signal.ITIMER_REAL, CANCEL_CHECK, CANCEL_CHECK)
         try:
-            wins: bool | None = self.solver.mover_wins(state, time_limit)
+            if self._alarm:
+                wins: bool | None = self.solver.mover_wins(state, time_limit)
+            else:
+                wins = self.solver.solve(
+                    state, time_limit=time_limit, progress=self._on_progress
+                ).mover_wins
         except SolverTimeout:
             wins = None
         except _Cancelled:
             wins = None
             self.stopped += 1
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            if self._alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
             self._searching = False
         return wins, self.solver.nodes - before
 
@@ -151,6 +162,10 @@ class SolverWorker:
     def _on_alarm(self, _signum: int, _frame: Any) -> None:
         if self._searching and _cancelled():
             self._searching = False
+            raise _Cancelled
+
+    def _on_progress(self, _nodes: int, _seconds: float) -> None:
+        if _cancelled():
             raise _Cancelled
 
 
