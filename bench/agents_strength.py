@@ -125,6 +125,18 @@ PLANK_CEILING = 0.8533
 second); minimax play scores 79.97% and ``plank-stop-2`` 80.28% there."""
 
 
+def _seconds_per_move(lines: list[dict], agent: str) -> float:
+    """An agent's mean thinking time per move, from the arena's records."""
+    seconds = moves = 0.0
+    for line in lines:
+        meta = line["metadata"]
+        for seat, name in enumerate(meta["agents"]):
+            if name == agent:
+                seconds += meta["timing"]["seconds"][seat]
+                moves += meta["timing"]["moves"][seat]
+    return seconds / max(moves, 1)
+
+
 def bench_plank(random_games: int, games: int, multi_games: int, workers: int) -> None:
     """Issue 16's Stomp the Plank figures: ``hard`` at its own budget (no ``--time``)."""
     print(f"\n## Stomp the Plank: hard against random, 2 players, {random_games} games, seats "
@@ -136,7 +148,8 @@ def bench_plank(random_games: int, games: int, multi_games: int, workers: int) -
     record = t.standings.records[0]
     print(f"  hard wins {rate(record.wins, record.games)}; ceiling "
           f"{100 * PLANK_CEILING:.2f}%, {100 * (record.wins / record.games - PLANK_CEILING):+.2f} "
-          f"points  [{time.perf_counter() - start:.0f} s]", flush=True)
+          f"points; {1000 * _seconds_per_move(t.lines, 'hard'):.1f} ms a move"
+          f"  [{time.perf_counter() - start:.0f} s]", flush=True)
     print(f"\n## Stomp the Plank: hard head to head, 2 players, {games} games each (target "
           ">= 55%)")
     for rival in ("plank-stop-2", "plank-risk"):
