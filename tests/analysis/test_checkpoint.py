@@ -49,7 +49,7 @@ def test_a_solve_stopped_midway_resumes_to_the_same_answer(tmp_path, cmodule):
     path = tmp_path / "3x8.ckpt"
 
     def stop_after_a_while(_nodes: int, _seconds: float) -> None:
-        raise KeyboardInterrupt  # the first progress report comes after a quarter second
+        raise KeyboardInterrupt  # at the first report: after a quarter second or a decided move
 
     stopped = c_solver(game, cmodule, root_budget=20_000)
     with pytest.raises(KeyboardInterrupt):

@@ -274,6 +274,7 @@ class ClobberSolver:
                     record(action, not opponent_wins)
                     if not opponent_wins and not all_moves:
                         break
+                    report(self.nodes, 0.0)  # after every decided move, however quick
                 if budget is not None:
                     budget *= 4
         except SearchTimeout:
