@@ -48,18 +48,27 @@ def test_a_solve_stopped_midway_resumes_to_the_same_answer(tmp_path, cmodule):
     reference = c_solver(game, cmodule).solve(state, all_moves=True)
     path = tmp_path / "3x8.ckpt"
 
-    def stop_after_a_while(_nodes: int, _seconds: float) -> None:
-        raise KeyboardInterrupt  # at the first report: after a quarter second or a decided move
+    class StopAfterFirstSave(Checkpoint):
+        """Saves after every decided move (every=0), and the run is stopped (as by Ctrl-C)
+        right after the first save that holds a decided move."""
+
+        stopped = False
+
+        def save(self, solver, position):
+            super().save(solver, position)
+            if self.decided and not self.stopped:
+                self.stopped = True
+                raise KeyboardInterrupt
 
     stopped = c_solver(game, cmodule, root_budget=20_000)
     with pytest.raises(KeyboardInterrupt):
-        stopped.solve(state, all_moves=True, progress=stop_after_a_while, checkpoint=path)
+        stopped.solve(state, all_moves=True, checkpoint=StopAfterFirstSave(path, every=0))
     saved = Checkpoint(path)
     assert path.exists()
 
     resumed = c_solver(game, cmodule)
     decided = saved.load(resumed, state.position())
-    assert all(wins is False for wins in decided.values())  # 3x8: no first move wins
+    assert decided and all(wins is False for wins in decided.values())  # 3x8: none wins
     answer = resumed.solve(state, all_moves=True, checkpoint=path)
     assert answer.winner == reference.winner == "x"
     assert answer.winning_moves == reference.winning_moves == ()

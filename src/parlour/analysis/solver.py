@@ -274,7 +274,8 @@ class ClobberSolver:
                     record(action, not opponent_wins)
                     if not opponent_wins and not all_moves:
                         break
-                    report(self.nodes, 0.0)  # after every decided move, however quick
+                    if saver is not None and saver.due():  # however quick the searches
+                        saver.save(self, position)
                 if budget is not None:
                     budget *= 4
         except SearchTimeout:
