@@ -1,7 +1,8 @@
 """The named strengths players pick from: ``easy``, ``medium``, ``hard``.
 
 Each is one documented agent and budget, the same for every game (the agent adapts through the
-game's declared information and its registered evaluation):
+game's declared information and its registered evaluation), except that ``hard`` plays Clobber
+with its own program (:mod:`parlour.agents.clobber_search`: exact proofs, then compiled MCTS):
 
 ========  ===================================================================  ==============
 name      agent                                                                budget per move
@@ -9,7 +10,8 @@ name      agent                                                                b
 easy      greedy: best end-of-turn position by the game's evaluation, one      <= ~0.1 s
           random move in ten (2000 positions at most)
 medium    MCTS (information-set MCTS when information is hidden)               0.25 s
-hard      MCTS (information-set MCTS when information is hidden)               1.0 s
+hard      MCTS (information-set MCTS when information is hidden); in Clobber   1.0 s
+          the solver's proofs first, then compiled MCTS over bitboards
 ========  ===================================================================  ==============
 
 Options override the defaults: ``hard:time=0.1``, or ``hard:iterations=3000`` for a budget
@@ -21,9 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.agents.base import Agent, register_agent
+from parlour.agents.clobber_search import ClobberSearchAgent
 from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MCTSAgent
 from parlour.core import Game
+from parlour.games.clobber import ClobberGame
 
 EASY_EPSILON = 0.1
 MEDIUM_SECONDS = 0.25
@@ -39,6 +43,15 @@ def _mcts(seconds: float):
     return factory
 
 
+def hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
+    """MCTS for ``HARD_SECONDS`` a move; Clobber's own proofs-then-compiled-search program."""
+    if isinstance(game, ClobberGame):
+        if "iterations" not in options:
+            options.setdefault("time", HARD_SECONDS)
+        return ClobberSearchAgent(game, seed, **options)
+    return _mcts(HARD_SECONDS)(game, seed, **options)
+
+
 def easy(game: Game, seed: int | None = None, **options: Any) -> Agent:
     options.setdefault("epsilon", EASY_EPSILON)
     return GreedyAgent(game, seed, **options)
@@ -51,5 +64,8 @@ register_agent(
     "medium", _mcts(MEDIUM_SECONDS), f"MCTS / information-set MCTS, {MEDIUM_SECONDS} s a move"
 )
 register_agent(
-    "hard", _mcts(HARD_SECONDS), f"MCTS / information-set MCTS, {HARD_SECONDS} s a move"
+    "hard",
+    hard,
+    f"MCTS / information-set MCTS, {HARD_SECONDS} s a move (Clobber: solver proofs, then "
+    "compiled MCTS)",
 )
