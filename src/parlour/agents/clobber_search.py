@@ -35,8 +35,12 @@ try:
 except ImportError:  # built without a C compiler
     _cclobber_search = None
 
-PROOF_SHARE = 0.5
+PROOF_SHARE = 0.3
 """The share of each turn's time budget the exact solver may spend before the search starts."""
+
+CANDIDATE_SHARE = 0.4
+"""The share of the time left after the proof attempt kept for proving the search's favourite
+moves one by one (when the position itself was not proven)."""
 
 UCT_C = 0.7
 """UCT exploration constant for rewards in [0, 1] (sqrt(2)/2 rounded: the textbook value)."""
@@ -65,6 +69,7 @@ class ClobberSearchAgent(Agent):
         time: float | None = None,
         iterations: int | None = None,
         proof: float = PROOF_SHARE,
+        candidates: float = CANDIDATE_SHARE,
         c: float = UCT_C,
         reuse: bool = True,
         max_nodes: int = MAX_NODES,
@@ -75,12 +80,13 @@ class ClobberSearchAgent(Agent):
             time = 1.0
         if (time is not None and time <= 0) or (iterations is not None and iterations < 1):
             raise ValueError("clobber-search: time must be > 0 seconds and iterations >= 1")
-        if not 0 <= proof <= 1:
-            raise ValueError("clobber-search: proof is a share of the time budget, 0 to 1")
+        if not (0 <= proof <= 1 and 0 <= candidates < 1):
+            raise ValueError("clobber-search: proof and candidates are shares of the budget, 0-1")
         super().__init__(game, seed)
         self.time = time
         self.iterations = iterations
         self.proof = float(proof)
+        self.candidates = float(candidates)
         self.c = float(c)
         self.reuse = bool(reuse)
         grid = game.grid
@@ -141,22 +147,76 @@ class ClobberSearchAgent(Agent):
             action = self._fallback.step(view)
             self.last_search = {**self._fallback.last_search, "by": "mcts"}
             return action
-        limit = 0.0 if deadline is None else max(deadline - _time.perf_counter() - MARGIN, 1e-4)
-        result = self._searcher().search(
+        searcher = self._searcher()
+        if deadline is None:
+            result = searcher.search(
+                state.stones(0),
+                state.stones(1),
+                state.to_move,
+                iterations=self.iterations or 0,
+                reuse=self.reuse,
+            )
+            self.last_search = {
+                "iterations": result["iterations"],
+                "seconds": _time.perf_counter() - start,
+                "proven": result["proven"] or None,
+                "by": "search",
+            }
+            return int(result["action"])
+        left = deadline - _time.perf_counter()
+        check = proven is None and self.proof > 0
+        share = 1 - self.candidates if check else 1.0
+        result = searcher.search(
             state.stones(0),
             state.stones(1),
             state.to_move,
-            time_limit=limit,
-            iterations=self.iterations or 0,
+            time_limit=max(left * share - MARGIN, 1e-4),
             reuse=self.reuse,
         )
+        action, by = int(result["action"]), "search"
+        if check and not result["proven"]:
+            action, by = self._check_candidates(state, result["children"], deadline, action)
         self.last_search = {
             "iterations": result["iterations"],
             "seconds": _time.perf_counter() - start,
             "proven": proven if proven is not None else (result["proven"] or None),
-            "by": "search",
+            "by": by,
         }
-        return int(result["action"])
+        return action
+
+    def _check_candidates(
+        self,
+        state: ClobberState,
+        children: list[tuple[int, int, float, int]],
+        deadline: float,
+        action: int,
+    ) -> tuple[int, str]:
+        """Prove the search's favourite moves one by one, most visited first, until time is up.
+
+        A move proven to win is played at once; moves proven to lose are passed over for the
+        most visited move not proven lost. Each try gets half the time left, so one hard
+        position cannot take it all.
+        """
+        solver = solver_for(self.game)
+        ranked = sorted(children, key=lambda kid: -kid[1])
+        lost: set[int] = {kid[0] for kid in ranked if kid[3] < 0}
+        for move, _visits, _wins, known in ranked:
+            if known:
+                continue
+            left = deadline - _time.perf_counter() - MARGIN
+            if left < 1e-3:
+                break
+            try:
+                opponent_wins = solver.mover_wins(state.child(move), time_limit=left / 2)
+            except SolverTimeout:
+                continue
+            if not opponent_wins:
+                return move, "solver"
+            lost.add(move)
+        if action not in lost:
+            return action, "search"
+        fallback = [kid[0] for kid in ranked if kid[0] not in lost]
+        return (fallback[0], "search") if fallback else (action, "search")
 
 
 def clobber_search(game: ClobberGame, seed: int | None = None, **options: Any) -> Agent:
