@@ -5,6 +5,15 @@
     python bench/agents_strength.py openspiel --games 200 --time 0.1 --workers 2
     python bench/agents_strength.py openspiel --opponent cpp --games 200 --time 0.1
     python bench/agents_strength.py all --games 200             # everything above
+    python bench/agents_strength.py clobber --games 200 --times 0.1 --workers 1
+    python bench/agents_strength.py clobber-medium --games 100 --times 1
+
+``clobber`` (issue 16): Clobber's ``hard`` (exact proofs, then compiled MCTS) against OpenSpiel's
+C++ ``pyspiel.MCTSBot`` (random rollouts, UCT, solver on) at the same wall time per move, on
+5x6, 6x6 and 4x7 (``--boards``), at each of ``--times`` seconds a move, colours alternated, win
+rates with 95% Wilson intervals beside the 60% target (75% moonshot). ``clobber-medium``:
+``hard`` against ``medium`` in Clobber 5x6 through the arena; ``--times`` sets hard's budget and
+``--medium-time`` medium's (default: their real budgets, 1 s and 0.25 s).
 
 ``random``: ``hard`` (its time budget overridden by ``--time``) against ``random`` in every
 registered game, two players, seats alternated, through the arena (so every game is a
@@ -118,15 +127,84 @@ def bench_openspiel(games: int, seconds: float, workers: int, opponents: list[st
               f"  [{time.perf_counter() - start:.0f} s]", flush=True)
 
 
+CLOBBER_TARGET, CLOBBER_MOONSHOT, MEDIUM_TARGET = 0.60, 0.75, 0.70
+
+
+def verdict(wins: float, n: int, target: float) -> str:
+    low, _high = wilson(wins, n)
+    if low >= target:
+        return f"target {target:.0%}: met (the whole interval is above it)"
+    if wins / n >= target:
+        return f"target {target:.0%}: met on the point estimate"
+    return f"target {target:.0%}: NOT met"
+
+
+def bench_clobber(games: int, times: list[float], boards: list[str], workers: int) -> None:
+    for seconds in times:
+        for board in boards:
+            rows, columns = (int(x) for x in board.split("x"))
+            spec = f"hard:time={seconds:g}"
+            print(f"\n## Clobber {board}: {spec} against OpenSpiel C++ pyspiel.MCTSBot (random "
+                  f"rollouts, uct_c=2, solver on), {seconds:g} s a move, {games} games, colours "
+                  "alternated", flush=True)
+            jobs = [(spec, "cpp", seconds, 1000 + i, i % 2 == 0, rows, columns)
+                    for i in range(games)]
+            start = time.perf_counter()
+            if workers > 1:
+                context = multiprocessing.get_context("spawn")
+                with ProcessPoolExecutor(workers, mp_context=context) as pool:
+                    results = list(pool.map(_one, jobs))
+            else:
+                results = [_one(job) for job in jobs]
+            wins = sum(r["won"] for r in results)
+            white = sum(r["won"] for r, j in zip(results, jobs, strict=True) if j[4])
+            ours_moves = sum(r["ours_moves"] for r in results)
+            theirs_moves = sum(r["theirs_moves"] for r in results)
+            ours_time = sum(r["ours_seconds_per_move"] * r["ours_moves"] for r in results)
+            theirs_time = sum(r["theirs_seconds_per_move"] * r["theirs_moves"] for r in results)
+            moonshot = "met" if wins / games >= CLOBBER_MOONSHOT else "not met"
+            print(f"  hard wins {rate(wins, games)}; {verdict(wins, games, CLOBBER_TARGET)}; "
+                  f"moonshot {CLOBBER_MOONSHOT:.0%}: {moonshot}")
+            print(f"  as White {white}/{(games + 1) // 2}, as Black {wins - white}/{games // 2}; "
+                  f"seconds per move: hard {ours_time / ours_moves:.3f}, OpenSpiel "
+                  f"{theirs_time / theirs_moves:.3f}; OpenSpiel simulations per move "
+                  f"{sum(r['theirs_simulations'] for r in results) / theirs_moves:.0f}"
+                  f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+
+
+def bench_clobber_medium(games: int, times: list[float], medium_time: float | None,
+                         workers: int) -> None:
+    from parlour.agents.strengths import MEDIUM_SECONDS
+
+    for seconds in times:
+        medium = f"medium:time={medium_time if medium_time is not None else MEDIUM_SECONDS:g}"
+        hard = f"hard:time={seconds:g}"
+        print(f"\n## Clobber 5x6: {hard} against {medium}, {games} games, colours alternated",
+              flush=True)
+        start = time.perf_counter()
+        t = run(plan("clobber", [hard, medium], games, seed=16), workers=workers)
+        assert t.standings is not None
+        record = next(r for r in t.standings.records if r.agent == hard)
+        print(f"  hard wins {rate(record.wins, record.games)}; "
+              f"{verdict(record.wins, record.games, MEDIUM_TARGET)}"
+              f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["speed", "random", "openspiel", "all"])
+    parser.add_argument("what", choices=["speed", "random", "openspiel", "all", "clobber",
+                                         "clobber-medium"])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--opponent", choices=["python", "cpp", "both"], default="both")
     parser.add_argument("--ours", help="our agent spec for the OpenSpiel match "
                         "(default mcts:time=TIME)")
+    parser.add_argument("--times", type=float, nargs="+", default=[0.1, 1.0],
+                        help="clobber: seconds per move, one match per value")
+    parser.add_argument("--boards", nargs="+", default=["5x6", "6x6", "4x7"],
+                        help="clobber: boards ROWSxCOLUMNS")
+    parser.add_argument("--medium-time", type=float, help="clobber-medium: medium's budget")
     parser.add_argument("--out", type=Path, help="keep the hard-vs-random records here")
     args = parser.parse_args()
     if args.what in ("speed", "all"):
@@ -136,6 +214,10 @@ def main() -> None:
     if args.what in ("openspiel", "all"):
         opponents = ["python", "cpp"] if args.opponent == "both" else [args.opponent]
         bench_openspiel(args.games, args.time, args.workers, opponents, args.ours)
+    if args.what == "clobber":
+        bench_clobber(args.games, args.times, args.boards, args.workers)
+    if args.what == "clobber-medium":
+        bench_clobber_medium(args.games, args.times, args.medium_time, args.workers)
 
 
 if __name__ == "__main__":
