@@ -11,6 +11,11 @@ Each turn, within one time budget (``time`` seconds, never exceeded):
    MCTS-Solver proofs over bitboards in C (``parlour.agents._cclobber_search``), with random
    playouts and the tree kept between turns. In a lost position that search picks the move it
    found hardest to refute, which gives the opponent the most chances to go wrong.
+3. **Check the favourites.** When the position was not proven, a share of the time
+   (``candidates``) is kept to prove the search's moves one by one, most visited first: proving
+   one move is far easier than proving the whole position, so a winning move is often found a
+   turn or two before the position itself can be proven, and a move proven to lose is passed
+   over for the next.
 
 Boards of more than 64 squares, graph boards (C7) and installs without a C compiler fall back to
 :class:`~parlour.agents.mcts.MCTSAgent` for the search (the proof step still runs on grids).
