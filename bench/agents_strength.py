@@ -139,15 +139,16 @@ def verdict(wins: float, n: int, target: float) -> str:
     return f"target {target:.0%}: NOT met"
 
 
-def bench_clobber(games: int, times: list[float], boards: list[str], workers: int) -> None:
+def bench_clobber(games: int, times: list[float], boards: list[str], workers: int,
+                  seed: int = 1000) -> None:
     for seconds in times:
         for board in boards:
             rows, columns = (int(x) for x in board.split("x"))
             spec = f"hard:time={seconds:g}"
             print(f"\n## Clobber {board}: {spec} against OpenSpiel C++ pyspiel.MCTSBot (random "
                   f"rollouts, uct_c=2, solver on), {seconds:g} s a move, {games} games, colours "
-                  "alternated", flush=True)
-            jobs = [(spec, "cpp", seconds, 1000 + i, i % 2 == 0, rows, columns)
+                  f"alternated, seeds from {seed}", flush=True)
+            jobs = [(spec, "cpp", seconds, seed + 2 * i, i % 2 == 0, rows, columns)
                     for i in range(games)]
             start = time.perf_counter()
             if workers > 1:
@@ -204,6 +205,8 @@ def main() -> None:
                         help="clobber: seconds per move, one match per value")
     parser.add_argument("--boards", nargs="+", default=["5x6", "6x6", "4x7"],
                         help="clobber: boards ROWSxCOLUMNS")
+    parser.add_argument("--seed", type=int, default=1000,
+                        help="clobber: first seed (game i uses seed + 2i; OpenSpiel's bot +1)")
     parser.add_argument("--medium-time", type=float, help="clobber-medium: medium's budget")
     parser.add_argument("--out", type=Path, help="keep the hard-vs-random records here")
     args = parser.parse_args()
@@ -215,7 +218,7 @@ def main() -> None:
         opponents = ["python", "cpp"] if args.opponent == "both" else [args.opponent]
         bench_openspiel(args.games, args.time, args.workers, opponents, args.ours)
     if args.what == "clobber":
-        bench_clobber(args.games, args.times, args.boards, args.workers)
+        bench_clobber(args.games, args.times, args.boards, args.workers, args.seed)
     if args.what == "clobber-medium":
         bench_clobber_medium(args.games, args.times, args.medium_time, args.workers)
 
