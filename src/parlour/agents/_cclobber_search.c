@@ -298,7 +298,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"rows", "columns", "seed", "c", "max_nodes", "cannibal", NULL};
     int rows, cols, cannibal = 0;
     unsigned long long seed = 0;
-    double c = 0.7;
+    double c = 0.4;
     unsigned int max_nodes = 1u << 22;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "ii|KdIp", kwlist, &rows, &cols, &seed, &c,
                                      &max_nodes, &cannibal))
