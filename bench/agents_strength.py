@@ -168,7 +168,10 @@ def bench_clobber(games: int, times: list[float], boards: list[str], workers: in
                   f"moonshot {CLOBBER_MOONSHOT:.0%}: {moonshot}")
             print(f"  as White {white}/{(games + 1) // 2}, as Black {wins - white}/{games // 2}; "
                   f"seconds per move: hard {ours_time / ours_moves:.3f}, OpenSpiel "
-                  f"{theirs_time / theirs_moves:.3f}; OpenSpiel simulations per move "
+                  f"{theirs_time / theirs_moves:.3f} (longest: hard "
+                  f"{max(r['ours_longest_move'] for r in results):.3f}, OpenSpiel "
+                  f"{max(r['theirs_longest_move'] for r in results):.3f}); "
+                  "OpenSpiel simulations per move "
                   f"{sum(r['theirs_simulations'] for r in results) / theirs_moves:.0f}"
                   f"  [{time.perf_counter() - start:.0f} s]", flush=True)
 

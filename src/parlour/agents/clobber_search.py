@@ -54,7 +54,11 @@ UCT_C = 0.4
 each other (87-93 of 100 games); 0.4 kept."""
 
 MARGIN = 0.002
-"""Seconds kept back from the search for the bookkeeping around it (the budget is a ceiling)."""
+"""Seconds kept back from each step for the bookkeeping around it (the budget is a ceiling)."""
+
+SAFETY = 0.05
+"""Share of the budget (at most 10 ms) never planned for: the solver reads its clock every few
+thousand nodes, so a step may overrun its own limit by a millisecond or two."""
 
 MAX_NODES = 1 << 22
 """Nodes in the compiled search's pool (20 bytes each: 80 MB)."""
@@ -126,7 +130,9 @@ class ClobberSearchAgent(Agent):
 
     def act(self, view: PlayerView) -> int:
         start = _time.perf_counter()
-        deadline = None if self.time is None else start + self.time
+        deadline = (
+            None if self.time is None else start + self.time - min(0.01, SAFETY * self.time)
+        )
         state = view.sample_world(self.rng)  # Clobber hides nothing: this is the position
         assert isinstance(state, ClobberState)
         legal = state.legal_actions()
