@@ -67,11 +67,19 @@ class TimedCppBot:
             False, pyspiel.ChildSelectionPolicy.UCT, seconds,
         )
         self.simulations = 0
+        self.empty_roots = 0
 
     def step(self, state) -> int:
-        root = self.bot.mcts_search(state)
-        self.simulations += root.explore_count
-        return root.best_child().action
+        for _attempt in range(3):
+            root = self.bot.mcts_search(state)
+            self.simulations += root.explore_count
+            best = root.best_child()
+            if best is not None:
+                return best.action
+            # Rarely (on a heavily loaded machine) the C++ search returns a root without
+            # children; search again rather than end the match.
+            self.empty_roots += 1
+        raise RuntimeError("OpenSpiel's MCTSBot returned no move three times in a row")
 
 
 def play_pair(ours_spec: str, theirs: str, seconds: float, seed: int, ours_white: bool,
