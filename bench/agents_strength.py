@@ -171,7 +171,8 @@ def bench_clobber(games: int, times: list[float], boards: list[str], workers: in
                   f"{theirs_time / theirs_moves:.3f} (longest: hard "
                   f"{max(r['ours_longest_move'] for r in results):.3f}, OpenSpiel "
                   f"{max(r['theirs_longest_move'] for r in results):.3f}); "
-                  "OpenSpiel simulations per move "
+                  "iterations per move: hard's search "
+                  f"{sum(r['ours_iterations'] for r in results) / ours_moves:.0f}, OpenSpiel "
                   f"{sum(r['theirs_simulations'] for r in results) / theirs_moves:.0f}"
                   f"  [{time.perf_counter() - start:.0f} s]", flush=True)
 
