@@ -95,6 +95,7 @@ class ClobberSearchAgent(Agent):
         if not (0 <= proof <= 1 and 0 <= candidates < 1):
             raise ValueError("clobber-search: proof and candidates are shares of the budget, 0-1")
         super().__init__(game, seed)
+        self.clobber = game  # the game, typed as Clobber's
         self.time = time
         self.iterations = iterations
         self.proof = float(proof)
@@ -117,7 +118,7 @@ class ClobberSearchAgent(Agent):
 
     def _searcher(self) -> Any:
         if self._search is None:
-            grid = self.game.grid
+            grid = self.clobber.grid
             assert grid is not None and _cclobber_search is not None
             self._search = _cclobber_search.Search(
                 grid.rows,
@@ -130,9 +131,7 @@ class ClobberSearchAgent(Agent):
 
     def act(self, view: PlayerView) -> int:
         start = _time.perf_counter()
-        deadline = (
-            None if self.time is None else start + self.time - min(0.01, SAFETY * self.time)
-        )
+        deadline = None if self.time is None else start + self.time - min(0.01, SAFETY * self.time)
         state = view.sample_world(self.rng)  # Clobber hides nothing: this is the position
         assert isinstance(state, ClobberState)
         legal = state.legal_actions()
@@ -140,9 +139,9 @@ class ClobberSearchAgent(Agent):
             self.last_search = {"iterations": 0, "seconds": 0.0, "proven": None, "by": "only"}
             return legal[0]
         proven = None
-        if deadline is not None and self.proof > 0 and self.game.grid is not None:
+        if self.time is not None and self.proof > 0 and self.clobber.grid is not None:
             try:
-                solution = solver_for(self.game).solve(state, time_limit=self.proof * self.time)
+                solution = solver_for(self.clobber).solve(state, time_limit=self.proof * self.time)
             except SolverTimeout:
                 pass
             else:
@@ -211,7 +210,7 @@ class ClobberSearchAgent(Agent):
         most visited move not proven lost. Each try gets half the time left, so one hard
         position cannot take it all.
         """
-        solver = solver_for(self.game)
+        solver = solver_for(self.clobber)
         ranked = sorted(children, key=lambda kid: -kid[1])
         lost: set[int] = {kid[0] for kid in ranked if kid[3] < 0}
         for move, _visits, _wins, known in ranked:
