@@ -92,8 +92,33 @@ def bench_random(games: int, seconds: float, workers: int, out: Path | None) -> 
                  {"game": name, "players": 2, "games_per_table": games, "seed": 6})
 
 
-def _one(args: tuple[str, str, float, int, bool]) -> dict:
+def _one(args: tuple) -> dict:
     return play_pair(*args)
+
+
+def play_all(jobs: list[tuple], workers: int) -> list[dict]:
+    """Play every OpenSpiel match of ``jobs`` (in ``workers`` processes when more than one)."""
+    if workers > 1:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            return list(pool.map(_one, jobs))
+    return [_one(job) for job in jobs]
+
+
+def totals(results: list[dict], jobs: list[tuple]) -> dict[str, float]:
+    """Wins (all, and as White: ``job[4]``), and each side's seconds and iterations per move."""
+    ours_moves = sum(r["ours_moves"] for r in results)
+    theirs_moves = sum(r["theirs_moves"] for r in results)
+    return {
+        "wins": sum(r["won"] for r in results),
+        "white": sum(r["won"] for r, j in zip(results, jobs, strict=True) if j[4]),
+        "ours_seconds": sum(r["ours_seconds_per_move"] * r["ours_moves"] for r in results)
+        / ours_moves,
+        "theirs_seconds": sum(r["theirs_seconds_per_move"] * r["theirs_moves"] for r in results)
+        / theirs_moves,
+        "ours_iterations": sum(r["ours_iterations"] for r in results) / ours_moves,
+        "theirs_iterations": sum(r["theirs_simulations"] for r in results) / theirs_moves,
+    }
 
 
 def bench_openspiel(games: int, seconds: float, workers: int, opponents: list[str],
@@ -105,26 +130,14 @@ def bench_openspiel(games: int, seconds: float, workers: int, opponents: list[st
               f"uct_c=2), {seconds:g} s a move, {games} games, colours alternated", flush=True)
         jobs = [(ours, opponent, seconds, 1000 + i, i % 2 == 0) for i in range(games)]
         start = time.perf_counter()
-        if workers > 1:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                results = list(pool.map(_one, jobs))
-        else:
-            results = [_one(job) for job in jobs]
-        wins = sum(r["won"] for r in results)
-        white = sum(r["won"] for r, j in zip(results, jobs, strict=True) if j[4])
-        ours_moves = sum(r["ours_moves"] for r in results)
-        theirs_moves = sum(r["theirs_moves"] for r in results)
-        print(f"  parlour wins {rate(wins, games)}; as White {white}/{(games + 1) // 2}, "
-              f"as Black {wins - white}/{games // 2}")
-        ours_time = sum(r["ours_seconds_per_move"] * r["ours_moves"] for r in results)
-        theirs_time = sum(r["theirs_seconds_per_move"] * r["theirs_moves"] for r in results)
-        print(f"  seconds per move: parlour {ours_time / ours_moves:.3f}, "
-              f"OpenSpiel {theirs_time / theirs_moves:.3f}")
-        print(f"  iterations per move: parlour "
-              f"{sum(r['ours_iterations'] for r in results) / ours_moves:.0f}, OpenSpiel "
-              f"{sum(r['theirs_simulations'] for r in results) / theirs_moves:.0f}"
-              f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+        results = play_all(jobs, workers)
+        t = totals(results, jobs)
+        print(f"  parlour wins {rate(t['wins'], games)}; as White {t['white']}/{(games + 1) // 2}, "
+              f"as Black {t['wins'] - t['white']}/{games // 2}")
+        print(f"  seconds per move: parlour {t['ours_seconds']:.3f}, "
+              f"OpenSpiel {t['theirs_seconds']:.3f}")
+        print(f"  iterations per move: parlour {t['ours_iterations']:.0f}, OpenSpiel "
+              f"{t['theirs_iterations']:.0f}  [{time.perf_counter() - start:.0f} s]", flush=True)
 
 
 CLOBBER_TARGET, CLOBBER_MOONSHOT, MEDIUM_TARGET = 0.60, 0.75, 0.70
@@ -151,30 +164,20 @@ def bench_clobber(games: int, times: list[float], boards: list[str], workers: in
             jobs = [(spec, "cpp", seconds, seed + 2 * i, i % 2 == 0, rows, columns)
                     for i in range(games)]
             start = time.perf_counter()
-            if workers > 1:
-                context = multiprocessing.get_context("spawn")
-                with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                    results = list(pool.map(_one, jobs))
-            else:
-                results = [_one(job) for job in jobs]
-            wins = sum(r["won"] for r in results)
-            white = sum(r["won"] for r, j in zip(results, jobs, strict=True) if j[4])
-            ours_moves = sum(r["ours_moves"] for r in results)
-            theirs_moves = sum(r["theirs_moves"] for r in results)
-            ours_time = sum(r["ours_seconds_per_move"] * r["ours_moves"] for r in results)
-            theirs_time = sum(r["theirs_seconds_per_move"] * r["theirs_moves"] for r in results)
+            results = play_all(jobs, workers)
+            t = totals(results, jobs)
+            wins = t["wins"]
             moonshot = "met" if wins / games >= CLOBBER_MOONSHOT else "not met"
             print(f"  hard wins {rate(wins, games)}; {verdict(wins, games, CLOBBER_TARGET)}; "
                   f"moonshot {CLOBBER_MOONSHOT:.0%}: {moonshot}")
-            print(f"  as White {white}/{(games + 1) // 2}, as Black {wins - white}/{games // 2}; "
-                  f"seconds per move: hard {ours_time / ours_moves:.3f}, OpenSpiel "
-                  f"{theirs_time / theirs_moves:.3f} (longest: hard "
+            print(f"  as White {t['white']}/{(games + 1) // 2}, as Black "
+                  f"{wins - t['white']}/{games // 2}; seconds per move: hard "
+                  f"{t['ours_seconds']:.3f}, OpenSpiel {t['theirs_seconds']:.3f} (longest: hard "
                   f"{max(r['ours_longest_move'] for r in results):.3f}, OpenSpiel "
-                  f"{max(r['theirs_longest_move'] for r in results):.3f}); "
-                  "iterations per move: hard's search "
-                  f"{sum(r['ours_iterations'] for r in results) / ours_moves:.0f}, OpenSpiel "
-                  f"{sum(r['theirs_simulations'] for r in results) / theirs_moves:.0f}"
-                  f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+                  f"{max(r['theirs_longest_move'] for r in results):.3f}); iterations per move: "
+                  f"hard's search {t['ours_iterations']:.0f}, OpenSpiel "
+                  f"{t['theirs_iterations']:.0f}  [{time.perf_counter() - start:.0f} s]",
+                  flush=True)
 
 
 def bench_clobber_medium(games: int, times: list[float], medium_time: float | None,
