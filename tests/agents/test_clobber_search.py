@@ -171,3 +171,11 @@ def test_boards_beyond_64_squares_search_with_mcts():
     state = game.new_initial_state()
     assert agent.step(state) in state.legal_actions()
     assert agent.last_search["by"] == "mcts"
+
+
+def test_graph_boards_search_with_mcts():
+    game = parlour.load_game("clobber", graph="a-b b-c c-d d-e", position="oxoxo o")
+    agent = make_agent("hard:time=0.2", game, 0)
+    state = game.new_initial_state()
+    assert agent.step(state) in state.legal_actions()
+    assert agent.last_search["by"] == "mcts"
