@@ -14,6 +14,10 @@ hard      MCTS (information-set MCTS when information is hidden); in Clobber   1
           the solver's proofs first, then compiled MCTS over bitboards
 ========  ===================================================================  ==============
 
+Stomp the Plank's ``hard`` is not a search: solved tables, an exact look-ahead over the turn
+and, with two players, a best response to a model of the opponent
+(:mod:`parlour.agents.plank_hard`); it answers in milliseconds.
+
 Options override the defaults: ``hard:time=0.1``, or ``hard:iterations=3000`` for a budget
 that reproduces exactly from the seed (a time budget depends on the machine).
 """
@@ -26,6 +30,7 @@ from parlour.agents.base import Agent, register_agent
 from parlour.agents.clobber_search import ClobberSearchAgent
 from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MCTSAgent
+from parlour.agents.plank_hard import plank_hard
 from parlour.core import Game
 from parlour.games.clobber import ClobberGame
 
@@ -44,8 +49,10 @@ def _mcts(seconds: float):
 
 
 def hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
-    """MCTS for ``HARD_SECONDS`` a move; Clobber's own proofs-then-compiled-search program."""
-    if isinstance(game, ClobberGame):
+    """MCTS for ``HARD_SECONDS`` a move; Clobber and Stomp the Plank have their own programs."""
+    if game.name == "stomp-the-plank":  # solved tables and a model of the opponent
+        return plank_hard(game, seed, **options)
+    if isinstance(game, ClobberGame):  # exact proofs, then compiled MCTS
         if "iterations" not in options:
             options.setdefault("time", HARD_SECONDS)
         return ClobberSearchAgent(game, seed, **options)
@@ -67,5 +74,5 @@ register_agent(
     "hard",
     hard,
     f"MCTS / information-set MCTS, {HARD_SECONDS} s a move (Clobber: solver proofs, then "
-    "compiled MCTS)",
+    "compiled MCTS; Stomp the Plank: solved tables, best response to a model of the opponent)",
 )
