@@ -5,6 +5,8 @@
     python bench/clobber_solver.py --engine python  # the pure-Python engine (small boards)
     python bench/clobber_solver.py --baseline       # also the same search without the CGT shortcuts
     python bench/clobber_solver.py --mcgs-6x6 --time-limit 1800   # 6x6 openings MCGS solved
+    python bench/clobber_solver.py --table --tt-bits 27    # every rectangle of at most 30 squares
+    python bench/clobber_solver.py --table --markdown      # ...as the table of docs/analysis.md
 
 Each board is solved in a fresh process (cold tables, no on-disk cache), so "peak MB" is the
 peak resident memory of that solve. "outcome" is N (first player wins) or P (second player
@@ -21,10 +23,14 @@ import json
 import resource
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 MCGS_SECONDS = {"2x10": 0.4, "2x12": 13.0, "3x6": 0.4, "3x7": 1.5, "3x8": 85.0, "4x5": 1.1}
 """MCGS (Folkersen, Du, Müller) solve times quoted in issue 7, in seconds."""
+MCGS_REPORTED = {"5x6": 43_797.0}
+"""Times the MCGS authors report for their own machine (issue 21 quotes 5x6: 43,797 s)."""
 
 ISSUE_BOARDS = ["2x10", "2x12", "3x6", "3x7", "3x8", "4x5", "4x6"]
 
@@ -55,16 +61,40 @@ def small_boards(max_squares: int = 20) -> list[str]:
     ]
 
 
-def solve_one(size: str, engine: str, tt_bits: int, db_max: int, limit: float) -> dict:
+def rectangles(max_squares: int = 30) -> list[str]:
+    """Every rectangle of at most ``max_squares`` squares (rows <= columns), by rows then size.
+
+    A board has at most 26 columns (ruling C1), so 1x27 and longer are played turned (27x1)."""
+    return [
+        f"{r}x{c}" if c <= 26 else f"{c}x{r}"
+        for r in range(1, max_squares + 1)
+        for c in range(max(r, 2 if r == 1 else r), max_squares + 1)
+        if r * c <= max_squares
+    ]
+
+
+def mcgs_seconds(size: str) -> float | None:
+    return MCGS_SECONDS.get(size, MCGS_REPORTED.get(size))
+
+
+def solve_one(
+    size: str, engine: str, tt_bits: int, db_max: int, limit: float, module_path: str | None = None
+) -> dict:
     """Solve one board (``RxC``: its outcome class) or position (the winner) in this process."""
+    from pathlib import Path
+
     import parlour
-    from parlour.analysis import ClobberSolver, SolverTimeout
+    from parlour.analysis import ClobberSolver, SolverTimeout, cengine
 
     is_position = " " in size
     game = parlour.load_game("clobber", **({"position": size} if is_position else {"size": size}))
-    solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits, db_max_stones=db_max)
+    module = cengine.load_from(Path(module_path)) if module_path else None
+    solver = ClobberSolver(
+        game, engine=engine, engine_module=module, tt_bits=tt_bits, db_max_stones=db_max
+    )
     state = game.new_initial_state()
     started = time.perf_counter()
+    cpu = time.process_time()
     try:
         if is_position:
             mover = size[-1]
@@ -81,19 +111,26 @@ def solve_one(size: str, engine: str, tt_bits: int, db_max: int, limit: float) -
         "outcome": outcome,
         "nodes": solver.nodes,
         "seconds": seconds,
+        "cpu_seconds": time.process_time() - cpu,
         "peak_mb": peak_mb,
     }
 
 
-def run_in_child(size: str, args: argparse.Namespace, db_max: int) -> dict:
+def run_in_child(
+    size: str, args: argparse.Namespace, db_max: int, module_path: str | None = None
+) -> dict:
     command = [
         sys.executable, __file__, "--one", size, "--engine", args.engine,
         "--tt-bits", str(args.tt_bits), "--db-max", str(db_max),
         "--time-limit", str(args.time_limit),
     ]
+    if module_path:
+        command += ["--module", module_path]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        return {"board": size, "outcome": "error: " + done.stderr.strip().splitlines()[-1]}
+        lines = done.stderr.strip().splitlines()
+        return {"board": size, "outcome": "error: " + (lines[-1] if lines else
+                                                      f"exit status {done.returncode}")}
     return json.loads(done.stdout)
 
 
@@ -108,15 +145,33 @@ def main() -> None:
     parser.add_argument("--boards", nargs="*", help="only these boards, e.g. 3x8 4x6")
     parser.add_argument("--mcgs-6x6", action="store_true",
                         help="only the 6x6 openings solved by the MCGS authors")
+    parser.add_argument("--table", action="store_true",
+                        help="every rectangle of at most 30 squares (--max-squares)")
+    parser.add_argument("--max-squares", type=int, default=30)
+    parser.add_argument("--markdown", action="store_true", help="--table as a Markdown table")
+    parser.add_argument("--reference", type=Path,
+                        help="also solve each board with the engine built from this version of "
+                        "_cclobber.c (e.g. git show main:src/parlour/analysis/_cclobber.c)")
     parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--module", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(solve_one(args.one, args.engine, args.tt_bits, args.db_max,
-                                   args.time_limit)))
+                                   args.time_limit, args.module)))
+        return
+    if args.reference:
+        from parlour.analysis import cengine
+
+        build = Path(tempfile.mkdtemp(prefix="clobber-reference-"))
+        args.reference_module = str(cengine.compile_engine(build, source=args.reference))
+        run_reference(args)
         return
 
     if args.mcgs_6x6:
         run_6x6(args)
+        return
+    if args.table:
+        run_table(args)
         return
     boards = args.boards or list(
         dict.fromkeys(ISSUE_BOARDS + small_boards() + (STRETCH_BOARDS if args.stretch else []))
@@ -153,6 +208,58 @@ def main() -> None:
                 line += f" {plain['nodes']:>13,} {plain['seconds']:>9.2f} {speed:>10}"
         print(line, flush=True)
     print(f"total solve time {total:.1f} s")
+
+
+def run_reference(args: argparse.Namespace) -> None:
+    """Each board solved by this engine and by the reference one, one after the other in the
+    same run (same machine load): nodes, wall and CPU seconds, and the ratios."""
+    boards = args.boards or ISSUE_BOARDS
+    print(f"this engine against the one built from {args.reference} "
+          f"(tt 2^{args.tt_bits} entries, limit {args.time_limit:g} s per board)")
+    print(f"{'board':>6} {'outcome':>8} {'nodes':>13} {'CPU s':>8} {'wall s':>8} "
+          f"{'ref nodes':>13} {'ref CPU s':>9} {'ref wall s':>10} {'nodes':>6} {'CPU':>6}")
+    for size in boards:
+        ours = run_in_child(size, args, args.db_max)
+        ref = run_in_child(size, args, args.db_max, args.reference_module)
+        if "nodes" not in ours or "nodes" not in ref:
+            print(f"{size:>6} {ours['outcome']} / {ref['outcome']}", flush=True)
+            continue
+        if ours["outcome"] not in ("timeout", ref["outcome"]) and ref["outcome"] != "timeout":
+            raise SystemExit(f"{size}: the engines disagree: {ours['outcome']} / {ref['outcome']}")
+        print(f"{size:>6} {ours['outcome']:>8} {ours['nodes']:>13,} {ours['cpu_seconds']:>8.2f} "
+              f"{ours['seconds']:>8.2f} {ref['nodes']:>13,} {ref['cpu_seconds']:>9.2f} "
+              f"{ref['seconds']:>10.2f} {ref['nodes'] / ours['nodes']:>5.2f}x "
+              f"{ref['cpu_seconds'] / max(ours['cpu_seconds'], 1e-9):>5.2f}x", flush=True)
+
+
+def run_table(args: argparse.Namespace) -> None:
+    """Every rectangle of at most --max-squares squares: outcome, seconds (wall and CPU),
+    nodes, peak memory, and MCGS's time where one is known ("-" where none is)."""
+    boards = args.boards or rectangles(args.max_squares)
+    print(f"every rectangle of at most {args.max_squares} squares (engine={args.engine}, "
+          f"tt 2^{args.tt_bits} entries, limit {args.time_limit:g} s per board)")
+    if args.markdown:
+        print("| board | outcome | seconds | CPU s | nodes | peak MB | MCGS s |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+    else:
+        print(f"{'board':>6} {'outcome':>8} {'seconds':>9} {'CPU s':>9} {'nodes':>15} "
+              f"{'peak MB':>8} {'MCGS s':>8}")
+    for size in boards:
+        row = run_in_child(size, args, args.db_max)
+        if "nodes" not in row:
+            print(f"{size:>6} {row['outcome']}", flush=True)
+            continue
+        ref = mcgs_seconds(size)
+        outcome = row["outcome"]
+        if outcome == "timeout":
+            outcome = f"not solved in {args.time_limit:g} s"
+        cells = [size, outcome, f"{row['seconds']:.2f}", f"{row['cpu_seconds']:.2f}",
+                 f"{row['nodes']:,}", f"{row['peak_mb']:.0f}", f"{ref:,g}" if ref else "-"]
+        if args.markdown:
+            print("| " + " | ".join(cells) + " |", flush=True)
+        else:
+            widths = [6, 8, 9, 9, 15, 8, 8]
+            print(" ".join(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True)), flush=True)
 
 
 def run_6x6(args: argparse.Namespace) -> None:

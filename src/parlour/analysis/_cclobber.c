@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <limits.h>
 
 typedef uint64_t u64;
 
@@ -35,6 +36,7 @@ typedef struct {
     Key k, nk;          /* normal form seen by the mover, and of the negative */
     u64 h1, h2, nh1, nh2;
     int stones;
+    int cls; /* outcome class when known from the region table, else -1 (not looked up) */
 } Reg;
 
 static inline int key_cmp(const Key *x, const Key *y) {
@@ -250,6 +252,7 @@ static void finish_reg(Reg *g, int stones) {
     g->nh1 = key_hash(&g->nk, SEED1);
     g->nh2 = key_hash(&g->nk, SEED2);
     g->stones = stones;
+    g->cls = -1;
 }
 
 static void make_reg(Reg *g, int h, int w, u64 a, u64 b) {
@@ -265,6 +268,8 @@ static inline void neg_reg(Reg *dst, const Reg *src) {
     dst->nh1 = src->h1;
     dst->nh2 = src->h2;
     dst->stones = src->stones;
+    /* bit 0: the mover wins moving first; bit 1: the other player does. Negating swaps them. */
+    dst->cls = src->cls < 0 ? -1 : ((src->cls & 1) << 1) | (src->cls >> 1);
 }
 
 static inline int count_moves(u64 x, u64 y, const Box *bx, int w) {
@@ -274,9 +279,11 @@ static inline int count_moves(u64 x, u64 y, const Box *bx, int w) {
 }
 
 /* ---------------------------------------------------------------- tables */
-typedef struct {
-    u64 h, g; /* g: bits 8.. signature, bits 2..7 log2 work, bit 1 valid, bit 0 result */
-} TTEntry;
+/* A transposition-table entry is one 64-bit word: bits 8..63 check bits (the top 56 bits of
+   the sum's second signature; the first signature picks the bucket), bits 2..7 log2 of the
+   nodes the proof took, bit 1 valid, bit 0 result. A bucket is 8 entries, one cache line. */
+typedef u64 TTEntry;
+#define TT_WAYS 8
 
 typedef struct {
     u64 a, b;
@@ -288,17 +295,25 @@ typedef struct {
     PyObject_HEAD
     int cannibal;
     int db_max;
+    int tt_bits;
     TTEntry *tt;
-    u64 tt_mask; /* number of buckets - 1; each bucket holds 4 entries */
+    u64 tt_mask; /* number of buckets - 1 */
     DBEntry *db;
     u64 db_cap, db_count, db_limit;
     long long nodes;
     long long tt_hits, db_hits;
+    long long cut_first, cut_later, tried_later, all_nodes, all_children; /* ordering figures */
     /* per-search state */
+    long long node_limit; /* abort (aborted = 3) when nodes reach it */
+    int order_mode;       /* move ordering: 0 mobility, 1.. with the history of patterns */
+    int order_weight;     /* weight of mobility against the pattern history (0..1024) */
+    uint32_t *hist_good, *hist_tried; /* per move pattern: refutations found, moves tried */
     double deadline, started, next_report;
     PyObject *progress;
-    int aborted; /* 1: time out, 2: Python exception set */
+    int aborted; /* 1: time out, 2: Python exception set, 3: node limit */
     int slow_path; /* tests: use the permutation tables everywhere (the reference) */
+    char *arena;   /* scratch memory of the search, a stack */
+    size_t arena_top, arena_cap;
 } Engine;
 
 static double now_seconds(void) {
@@ -307,38 +322,54 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static inline TTEntry *tt_bucket(Engine *E, u64 h) { return E->tt + (h & E->tt_mask) * TT_WAYS; }
+
 static int tt_probe(Engine *E, u64 h, u64 g) {
-    TTEntry *bucket = E->tt + ((h & E->tt_mask) << 2);
-    u64 sig = g & ~0xffULL;
-    for (int i = 0; i < 4; i++)
-        if (bucket[i].h == h && (bucket[i].g & ~0xffULL) == sig && (bucket[i].g & 2))
-            return (int)(bucket[i].g & 1);
+    TTEntry *bucket = tt_bucket(E, h);
+    u64 sig = (g & ~0xffULL) | 2;
+    for (int i = 0; i < TT_WAYS; i++)
+        if ((bucket[i] & ~0xfcULL & ~1ULL) == sig) return (int)(bucket[i] & 1);
     return -1;
 }
 
-static void tt_store(Engine *E, u64 h, u64 g, int result, long long work) {
-    TTEntry *bucket = E->tt + ((h & E->tt_mask) << 2);
-    u64 sig = g & ~0xffULL;
-    int lw = 0;
-    while (work > 1 && lw < 63) {
-        work >>= 1;
-        lw++;
-    }
+static inline int log2_work(long long work) {
+    return work > 1 ? 63 - __builtin_clzll((u64)work) : 0;
+}
+
+/* Keep the entry unless the bucket is full of entries that took more work (a proof that took
+   many nodes is worth more than many that took few). */
+static void tt_put(TTEntry *bucket, u64 sig, int lw, int result) {
     u64 val = sig | ((u64)lw << 2) | 2 | (u64)(result & 1);
     int victim = 0, least = 1 << 30;
-    for (int i = 0; i < 4; i++) {
-        if (bucket[i].h == h && (bucket[i].g & ~0xffULL) == sig) {
-            bucket[i].g = val;
+    for (int i = 0; i < TT_WAYS; i++) {
+        u64 e = bucket[i];
+        if ((e & 2) && (e & ~0xffULL) == sig) {
+            if ((int)((e >> 2) & 63) > lw) val = (val & ~0xfcULL) | (e & 0xfcULL);
+            bucket[i] = val;
             return;
         }
-        int w = (bucket[i].g & 2) ? (int)((bucket[i].g >> 2) & 63) : -1;
-        if (w < least) {
+        int w = (e & 2) ? (int)((e >> 2) & 63) : -1;
+        if (i < TT_WAYS - 1 && w < least) {
             least = w;
             victim = i;
         }
     }
-    bucket[victim].h = h;
-    bucket[victim].g = val;
+    /* ways 0..6 keep the costliest proofs; the last way always takes the newest entry */
+    if (least > lw) victim = TT_WAYS - 1;
+    bucket[victim] = val;
+}
+
+static void tt_store(Engine *E, u64 h, u64 g, int result, long long work) {
+    tt_put(tt_bucket(E, h), g & ~0xffULL, log2_work(work), result);
+}
+
+/* Scratch memory of the search: a stack, released in reverse order. */
+static void *arena_get(Engine *E, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    if (E->arena_top + size > E->arena_cap) return NULL;
+    void *p = E->arena + E->arena_top;
+    E->arena_top += size;
+    return p;
 }
 
 static inline u64 db_slot(const Key *k, u64 cap) { return key_hash(k, 0x5bd1e995ULL) & (cap - 1); }
@@ -408,6 +439,7 @@ typedef struct {
     Reg comps[4]; /* live regions after the move, seen by the next mover */
     u64 h1, h2;   /* signature of the child sum */
     int score;    /* moves left to the opponent: fewer first */
+    int pattern;  /* the move's neighbourhood (history heuristic), -1 when not known */
 } Child;
 
 static int win(Engine *E, const Reg *in, int n);
@@ -456,16 +488,13 @@ static int outcome(Engine *E, const Reg *g) {
     return v;
 }
 
-static int child_cmp(const void *x, const void *y) {
-    const Child *p = x, *q = y;
-    return (p->score > q->score) - (p->score < q->score);
-}
 
 /* Ordering bonus from the region table (looked up, never computed here): a part already
    known to be lost for the opponent (or zero) makes the move more promising. */
-static inline int known_bonus(Engine *E, const Reg *g) {
+static inline int known_bonus(Engine *E, Reg *g) {
     if (g->stones > E->db_max) return 0;
-    switch (db_get(E, &g->k)) {
+    g->cls = db_get(E, &g->k);
+    switch (g->cls) {
     case NEGATIVE: return -4;
     case ZERO: return -2;
     case POSITIVE: return 4;
@@ -479,6 +508,34 @@ static inline void start_child(Child *c, int idx, u64 rest1, u64 rest2) {
     c->h1 = rest1;
     c->h2 = rest2;
     c->score = 0;
+    c->pattern = -1;
+}
+
+/* The neighbourhood of a move from cell s to its neighbour t in a box h x w, turned so that the move
+   points up: ten cells around it (the stone's three other neighbours, the target's three and
+   the four diagonal cells beyond them), each empty, the mover's or the opponent's, as a number
+   below 3^10. Moves with the same neighbourhood tend to be equally good in different positions,
+   which the history heuristic exploits. */
+#define PATTERNS 59049
+static const int8_t PATTERN_CELLS[10][2] = {{2, 0}, {-1, 0}, {1, -1}, {1, 1}, {0, -1},
+                                            {0, 1}, {2, -1}, {2, 1}, {-1, -1}, {-1, 1}};
+
+static inline int move_pattern(u64 a, u64 b, int h, int w, int s, int t) {
+    int sr = s / w, sc = s % w;
+    int ur = t / w - sr, uc = t % w - sc; /* unit vector of the move */
+    int vr = uc, vc = -ur;                     /* perpendicular to it */
+    int p = 0;
+    for (int k = 0; k < 10; k++) {
+        int i = PATTERN_CELLS[k][0], j = PATTERN_CELLS[k][1];
+        int r = sr + i * ur + j * vr, c = sc + i * uc + j * vc;
+        int v = 0;
+        if (r >= 0 && r < h && c >= 0 && c < w) {
+            u64 bit = 1ULL << (w * r + c);
+            v = (a & bit) ? 1 : (b & bit) ? 2 : 0;
+        }
+        p = p * 3 + v;
+    }
+    return p;
 }
 
 static inline void add_comp(Child *c, const Reg *g) {
@@ -505,6 +562,7 @@ static int gen_children_frame(Engine *E, const Reg *r, int idx, u64 rest1, u64 r
             u64 nb = b & ~(1ULL << t);
             Child *c = &kids[nk++];
             start_child(c, idx, rest1, rest2);
+            c->pattern = move_pattern(a, b, 8, 8, s, t); /* cells outside the box are empty */
             u64 occ = na | nb;
             while (occ) {
                 u64 grp = occ & (~occ + 1);
@@ -569,6 +627,7 @@ static int gen_children(Engine *E, const Reg *r, int idx, u64 rest1, u64 rest2, 
             u64 nb = b & ~(1ULL << t);
             Child *c = &kids[nk++];
             start_child(c, idx, rest1, rest2);
+            c->pattern = move_pattern(a, b, h, w, s, t);
             u64 occ = na | nb;
             while (occ) {
                 u64 grp = occ & (~occ + 1);
@@ -606,11 +665,18 @@ static int count_region_moves(const Engine *E, const Reg *r) {
     return count_moves(k->a, targets, bx, k->w);
 }
 
+/* Boolean negamax: 1 when the player to move in the sum `in` wins, 0 when they lose, -1 when
+   the search stopped (E->aborted says why: time, a Python exception, or the node limit). */
 static int win(Engine *E, const Reg *in, int n) {
     E->nodes++;
+    if (E->nodes >= E->node_limit) {
+        E->aborted = 3;
+        return -1;
+    }
     if ((E->nodes & 0xfff) == 0 && check_budget(E) < 0) return -1;
     if (n == 0) return 0;
     long long start_nodes = E->nodes;
+    size_t mark = E->arena_top;
     int result = -1;
     int n_in = n;
     u64 raw1 = 0, raw2 = 0;
@@ -618,8 +684,7 @@ static int win(Engine *E, const Reg *in, int n) {
         raw1 += in[i].h1;
         raw2 += in[i].h2;
     }
-    Reg *r = malloc(sizeof(Reg) * (size_t)n);
-    Child *kids = NULL;
+    Reg *r = arena_get(E, sizeof(Reg) * (size_t)n);
     if (!r) goto nomem;
     memcpy(r, in, sizeof(Reg) * (size_t)n);
 
@@ -643,7 +708,7 @@ static int win(Engine *E, const Reg *in, int n) {
 
     /* a lone region already in the region table is answered from there */
     if (n == 1 && r[0].stones <= E->db_max) {
-        int v = db_get(E, &r[0].k);
+        int v = r[0].cls >= 0 ? r[0].cls : db_get(E, &r[0].k);
         if (v >= 0) {
             E->db_hits++;
             result = v & 1;
@@ -659,8 +724,9 @@ static int win(Engine *E, const Reg *in, int n) {
                 unknown++;
                 continue;
             }
-            int v = outcome(E, &r[i]);
+            int v = r[i].cls >= 0 ? r[i].cls : outcome(E, &r[i]);
             if (v < 0) goto done;
+            r[i].cls = v;
             if (v == ZERO) {
                 r[i] = r[n - 1];
                 n--;
@@ -703,8 +769,10 @@ static int win(Engine *E, const Reg *in, int n) {
 
     int total = 0;
     for (int i = 0; i < n; i++) total += count_region_moves(E, &r[i]);
-    kids = malloc(sizeof(Child) * (size_t)(total + 1));
-    if (!kids) goto nomem;
+    Child *kids = arena_get(E, sizeof(Child) * (size_t)(total + 1));
+    int *order = arena_get(E, sizeof(int) * (size_t)(total + 1));
+    Reg *child = arena_get(E, sizeof(Reg) * (size_t)(n + 4));
+    if (!kids || !order || !child) goto nomem;
     int nk = 0;
     for (int i = 0; i < n; i++) {
         int dup = 0;
@@ -725,25 +793,65 @@ static int win(Engine *E, const Reg *in, int n) {
             }
         }
     }
-    qsort(kids, (size_t)nk, sizeof(Child), child_cmp);
+    /* Move ordering (a stable insertion sort of indices): fewest moves left to the opponent
+       first, and among moves within a few such moves of each other, the one whose pattern
+       (move_pattern) refuted most often so far. */
+    if (E->order_mode) {
+        for (int c = 0; c < nk; c++) {
+            int p = kids[c].pattern;
+            int h = p < 0 ? 512
+                          : (int)(((u64)E->hist_good[p] + 1) * 1024 / ((u64)E->hist_tried[p] + 2));
+            kids[c].score = kids[c].score * E->order_weight - h;
+        }
+    }
+    for (int c = 0; c < nk; c++) {
+        int j = c;
+        while (j > 0 && kids[order[j - 1]].score > kids[c].score) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = c;
+    }
 
-    Reg *child = malloc(sizeof(Reg) * (size_t)(n + 4));
-    if (!child) goto nomem;
     result = 0;
-    for (int c = 0; c < nk && result == 0; c++) {
+    for (int q = 0; q < nk && result == 0; q++) {
+        const Child *kid = &kids[order[q]];
         int m = 0;
         for (int j = 0; j < n; j++)
-            if (j != kids[c].region) neg_reg(&child[m++], &r[j]);
-        for (int q = 0; q < kids[c].ncomps; q++) child[m++] = kids[c].comps[q];
+            if (j != kid->region) neg_reg(&child[m++], &r[j]);
+        for (int t = 0; t < kid->ncomps; t++) child[m++] = kid->comps[t];
+        long long before = E->nodes;
         int sub = win(E, child, m);
         if (sub < 0) {
             result = -1;
-            break;
+            goto done;
         }
-        if (sub == 0) result = 1;
+        if (E->order_mode && kid->pattern >= 0) {
+            uint32_t lw = (uint32_t)log2_work(E->nodes - before) + 1;
+            uint32_t weight = E->order_mode == 1 ? 1 : E->order_mode == 2 ? lw : lw * lw;
+            E->hist_tried[kid->pattern] += weight;
+            if (sub == 0) E->hist_good[kid->pattern] += weight;
+            if (E->hist_tried[kid->pattern] >= (1U << 30)) {
+                for (int p = 0; p < PATTERNS; p++) {
+                    E->hist_tried[p] >>= 1;
+                    E->hist_good[p] >>= 1;
+                }
+            }
+        }
+        if (sub == 0) {
+            result = 1;
+            if (q == 0) E->cut_first++;
+            else {
+                E->cut_later++;
+                E->tried_later += q + 1;
+            }
+        }
     }
-    free(child);
-    if (result >= 0) tt_store(E, s1, s2, result, E->nodes - start_nodes);
+    if (result == 0) {
+        E->all_nodes++;
+        E->all_children += nk;
+    }
+    tt_store(E, s1, s2, result, E->nodes - start_nodes);
     goto done;
 
 nomem:
@@ -753,14 +861,16 @@ nomem:
 done:
     /* also file the result under the unsimplified sum, for parents' transposition cut-offs */
     if (result >= 0 && n_in >= 2) tt_store(E, raw1, raw2, result, E->nodes - start_nodes);
-    free(kids);
-    free(r);
+    E->arena_top = mark;
     return result;
 }
 
 /* ---------------------------------------------------------------- Python type */
 static void Engine_dealloc(Engine *E) {
     free(E->tt);
+    free(E->hist_good);
+    free(E->hist_tried);
+    free(E->arena);
     free(E->db);
     Py_XDECREF(E->progress);
     Py_TYPE(E)->tp_free((PyObject *)E);
@@ -768,12 +878,24 @@ static void Engine_dealloc(Engine *E) {
 
 static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"cannibal", "tt_bits", "db_max_stones", "slow_path", "db_limit",
-                             NULL};
+                             "order_mode", "order_weight", NULL};
     int cannibal = 0, tt_bits = 22, db_max = 14, slow_path = 0;
-    unsigned long long db_limit = 1ULL << 23;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|piipK", kwlist, &cannibal, &tt_bits, &db_max,
-                                     &slow_path, &db_limit))
+    int order_mode = 2, order_weight = 64;
+    unsigned long long db_limit = 0; /* 0: 2^23 entries, 2^(tt_bits - 4) for big tables, <= 2^25 */
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|piipKii", kwlist, &cannibal, &tt_bits,
+                                     &db_max, &slow_path, &db_limit, &order_mode, &order_weight))
         return -1;
+    E->order_mode = order_mode;
+    E->order_weight = order_weight;
+    if (!E->hist_good) {
+        E->hist_good = calloc(PATTERNS, sizeof(uint32_t));
+        E->hist_tried = calloc(PATTERNS, sizeof(uint32_t));
+        if (!E->hist_good || !E->hist_tried) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    if (!db_limit) db_limit = 1ULL << (tt_bits > 29 ? 25 : tt_bits > 27 ? tt_bits - 4 : 23);
     E->db_limit = db_limit;
     E->slow_path = slow_path;
     if (tt_bits < 10 || tt_bits > 32) {
@@ -783,13 +905,24 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
     E->cannibal = cannibal;
     E->db_max = db_max;
     free(E->tt);
-    u64 buckets = 1ULL << (tt_bits - 2);
-    E->tt = calloc(buckets * 4, sizeof(TTEntry));
+    u64 buckets = 1ULL << (tt_bits - 3);
+    E->tt = calloc(buckets * TT_WAYS, sizeof(TTEntry));
     if (!E->tt) {
         PyErr_NoMemory();
         return -1;
     }
     E->tt_mask = buckets - 1;
+    E->tt_bits = tt_bits;
+    E->node_limit = LLONG_MAX;
+    if (!E->arena) {
+        E->arena_cap = (size_t)1 << 24; /* 64 plies of up to 112 children fit many times over */
+        E->arena = malloc(E->arena_cap);
+        if (!E->arena) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    E->arena_top = 0;
     return 0;
 }
 
@@ -838,10 +971,12 @@ fail:
 }
 
 static PyObject *Engine_win(Engine *E, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"regions", "time_limit", "progress", NULL};
+    static char *kwlist[] = {"regions", "time_limit", "progress", "node_limit", NULL};
     PyObject *seq, *progress = Py_None;
     double limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|dO", kwlist, &seq, &limit, &progress))
+    long long node_limit = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|dOL", kwlist, &seq, &limit, &progress,
+                                     &node_limit))
         return NULL;
     Reg *regs;
     int n;
@@ -853,12 +988,15 @@ static PyObject *Engine_win(Engine *E, PyObject *args, PyObject *kwds) {
     E->progress = progress == Py_None ? NULL : progress;
     Py_XINCREF(E->progress);
     E->aborted = 0;
+    E->arena_top = 0;
+    E->node_limit = node_limit > 0 ? E->nodes + node_limit : LLONG_MAX;
     int res = win(E, regs, n);
     free(regs);
     Py_CLEAR(E->progress);
+    E->node_limit = LLONG_MAX;
     if (res < 0) {
         if (E->aborted == 2) return NULL;
-        return PyLong_FromLong(-1);
+        return PyLong_FromLong(E->aborted == 3 ? -2 : -1);
     }
     return PyLong_FromLong(res);
 }
@@ -915,8 +1053,49 @@ static PyObject *Engine_import(Engine *E, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Transposition-table entries worth keeping across runs (checkpoints): records "<QQ" of
+   (bucket index, entry), for entries whose proof took at least 2^min_log_work nodes. The
+   bucket index only means something to a table of the same size (tt_bits). */
+static PyObject *Engine_export_tt(Engine *E, PyObject *args) {
+    int min_lw = 0;
+    if (!PyArg_ParseTuple(args, "|i", &min_lw)) return NULL;
+    u64 total = (E->tt_mask + 1) * TT_WAYS, count = 0;
+    for (u64 i = 0; i < total; i++)
+        if ((E->tt[i] & 2) && (int)((E->tt[i] >> 2) & 63) >= min_lw) count++;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 16));
+    if (!out) return NULL;
+    u64 *p = (u64 *)PyBytes_AS_STRING(out);
+    for (u64 i = 0; i < total; i++)
+        if ((E->tt[i] & 2) && (int)((E->tt[i] >> 2) & 63) >= min_lw) {
+            *p++ = i / TT_WAYS;
+            *p++ = E->tt[i];
+        }
+    return out;
+}
+
+static PyObject *Engine_import_tt(Engine *E, PyObject *args) {
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    if (buf.len % 16) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "proof data must be 16-byte records");
+        return NULL;
+    }
+    const unsigned char *p = buf.buf;
+    for (Py_ssize_t i = 0; i < buf.len / 16; i++, p += 16) {
+        u64 index, entry;
+        memcpy(&index, p, 8);
+        memcpy(&entry, p + 8, 8);
+        if (index > E->tt_mask || !(entry & 2)) continue;
+        tt_put(E->tt + index * TT_WAYS, entry & ~0xffULL, (int)((entry >> 2) & 63),
+               (int)(entry & 1));
+    }
+    PyBuffer_Release(&buf);
+    Py_RETURN_NONE;
+}
+
 static PyObject *Engine_clear(Engine *E, PyObject *Py_UNUSED(ignored)) {
-    memset(E->tt, 0, sizeof(TTEntry) * (size_t)((E->tt_mask + 1) * 4));
+    memset(E->tt, 0, sizeof(TTEntry) * (size_t)((E->tt_mask + 1) * TT_WAYS));
     free(E->db);
     E->db = NULL;
     E->db_cap = E->db_count = 0;
@@ -924,17 +1103,28 @@ static PyObject *Engine_clear(Engine *E, PyObject *Py_UNUSED(ignored)) {
 }
 
 static PyObject *Engine_get_nodes(Engine *E, void *closure) { return PyLong_FromLongLong(E->nodes); }
+static PyObject *Engine_get_tt_bits(Engine *E, void *closure) {
+    return PyLong_FromLong(E->tt_bits);
+}
 static PyObject *Engine_get_db_size(Engine *E, void *closure) {
     return PyLong_FromUnsignedLongLong(E->db_count);
 }
 static PyObject *Engine_get_stats(Engine *E, void *closure) {
-    return Py_BuildValue("{sLsLsLsK}", "nodes", E->nodes, "tt_hits", E->tt_hits, "db_hits",
-                         E->db_hits, "db_size", (unsigned long long)E->db_count);
+    return Py_BuildValue("{sLsLsLsKsLsLsLsLsL}", "nodes", E->nodes, "tt_hits", E->tt_hits,
+                         "db_hits", E->db_hits, "db_size", (unsigned long long)E->db_count,
+                         "cut_first", E->cut_first, "cut_later", E->cut_later, "tried_later",
+                         E->tried_later, "all_nodes", E->all_nodes, "all_children",
+                         E->all_children);
 }
 
 static PyMethodDef Engine_methods[] = {
     {"win", (PyCFunction)(void (*)(void))Engine_win, METH_VARARGS | METH_KEYWORDS,
-     "win(regions, time_limit=0, progress=None) -> 1 (mover wins), 0 (mover loses), -1 (out of time)"},
+     "win(regions, time_limit=0, progress=None, node_limit=0)"
+     " -> 1 (mover wins), 0 (mover loses), -1 (out of time), -2 (node limit reached)"},
+    {"export_proofs", (PyCFunction)Engine_export_tt, METH_VARARGS,
+     "Packed transposition-table entries whose proofs took at least 2^min_log_work nodes."},
+    {"import_proofs", (PyCFunction)Engine_import_tt, METH_VARARGS,
+     "Load packed transposition-table entries (from export_proofs of a table as large)."},
     {"export_table", (PyCFunction)Engine_export, METH_VARARGS,
      "Packed region-table entries with at most max_stones stones."},
     {"import_table", (PyCFunction)Engine_import, METH_VARARGS, "Load packed region-table entries."},
@@ -945,6 +1135,7 @@ static PyMethodDef Engine_methods[] = {
 static PyGetSetDef Engine_getset[] = {
     {"nodes", (getter)Engine_get_nodes, NULL, "nodes searched so far", NULL},
     {"db_size", (getter)Engine_get_db_size, NULL, "entries in the region table", NULL},
+    {"tt_bits", (getter)Engine_get_tt_bits, NULL, "the transposition table holds 2^tt_bits entries", NULL},
     {"stats", (getter)Engine_get_stats, NULL, "search counters", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -975,6 +1166,6 @@ PyMODINIT_FUNC PyInit__cclobber(void) {
         Py_DECREF(m);
         return NULL;
     }
-    PyModule_AddIntConstant(m, "VERSION", 1);
+    PyModule_AddIntConstant(m, "VERSION", 2);
     return m;
 }

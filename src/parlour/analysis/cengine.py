@@ -27,8 +27,9 @@ def load() -> ModuleType | None:
     return _cclobber
 
 
-def compile_engine(build_dir: Path, *, quiet: bool = True) -> Path:
-    """Compile ``_cclobber.c`` into ``build_dir``; return the path of the built module.
+def compile_engine(build_dir: Path, *, quiet: bool = True, source: Path = SOURCE) -> Path:
+    """Compile ``_cclobber.c`` (or another version of it, ``source``) into ``build_dir``;
+    return the path of the built module.
 
     Uses setuptools when it is installed, else the compiler Python itself was built with.
     """
@@ -36,10 +37,10 @@ def compile_engine(build_dir: Path, *, quiet: bool = True) -> Path:
         from setuptools import Distribution, Extension
         from setuptools.command.build_ext import build_ext
     except ImportError:
-        return _compile_directly(Path(build_dir))
+        return _compile_directly(Path(build_dir), Path(source))
 
     build_dir = Path(build_dir)
-    ext = Extension(MODULE, sources=[str(SOURCE)], extra_compile_args=["-O2"])
+    ext = Extension(MODULE, sources=[str(source)], extra_compile_args=["-O2"])
     dist = Distribution({"name": "parlour-cclobber", "ext_modules": [ext]})
     cmd = build_ext(dist)
     cmd.build_lib = str(build_dir)
@@ -56,7 +57,7 @@ def compile_engine(build_dir: Path, *, quiet: bool = True) -> Path:
     return Path(cmd.get_ext_fullpath(MODULE))
 
 
-def _compile_directly(build_dir: Path) -> Path:
+def _compile_directly(build_dir: Path, source: Path = SOURCE) -> Path:
     import shlex
     import subprocess
     import sysconfig
@@ -66,7 +67,7 @@ def _compile_directly(build_dir: Path) -> Path:
     linker = shlex.split(str(sysconfig.get_config_var("LDSHARED") or "cc -shared"))
     flags = shlex.split(str(sysconfig.get_config_var("CCSHARED") or "-fPIC"))
     include = sysconfig.get_paths()["include"]
-    command = [*linker, *flags, "-O2", f"-I{include}", str(SOURCE), "-o", str(target)]
+    command = [*linker, *flags, "-O2", f"-I{include}", str(source), "-o", str(target)]
     subprocess.run(command, check=True, capture_output=True)
     return target
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour.analysis import cengine, database
+from parlour.analysis.checkpoint import Checkpoint
 from parlour.analysis.engine import (
     GraphSpace,
     GridSpace,
@@ -89,6 +90,10 @@ class ClobberSolver:
     through permutation tables only, the reference for the 8x8 bit-trick path).
     ``tt_bits`` sizes the compiled engine's transposition table (2^bits entries of 16 bytes);
     regions of at most ``db_max_stones`` stones get their outcome class tabled.
+    ``root_budget`` (nodes, compiled engine) makes :meth:`solve` try the moves in passes: each
+    undecided move gets that many nodes, then four times as many in the next pass, so that a
+    move with a small proof is decided before a costly one is searched to the end (progress on
+    very long solves is then visible move by move).
 
     Cannibal Clobber (C8) and graphs (C7) are solved by the same sum search: every rule it
     uses (independent regions, ``G + -G = 0``, zero regions, outcome-class sums) holds for
@@ -106,10 +111,12 @@ class ClobberSolver:
         db_max_stones: int = 14,
         disk_cache: bool | Path = False,
         c_options: dict[str, Any] | None = None,
+        root_budget: int | None = None,
     ) -> None:
         if engine not in ("auto", "c", "python"):
             raise ValueError(f"engine must be auto, c or python, not {engine!r}")
         self.game = game
+        self.root_budget = root_budget
         self.cannibal = bool(game.params["cannibal"])
         self.grid = game.grid
         module = engine_module or (cengine.load() if engine != "python" else None)
@@ -151,10 +158,18 @@ class ClobberSolver:
         return graph_regions(self._adjacency, mover, other, self.cannibal)
 
     def _engine_win(
-        self, regions: list[Any], time_limit: float | None, progress: Progress | None
-    ) -> bool:
+        self,
+        regions: list[Any],
+        time_limit: float | None,
+        progress: Progress | None,
+        node_limit: int | None = None,
+    ) -> bool | None:
+        """Whether the mover wins the sum; ``None`` when ``node_limit`` nodes did not decide."""
         if self.c_engine is not None and all(h * w <= MAX_CELLS for h, w, _a, _b in regions):
-            result = self.c_engine.win(regions, time_limit or 0.0, progress)
+            limits = (node_limit,) if node_limit else ()  # older engines take no node limit
+            result = self.c_engine.win(regions, time_limit or 0.0, progress, *limits)
+            if result == -2:
+                return None
             if result < 0:
                 raise SearchTimeout
             return bool(result)
@@ -171,7 +186,7 @@ class ClobberSolver:
         started = time.monotonic()
         nodes = self.nodes
         try:
-            return self._engine_win(self.regions(state), time_limit, None)
+            return bool(self._engine_win(self.regions(state), time_limit, None))
         except SearchTimeout:
             raise SolverTimeout(
                 time_limit or 0.0, self.nodes - nodes, time.monotonic() - started
@@ -203,32 +218,66 @@ class ClobberSolver:
         all_moves: bool = False,
         time_limit: float | None = None,
         progress: Callable[[int, float], Any] | None = None,
+        checkpoint: Checkpoint | Path | str | None = None,
     ) -> Solution:
-        """Solve ``state``: the winner, one winning move (or all with ``all_moves``)."""
+        """Solve ``state``: the winner, one winning move (or all with ``all_moves``).
+
+        ``checkpoint`` (a file, or a :class:`~parlour.analysis.checkpoint.Checkpoint`) saves
+        what was proved every few minutes, at the end and when the solve is stopped (time
+        limit, Ctrl-C), and resumes from it when it exists.
+        """
         if not isinstance(state, ClobberState):
             raise TypeError(f"expected a Clobber state, got {type(state).__name__}")
         started = time.monotonic()
         nodes_before = self.nodes
         deadline = started + time_limit if time_limit else None
         mover = state.to_move
+        position = state.position()
+        saver = (
+            checkpoint
+            if isinstance(checkpoint, Checkpoint) or checkpoint is None
+            else Checkpoint(Path(checkpoint))
+        )
+        decided: dict[int, bool] = {}  # action -> the move wins
+        if saver is not None:
+            for move, wins in saver.load(self, position).items():
+                decided[state.string_to_action(move)] = wins
+
+        def record(action: int, wins: bool) -> None:
+            decided[action] = wins
+            if saver is not None:
+                saver.decided[state.action_to_string(action)] = wins
 
         def report(nodes: int, _seconds: float) -> None:
+            if saver is not None and saver.due():
+                saver.save(self, position)
             if progress is not None:
                 progress(self.nodes - nodes_before, time.monotonic() - started)
 
-        winning: list[int] = []
+        moves = self._ordered_moves(state)
+        budget = self.root_budget
         try:
-            for action in self._ordered_moves(state):
-                remaining = None
-                if deadline is not None:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
-                        raise SearchTimeout
-                child = state.child(action)
-                if not self._engine_win(self.regions(child), remaining, report):
-                    winning.append(action)
-                    if not all_moves:
+            while True:
+                open_moves = [a for a in moves if a not in decided]
+                if not open_moves or (not all_moves and any(decided.values())):
+                    break
+                for action in open_moves:
+                    remaining = None
+                    if deadline is not None:
+                        remaining = deadline - time.monotonic()
+                        if remaining <= 0:
+                            raise SearchTimeout
+                    child = state.child(action)
+                    opponent_wins = self._engine_win(self.regions(child), remaining, report, budget)
+                    if opponent_wins is None:
+                        continue  # this pass's node budget did not decide it
+                    record(action, not opponent_wins)
+                    if not opponent_wins and not all_moves:
                         break
+                    if saver is not None and saver.due():  # however quick the searches
+                        saver.save(self, position)
+                if budget is not None:
+                    budget *= 4
         except SearchTimeout:
             raise SolverTimeout(
                 time_limit or 0.0, self.nodes - nodes_before, time.monotonic() - started
@@ -236,7 +285,9 @@ class ClobberSolver:
         finally:
             if self.disk_cache:
                 self._save_cache()
-        winning.sort()
+            if saver is not None:
+                saver.save(self, position)
+        winning = sorted(a for a, wins in decided.items() if wins)
         return Solution(
             position=state.position(),
             to_move=SYMBOLS[mover],
@@ -316,10 +367,15 @@ def solve(
     all_moves: bool = False,
     time_limit: float | None = None,
     progress: Callable[[int, float], Any] | None = None,
+    checkpoint: Checkpoint | Path | str | None = None,
 ) -> Solution:
     """Solve a Clobber state with the shared solver of its game (see :class:`ClobberSolver`)."""
     game = state.get_game()
     assert isinstance(game, ClobberGame)
     return solver_for(game).solve(
-        state, all_moves=all_moves, time_limit=time_limit, progress=progress
+        state,
+        all_moves=all_moves,
+        time_limit=time_limit,
+        progress=progress,
+        checkpoint=checkpoint,
     )

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
-from contextlib import nullcontext
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 
 from parlour.analysis import ClobberSolver, SolverTimeout
+from parlour.analysis.checkpoint import CheckpointError
 from parlour.cli.common import build_game, console, err_console
 from parlour.games.clobber import ClobberGame
 
@@ -58,6 +62,13 @@ def solve(
             min=1, help="with --ray: how many workers (default: one per CPU, or the cluster's)"
         ),
     ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            help="save what is proved to this file every 5 minutes and when stopped; "
+            "solving again with it resumes"
+        ),
+    ] = None,
 ) -> None:
     """Solve a Clobber position exactly: the winner with perfect play and the winning moves."""
     if game.strip().lower() != "clobber":
@@ -71,6 +82,9 @@ def solve(
         raise typer.Exit(2)
     if (ray_address is not None or workers is not None) and not ray:
         err_console.print("[red]error:[/] --ray-address and --workers go with --ray")
+        raise typer.Exit(2)
+    if ray and checkpoint is not None:
+        err_console.print("[red]error:[/] --checkpoint keeps a local solve; leave out --ray")
         raise typer.Exit(2)
     params: dict[str, Any] = {"cannibal": cannibal}
     for key, given in (("position", position), ("size", size), ("first", first), ("graph", graph)):
@@ -90,7 +104,7 @@ def solve(
             configured,
             engine=engine,
             disk_cache=True,
-            tt_bits=24,  # 256 MB at most, touched only as the search fills it
+            tt_bits=table_bits(state),
         )
     except RuntimeError as exc:
         err_console.print(f"[red]error:[/] {escape(str(exc))}")
@@ -108,12 +122,30 @@ def solve(
                 live.update(f"solving… {nodes:,} positions searched, {seconds:.0f} s")
 
         try:
-            solution = solver.solve(
-                state, all_moves=all_moves, time_limit=time_limit, progress=progress
-            )
+            with stop_on_sigterm():
+                solution = solver.solve(
+                    state,
+                    all_moves=all_moves,
+                    time_limit=time_limit,
+                    progress=progress,
+                    checkpoint=checkpoint,
+                )
         except SolverTimeout as exc:
             err_console.print(f"[red]no answer:[/] {escape(str(exc))}")
+            if checkpoint is not None:
+                err_console.print(f"what was proved is saved in {escape(str(checkpoint))}")
             raise typer.Exit(1) from None
+        except CheckpointError as exc:
+            err_console.print(f"[red]error:[/] {escape(str(exc))}")
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            if checkpoint is None:
+                raise
+            err_console.print(
+                f"stopped; what was proved is saved in {escape(str(checkpoint))} "
+                "(run the same command again to resume)"
+            )
+            raise typer.Exit(130) from None
 
     cgt_value = _value_text(state, configured) if value else None
     if as_json:
@@ -222,6 +254,30 @@ def _solve_on_ray(
 
 def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def table_bits(state: Any) -> int:
+    """Transposition-table size for a solve: 2^22 entries (32 MB) for small positions, up to
+    2^28 (2 GB) for 30 stones or more; memory is touched only as the search fills the table."""
+    stones = bin(state.stones(0) | state.stones(1)).count("1")
+    return 22 if stones <= 20 else 24 if stones <= 26 else 27 if stones < 30 else 28
+
+
+@contextmanager
+def stop_on_sigterm() -> Iterator[None]:
+    """SIGTERM stops a solve as Ctrl-C does (so that a checkpoint is saved)."""
+    def interrupt(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _value_text(state: Any, configured: Any) -> str:
