@@ -117,50 +117,46 @@ def turn_plays(
     if longest <= 0:
         return NO_PLAYS
     ok, h_ok, v_ok, target = board_masks(occupied)
-    limited: list[tuple[int, int]] = []
     if rack is None:
         usable = ok
+        no_limit = (0,) * (MAX_PLAY + 1)
+        forbid_right = forbid_down = no_limit
     else:
         masks = limits.masks
         usable = 0
         for c in range(NUM_COLOURS):
-            count = rack[c]
-            if count:
+            if rack[c]:
                 usable |= masks[c]
-                if count < longest:
-                    limited.append((c, count))
         usable &= ok
+        forbid_right, forbid_down = limits.forbidden(rack)
     single = usable & target
     if longest == 1:
         zero = (0,) * (MAX_PLAY + 1)
         return TurnPlays(single, zero, zero, single, 0, 0)
-    out = []
-    for step, follow, over in ((RIGHT, h_ok, limits.right), (SIZE, v_ok, limits.down)):
+    right = [0, 0, 0, 0, 0, 0]
+    down = [0, 0, 0, 0, 0, 0]
+    for step, follow, forbid, out in (
+        (RIGHT, h_ok, forbid_right, right), (SIZE, v_ok, forbid_down, down)
+    ):
         follow &= usable
         run = usable
         touch = target
-        by_length = [0, 0]
+        shift = 0
         for length in range(2, longest + 1):
-            shift = (length - 1) * step
+            shift += step
             run &= follow >> shift
             if not run:
                 break
             touch |= target >> shift
-            fits = run & touch
-            too_many = over[length]
-            for c, count in limited:
-                if count < length:
-                    fits &= ~too_many[c][count]
-            by_length.append(fits)
-        by_length.extend([0] * (MAX_PLAY + 1 - len(by_length)))
-        out.append(tuple(by_length))
-    right, down = out
+            out[length] = run & touch & ~forbid[length]
     right_any = right[2] | right[3] | right[4] | right[5]
     down_any = down[2] | down[3] | down[4] | down[5]
-    return TurnPlays(single, right, down, single | right_any | down_any, right_any, down_any)
+    return TurnPlays(
+        single, tuple(right), tuple(down), single | right_any | down_any, right_any, down_any
+    )
 
 
-class ColourLimits(NamedTuple):
+class ColourLimits:
     """What a board's colouring says about segments, computed once per board.
 
     ``masks[c]``: the squares of colour ``c``. ``right[k][c][m]`` (``down[k][c][m]``): the
@@ -169,9 +165,37 @@ class ColourLimits(NamedTuple):
     Segments running off the board's edge are never legal anyway, whatever they count.
     """
 
-    masks: tuple[int, ...]
-    right: tuple[tuple[tuple[int, ...], ...], ...]
-    down: tuple[tuple[tuple[int, ...], ...], ...]
+    __slots__ = ("_forbidden", "down", "masks", "right")
+
+    CACHE = 4096
+    """Racks whose :meth:`forbidden` masks are kept (the cache starts again when full)."""
+
+    def __init__(self, masks: tuple[int, ...], right: tuple[tuple[tuple[int, ...], ...], ...],
+                 down: tuple[tuple[tuple[int, ...], ...], ...]) -> None:
+        self.masks, self.right, self.down = masks, right, down
+        self._forbidden: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+    def forbidden(self, rack: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Per length ``k``, the starts of the ``k``-square segments rightwards and downwards
+        that need more tiles of some colour than ``rack`` holds (colours it holds at all)."""
+        key = tuple(rack)
+        known = self._forbidden.get(key)
+        if known is not None:
+            return known
+        tables = []
+        for over in (self.right, self.down):
+            forbid = [0] * (MAX_PLAY + 1)
+            for length in range(2, MAX_PLAY + 1):
+                mask = 0
+                for c, count in enumerate(rack):
+                    if 0 < count < length:
+                        mask |= over[length][c][count]
+                forbid[length] = mask
+            tables.append(tuple(forbid))
+        if len(self._forbidden) >= self.CACHE:
+            self._forbidden.clear()
+        result = self._forbidden[key] = (tables[0], tables[1])
+        return result
 
 
 @functools.lru_cache(maxsize=64)
