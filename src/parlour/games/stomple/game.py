@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from parlour.core import (
     State,
     Utility,
     View,
+    pick_chance_outcome,
     register_game,
 )
 from parlour.games.stomple.board import (
@@ -312,6 +314,72 @@ class StompleState(State[StompleGame]):
 
     def _is_legal(self, action: int) -> bool:
         return 0 <= action < HOLES and bool((self._legal_bits() >> action) & 1)
+
+    def random_playout(self, random: Callable[[], float], limit: int | None = None) -> int:
+        """``State.random_playout`` (the same actions for the same numbers), without building
+        lists: the deal draws straight from the marbles left, a stomp is the ``k``-th set bit
+        of the legal bitboard."""
+        history = self._history
+        self._outcomes = None
+        done = 0
+        budget = -1 if limit is None else limit
+        while done != budget and not self._over:
+            if self._dealt < HOLES:  # S1: the deal, hole by hole, by the marbles left
+                masks = self._masks  # a new round has new masks
+                remaining = [PER_KIND - mask.bit_count() for mask in masks]
+                dealt, marbles = self._dealt, self._marbles
+                while dealt < HOLES and done != budget:
+                    left = HOLES - dealt
+                    r = random()
+                    kind = -1
+                    for k in range(KINDS):
+                        count = remaining[k]
+                        if count > 0:
+                            kind = k
+                            r -= count / left
+                            if r < 0:
+                                break
+                    remaining[kind] -= 1
+                    bit = 1 << dealt
+                    masks[kind] |= bit
+                    marbles |= bit
+                    dealt += 1
+                    history.append(kind)
+                    done += 1
+                self._dealt, self._marbles = dealt, marbles
+                continue
+            elif self._drawn < self._n:  # S2: a stomper colour
+                action = pick_chance_outcome(self.chance_outcomes(), random())
+                self._apply_action(action)
+                history.append(action)
+            else:  # a stomp (S4-S8), then the string goes on (S7) or the turn passes
+                bits = self._legal_bits()
+                for _ in range(int(random() * bits.bit_count())):
+                    bits &= bits - 1
+                bit = bits & -bits
+                hole = bit.bit_length() - 1
+                history.append(hole)
+                kind = self._string
+                masks = self._masks
+                if kind < 0:
+                    kind = 0
+                    while not masks[kind] & bit:
+                        kind += 1
+                masks[kind] ^= bit
+                self._marbles ^= bit
+                p = self._to_move
+                self._pos[p] = hole
+                self._status[p] = ON_BOARD
+                more = ADJACENT[hole] & masks[kind]
+                if more:
+                    self._string = kind
+                    self._legal = more
+                else:
+                    self._string = -1
+                    self._advance(p)
+            done += 1
+        self._outcomes = None
+        return done
 
     def _can_stomp(self, p: int) -> bool:
         if self._status[p] == WAITING:
