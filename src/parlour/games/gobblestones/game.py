@@ -129,6 +129,19 @@ def select_square(bits: int, k: int) -> int:
     return base + (chunk & -chunk).bit_length() - 1
 
 
+try:
+    from parlour.games.gobblestones import _cplayout  # type: ignore[attr-defined]
+except ImportError:  # built by `pip install` when a C compiler is present; optional
+    _cplayout = None
+
+COMPILED_PLAYOUTS = [True]
+"""``COMPILED_PLAYOUTS[0] = False`` makes ``random_playout`` run in Python even where the
+compiled playouts were built (the tests compare the two)."""
+_PHASE_CODE = {Phase.DEAL: 0, Phase.PLAY: 1, Phase.DRAW: 2}
+_CODE_PHASE = (Phase.DEAL, Phase.PLAY, Phase.DRAW, Phase.END)
+_END_CODE = (None, "bag", "no-tiles", "passes", "max-turns")
+
+
 def _players_check(value: int) -> str | None:
     return None if 2 <= value <= 4 else "GobbleStones is for 2 to 4 players (B2)"
 
@@ -252,6 +265,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
         self._drawn = [0] * NUM_COLOURS  # colours drawn so far in the board square being built
         self._used: list[int] | None = []  # permutations of the board squares built (B1)
         self._limits: ColourLimits | None = None
+        self._cboard: bytes | None = None  # colours and values for _cplayout, once drawn
         self._tile: list[int] = [-1] * SQUARES
         self._owner: dict[int, int] = {}
         self._occ = 0
@@ -543,12 +557,63 @@ class GobbleStonesState(State[GobbleStonesGame]):
         return self._legal
 
     def random_playout(self, random: Callable[[], float], limit: int | None = None) -> int:
-        """``State.random_playout`` (the same actions for the same numbers), without building
-        a list of legal actions or of chance outcomes at each step: the next tile's square is
-        picked straight from the turn's bitboards. The bluffing variant takes the general
-        loop."""
+        """``State.random_playout`` (the same actions for the same numbers), fast.
+
+        The deal, the plays and the draws run in the compiled ``_cplayout`` when it was built
+        (``compiled_playouts``); otherwise, and for the board's chance steps, in Python without
+        building a list of legal actions or of chance outcomes at each step (the next tile's
+        square is picked straight from the turn's bitboards). The bluffing variant takes the
+        general loop.
+        """
         if self._bluff:
             return super().random_playout(random, limit)
+        if _cplayout is None or not COMPILED_PLAYOUTS[0]:
+            return self._python_playout(random, limit)
+        done = 0
+        if self._phase == Phase.BOARD:
+            actions, self._colour, self._value, self._gen, self._used = _cplayout.board(
+                list(self._colour), list(self._value), self._gen,
+                self._used_permutations(self._gen // PANEL_STEPS), random,
+                -1 if limit is None else limit,
+            )
+            self._history.extend(actions)
+            done = len(actions)
+            panel, step = divmod(self._gen, PANEL_STEPS)
+            self._drawn = [0] * NUM_COLOURS
+            for square in PANEL_CELLS[panel][:step] if panel < len(PANEL_CELLS) else ():
+                self._drawn[self._colour[square]] += 1
+            if self._gen == BOARD_STEPS:
+                self._start_deal()
+        if self._phase == Phase.END or done == limit:
+            return done
+        return done + self._compiled_playout(random, -1 if limit is None else limit - done)
+
+    def _compiled_playout(self, random: Callable[[], float], budget: int) -> int:
+        board = self._cboard
+        if board is None:
+            board = self._cboard = bytes(self._colour) + bytes(self._value)
+        (actions, self._tile, occupied, self._racks, self._bag, self._points, phase, self._turn,
+         self._drawer, self._to_draw, self._passes, self._turns, end, pending) = (
+            _cplayout.playout(
+                board, self._tile, self._racks, self._bag, self._points,
+                _PHASE_CODE[self._phase], self._turn, self._drawer, self._to_draw,
+                self._passes, self._turns, self._game.max_turns,
+                [square for square, _c in self._pending], random, budget,
+            )
+        )
+        self._occ = int.from_bytes(occupied, "little")
+        self._phase = _CODE_PHASE[phase]
+        colours = self._colour
+        self._pending = [(square, colours[square]) for square in pending]
+        self._plays = None
+        self._legal = self._legal_set = None
+        if end:
+            self._end = _END_CODE[end]
+            self._decider = -1
+        self._history.extend(actions)
+        return len(actions)
+
+    def _python_playout(self, random: Callable[[], float], limit: int | None) -> int:
         self._legal = self._legal_set = None
         history = self._history
         pass_action, end_action = self._game.PASS, self._game.END
