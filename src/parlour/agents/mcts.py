@@ -437,7 +437,7 @@ class MCTSAgent(Agent):
             if player == CHANCE_PLAYER:
                 outcomes = state.chance_outcomes()
                 if node.merged is None:
-                    node.merged = self._unobservable(state, outcomes, me)
+                    node.merged = not state.chance_seen_by(me)
                 action = pick_chance_outcome(outcomes, rng.random())
                 apply(state, action)
                 key = None if node.merged else action
@@ -480,15 +480,6 @@ class MCTSAgent(Agent):
             parent.visits += 1
             parent.n[i] += 1
             parent.w[i] += returns[player]
-
-    def _unobservable(self, state: State, outcomes: list[tuple[int, float]], me: int) -> bool:
-        """Whether ``me`` cannot tell this chance event's outcomes apart (another's hidden draw)."""
-        if len(outcomes) < 2:
-            return False
-        views = []
-        for action, _p in outcomes[:2]:
-            views.append(state.child(action).view(me))
-        return views[0] == views[1]
 
 
 register_agent("mcts", MCTSAgent)

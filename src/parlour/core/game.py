@@ -438,6 +438,20 @@ class State(ABC, Generic[GameT]):
         self._apply_action(action)
         self._history.append(action)
 
+    def chance_seen_by(self, player: int) -> bool:
+        """Whether ``player`` can tell this chance node's outcomes apart (a card turned up for
+        all: yes; another player's hidden draw: no). Searches that reason from one player's
+        information merge the outcomes that player cannot see.
+
+        This default compares the player's views after two different outcomes: exact for
+        every game, and slow; games override it with what their rules say.
+        """
+        outcomes = self.chance_outcomes()
+        if len(outcomes) < 2:
+            return True
+        views = [self.child(action).view(player) for action, _p in outcomes[:2]]
+        return bool(views[0] != views[1])
+
     def random_playout(self, random: Callable[[], float], limit: int | None = None) -> int:
         """Play on at random until the end, or for at most ``limit`` actions; return how many
         actions were applied.
