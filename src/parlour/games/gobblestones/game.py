@@ -33,6 +33,7 @@ and ``views.py`` (what a player sees) read a frozen :class:`Snapshot` of the sta
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -91,7 +92,6 @@ from parlour.games.gobblestones.plays import (
     TurnPlays,
     colour_limits,
     play_problem,
-    turn_plays,
 )
 from parlour.games.gobblestones.position import format_position, parse_position
 from parlour.games.gobblestones.snapshot import Phase, Snapshot
@@ -111,6 +111,13 @@ def squares_of(bits: int) -> list[int]:
         bits >>= 8
         base += 8
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _first_squares(plays: TurnPlays) -> tuple[int, ...]:
+    """Where a play's first tile may go (the squares of ``plays.starts``), remembered for the
+    plays a search meets again."""
+    return tuple(squares_of(plays.starts))
 
 
 def select_square(bits: int, k: int) -> int:
@@ -499,9 +506,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
             limits = self._limits
             if limits is None:
                 limits = self._limits = colour_limits(tuple(self._colour))
-            self._plays = turn_plays(
-                self._occ, limits, None if self._bluff else rack, sum(rack)
-            )
+            self._plays = limits.plays(self._occ, None if self._bluff else rack, sum(rack))
         return self._plays
 
     def _next_bits(self) -> tuple[int, bool]:
@@ -531,6 +536,8 @@ class GobbleStonesState(State[GobbleStonesGame]):
 
     def _next_squares(self) -> tuple[list[int], bool]:
         """Squares that may take the next tile of the play, and whether ``end`` is legal."""
+        if not self._pending:
+            return list(_first_squares(self.plays())), False
         bits, can_end = self._next_bits()
         return squares_of(bits), can_end
 
@@ -939,6 +946,13 @@ class GobbleStonesState(State[GobbleStonesGame]):
         return tensor(view)
 
     # -- hidden information (G-3) -------------------------------------------------------------
+    def chance_seen_by(self, player: int) -> bool:
+        """The board is drawn face up (B1); a tile drawn from the bag is seen by its drawer
+        only (G-3), unless the bag holds a single colour (one outcome: nothing to tell)."""
+        if self._phase in (Phase.DEAL, Phase.DRAW):
+            return self._drawer == player or sum(1 for k in self._bag if k) < 2
+        return True
+
     def sample_world(self, player: int, rng: random.Random) -> GobbleStonesState:
         """A whole game ``player`` cannot tell from this one: the other racks, the bag and
         the face-down colours that are not theirs redrawn, with the history to match (see

@@ -165,7 +165,7 @@ class ColourLimits:
     Segments running off the board's edge are never legal anyway, whatever they count.
     """
 
-    __slots__ = ("_forbidden", "down", "masks", "right")
+    __slots__ = ("_forbidden", "_plays", "down", "masks", "right")
 
     CACHE = 4096
     """Racks whose :meth:`forbidden` masks are kept (the cache starts again when full)."""
@@ -174,6 +174,18 @@ class ColourLimits:
                  down: tuple[tuple[tuple[int, ...], ...], ...]) -> None:
         self.masks, self.right, self.down = masks, right, down
         self._forbidden: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._plays: dict[tuple[int, tuple[int, ...] | int], TurnPlays] = {}
+
+    def plays(self, occupied: int, rack: Sequence[int] | None, tiles: int) -> TurnPlays:
+        """:func:`turn_plays` on this board, remembered: a search meets the same board and
+        rack again and again."""
+        key = (occupied, tiles if rack is None else tuple(rack))
+        known = self._plays.get(key)
+        if known is None:
+            if len(self._plays) >= self.CACHE:
+                self._plays.clear()
+            known = self._plays[key] = turn_plays(occupied, self, rack, tiles)
+        return known
 
     def forbidden(self, rack: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Per length ``k``, the starts of the ``k``-square segments rightwards and downwards
