@@ -1,5 +1,6 @@
 """Stomple's ``random_playout`` against the definition (``State.random_playout``): the same
-actions for the same random numbers, whole games and pieces, and games that replay (G-1)."""
+actions for the same random numbers, whole games and pieces, and games that replay (G-1), through
+the compiled playouts and through the Python ones."""
 
 from __future__ import annotations
 
@@ -8,7 +9,16 @@ import random
 import pytest
 
 import parlour
+import parlour.games.stomple.game as engine
 from parlour.core import State
+
+
+@pytest.fixture(autouse=True, params=[True, False] if engine._cplayout is not None else [False],
+                ids=lambda compiled: "compiled" if compiled else "python")
+def compiled(request):
+    engine.COMPILED_PLAYOUTS[0] = request.param
+    yield request.param
+    engine.COMPILED_PLAYOUTS[0] = True
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])

@@ -63,6 +63,15 @@ from parlour.games.stomple.position import (
 )
 from parlour.games.stomple.views import NUM_GLOBAL_PLANES, PLANES_PER_SEAT, render_text, tensor
 
+try:
+    from parlour.games.stomple import _cplayout  # type: ignore[attr-defined]
+except ImportError:  # built by `pip install` when a C compiler is present; optional
+    _cplayout = None
+
+COMPILED_PLAYOUTS = [True]
+"""``COMPILED_PLAYOUTS[0] = False`` makes ``random_playout`` run in Python even where the
+compiled playouts were built (the tests compare the two)."""
+
 DEFAULT_TARGETS = {2: 40, 3: 20, 4: 15, 5: 10, 6: 10}
 """Points that end the game, by number of players (S11)."""
 ROUND_WIN_POINTS = 3
@@ -316,9 +325,31 @@ class StompleState(State[StompleGame]):
         return 0 <= action < HOLES and bool((self._legal_bits() >> action) & 1)
 
     def random_playout(self, random: Callable[[], float], limit: int | None = None) -> int:
-        """``State.random_playout`` (the same actions for the same numbers), without building
-        lists: the deal draws straight from the marbles left, a stomp is the ``k``-th set bit
-        of the legal bitboard."""
+        """``State.random_playout`` (the same actions for the same numbers), fast: in the
+        compiled ``_cplayout`` when it was built (``COMPILED_PLAYOUTS``), otherwise in Python
+        without building lists (the deal draws straight from the marbles left, a stomp is the
+        ``k``-th set bit of the legal bitboard)."""
+        if _cplayout is None or not COMPILED_PLAYOUTS[0]:
+            return self._python_playout(random, limit)
+        if self._over:
+            return 0
+        (actions, self._masks, self._dealt, self._drawn, self._colour, self._pos, self._status,
+         self._to_move, self._string, self._scores, self._round, over) = _cplayout.playout(
+            self._masks, self._dealt, self._drawn, self._colour, self._pos, self._status,
+            self._to_move, self._string, self._scores, self._round, int(self._over),
+            self._target, int(self._single), random, -1 if limit is None else limit,
+        )
+        marbles = 0
+        for mask in self._masks:
+            marbles |= mask
+        self._marbles = marbles
+        self._over = bool(over)
+        self._legal = None
+        self._outcomes = None
+        self._history.extend(actions)
+        return len(actions)
+
+    def _python_playout(self, random: Callable[[], float], limit: int | None) -> int:
         history = self._history
         self._outcomes = None
         done = 0
