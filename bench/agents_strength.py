@@ -102,7 +102,8 @@ def bootstrap(lines: list[dict], strong: str, weak: str, rounds: int = 2000) -> 
 
 
 def bench_ladder(names: list[str], players: list[int] | None, games: int, scale: float,
-                 workers: int, seed: int, out: Path | None) -> None:
+                 workers: int, seed: int, out: Path | None,
+                 pairs: tuple[tuple[str, str], ...] = LADDER_PAIRS) -> None:
     """``hard`` against ``medium`` and ``medium`` against ``easy`` in every game and player
     count asked for, through the arena.
 
@@ -117,7 +118,7 @@ def bench_ladder(names: list[str], players: list[int] | None, games: int, scale:
         for n in players or LADDER_GAMES.get(name, (2,)):
             if n not in LADDER_GAMES.get(name, (2,)):
                 continue
-            for strong, weak in LADDER_PAIRS:
+            for strong, weak in pairs:
                 a, b = ladder_spec(strong, scale), ladder_spec(weak, scale)
                 start = time.perf_counter()
                 t = run(plan(name, [a, b], games, {"players": n}, seed=seed), workers=workers)
@@ -234,6 +235,8 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="ladder: multiply the MCTS time budgets (1 = the real ones)")
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--pair", choices=["hard-medium", "medium-easy"], action="append",
+                        help="ladder: only this pairing (repeatable; default: both)")
     args = parser.parse_args()
     if args.what in ("speed", "all"):
         bench_speed(2.0)
@@ -241,8 +244,10 @@ def main() -> None:
     if args.what in ("ladder", "all"):
         print(f"\n## Ladder: hard vs medium, medium vs easy ({args.games} games per table, "
               f"MCTS budgets x{args.scale:g})", flush=True)
+        pairs = tuple(pair for pair in LADDER_PAIRS
+                      if args.pair is None or "-".join(pair) in args.pair)
         bench_ladder(args.game or list(LADDER_GAMES), args.players, args.games, args.scale,
-                     args.workers, args.seed, args.out)
+                     args.workers, args.seed, args.out, pairs)
     if args.what in ("random", "all"):
         bench_random(args.games, args.time, args.workers, args.out)
     if args.what in ("openspiel", "all"):

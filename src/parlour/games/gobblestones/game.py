@@ -1016,6 +1016,11 @@ class GobbleStonesState(State[GobbleStonesGame]):
     def end_reason(self) -> str | None:
         return self._end
 
+    def play_points(self) -> int:
+        """What the play being laid would score if it ended now (B6): the values of its squares
+        (the full state: in the bluffing variant others cannot see these tiles)."""
+        return sum(self._value[square] for square, _c in self._pending)
+
     def rack(self, player: int) -> dict[str, int]:
         """``player``'s tiles by colour letter (the full state: not a view)."""
         return dict(zip(COLOURS, self._racks[player], strict=True))

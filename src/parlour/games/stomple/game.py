@@ -412,6 +412,17 @@ class StompleState(State[StompleGame]):
         self._outcomes = None
         return done
 
+    def stomps_for(self, player: int) -> int:
+        """How many stomps ``player`` could choose from were it their turn now, with no string
+        under way (S4-S6); 0 for a player out of the round (S9)."""
+        status = self._status[player]
+        if status == OUT:
+            return 0
+        if status == WAITING:
+            return (OUTER & self._marbles).bit_count()
+        bits = (ADJACENT[self._pos[player]] & self._marbles) | self._masks[self._colour[player]]
+        return bits.bit_count()
+
     def _can_stomp(self, p: int) -> bool:
         if self._status[p] == WAITING:
             return bool(OUTER & self._marbles)
