@@ -41,6 +41,7 @@ from parlour.core import (
     TERMINAL_PLAYER,
     Game,
     Information,
+    ParlourError,
     State,
     pick_chance_outcome,
 )
@@ -216,7 +217,8 @@ class MCTSAgent(Agent):
         """Where each information-set iteration's world comes from: a fresh draw from the view
         while drawing has taken at most ``WORLD_SHARE`` of the search's time (with an iteration
         budget, on one iteration in ``WORLD_EVERY``, so that the search reproduces from its
-        seed), else a copy of one of the worlds drawn so far, picked at random."""
+        seed), else a copy of one of the worlds drawn so far, picked at random. A draw that
+        finds no consistent world (``WorldSamplingError``, rare) also falls back on those."""
         worlds = [first]
         spent = [0.0]
         rng = self.rng
@@ -232,11 +234,13 @@ class MCTSAgent(Agent):
             else:
                 fresh = count[0] % WORLD_EVERY == 0
             if fresh:
+                try:
+                    world = view.sample_world(rng)
+                except ParlourError:  # no consistent world found this time: use one drawn
+                    fresh = False
                 if timed:
-                    world = view.sample_world(rng)
                     spent[0] += clock() - now
-                else:
-                    world = view.sample_world(rng)
+            if fresh:
                 worlds.append(world)
                 return world.clone()
             return worlds[int(rng.random() * len(worlds))].clone()
