@@ -19,7 +19,9 @@ alone, from a dealt position, which is what a search plays out), each driven thr
 
 **Search**: MCTS iterations per second (information-set MCTS in GobbleStones) at fixed
 positions, the reference agent on the reference engine against today's agent on today's engine,
-with the same settings (``time``, ``reuse=false``).
+with the same settings (``time``, ``reuse=false``) and the same playout depth (the reference's:
+GobbleStones 30 plies, Stomple 60); GobbleStones also with each side's own default (today it
+judges leaves without a playout, so its iterations are cheaper still).
 """
 
 from __future__ import annotations
@@ -123,15 +125,18 @@ def _position(game: Any, seed: int, decisions: int) -> list[int]:
 
 
 def search_rates(name: str, params: dict[str, Any], decisions: int, slices: int,
-                 seconds: float) -> dict[str, float]:
-    """MCTS iterations per second at one position: reference agent and engine, and today's."""
+                 seconds: float, depth: int | None = None) -> dict[str, float]:
+    """MCTS iterations per second at one position: reference agent and engine, and today's;
+    ``depth``: both with this ``rollout_depth`` (default: each with its game's own)."""
     ref = reference.load()
     new_game = parlour.load_game(name, **params)
     history = _position(new_game, 3, decisions)
+    extra = {} if depth is None else {"rollout_depth": depth}
+    spec = f"mcts:time={seconds}:reuse=false" + ("" if depth is None else f":rollout_depth={depth}")
     sides = {
         "reference": (ref.game(name, **params), lambda g: ref.mcts(g, 0, time=seconds,
-                                                                     reuse=False)),
-        "today": (new_game, lambda g: make_agent(f"mcts:time={seconds}:reuse=false", g, 0)),
+                                                                     reuse=False, **extra)),
+        "today": (new_game, lambda g: make_agent(spec, g, 0)),
     }
 
     def run(game: Any, make: Callable[[Any], Any]) -> Callable[[float], tuple[int, float]]:
@@ -153,6 +158,12 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+SAME_DEPTH = {"gobblestones": 30, "stomple": 60}
+"""The reference's playout depths (its knowledge of each game)."""
+DEFAULT_DIFFERS = {"gobblestones"}
+"""Games whose MCTS today judges leaves differently by default (GobbleStones: no playout)."""
+
+
 def report(slices: int, seconds: float) -> None:
     print(f"reference: {reference.REFERENCE} (git); {slices} alternating slices of "
           f"{seconds:g} s per column")
@@ -171,12 +182,17 @@ def report(slices: int, seconds: float) -> None:
                   f"{r['playout today'] / r['playout reference']:5.1f}   "
                   f"{r['playout today'] / r['api reference']:21.1f}", flush=True)
     print("\n## MCTS iterations per second (reuse=false; IS-MCTS in GobbleStones)")
+    print("   same playouts on both sides (GobbleStones: 30 plies, the reference's default; "
+          "Stomple: 60), then each side's own default (GobbleStones today: none)")
     for name, params in CONFIGS:
-        for decisions in (0, 20):
-            r = search_rates(name, params, decisions, slices, seconds)
-            label = f"{name} {params['players']}p, decision {decisions}"
-            print(f"  {label:36s} reference {r['reference']:8.0f} it/s   today "
-                  f"{r['today']:8.0f} it/s   {r['today'] / r['reference']:5.1f}x", flush=True)
+        for depth in ((SAME_DEPTH[name], None) if name in DEFAULT_DIFFERS else (None,)):
+            for decisions in (0, 20):
+                r = search_rates(name, params, decisions, slices, seconds, depth)
+                label = (f"{name} {params['players']}p, decision {decisions}, "
+                         f"{'defaults' if depth is None else f'depth {depth}'}")
+                print(f"  {label:46s} reference {r['reference']:7.0f} it/s   today "
+                      f"{r['today']:7.0f} it/s   {r['today'] / r['reference']:5.1f}x",
+                      flush=True)
 
 
 def main() -> None:
