@@ -40,7 +40,7 @@ ALLOWED = {
     "agents": {"core", "games", "analysis", "batch"},
     "arena": {"core", "games", "agents"},
     "rl": {"core", "games", "batch", "agents"},  # the vector environments run on parlour.batch
-    "server": {"core", "games", "agents"},
+    "server": {"core", "games", "agents", "analysis"},  # the Clobber analysis board
     "cli": {"core", "games", "agents", "analysis", "arena", "server", "_version"},
     # the adapters' public names: parlour.openspiel, parlour.pettingzoo, parlour.gymnasium
     "openspiel": {"core", "rl"},

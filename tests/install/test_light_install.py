@@ -176,3 +176,18 @@ def test_the_server_module_without_the_web_extra_says_what_to_install(light_venv
     assert result.returncode == 2
     assert "pip install 'parlour[web]'" in " ".join(result.stderr.split())
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_solving_on_ray_without_the_ray_extra_says_what_to_install(light_venv, tmp_path):
+    result = subprocess.run(
+        [light_venv / "bin" / "parlour", "solve", "clobber", "--size", "3x3", "--ray"],
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "pip install 'parlour[ray]'" in " ".join(result.stderr.split())
+    assert "Traceback" not in result.stderr

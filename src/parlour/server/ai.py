@@ -28,6 +28,7 @@ import os
 import random
 import signal
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -101,6 +102,10 @@ class AIFailure(Exception):
         self.reason = reason
 
 
+class AITimeout(AIFailure):
+    """The job missed its deadline (its worker process was killed)."""
+
+
 def _die_with_parent() -> None:
     """Linux: have the kernel kill this worker when the server process dies (even SIGKILL)."""
     if sys.platform.startswith("linux"):
@@ -109,8 +114,10 @@ def _die_with_parent() -> None:
             libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def _worker_main(conn: Connection, parent: int) -> None:
-    """A worker process: answer jobs one at a time until the pipe closes."""
+def _worker_main(
+    conn: Connection, parent: int, job: Callable[..., Any] = choose_action
+) -> None:
+    """A worker process: answer jobs (calls of ``job``) one at a time until the pipe closes."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when workers stop
     if os.getppid() != parent:  # the server died before the line above took effect
@@ -120,11 +127,11 @@ def _worker_main(conn: Connection, parent: int) -> None:
     conn.send(("ready", None))
     while True:
         try:
-            job = conn.recv()
+            args = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            conn.send(("ok", choose_action(*job)))
+            conn.send(("ok", job(*args)))
         except Exception as exc:  # the agent failed: the server plays on without it
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
 
@@ -132,14 +139,15 @@ def _worker_main(conn: Connection, parent: int) -> None:
 class _Worker:
     """One worker process and its end of the pipe."""
 
-    def __init__(self, context: Any) -> None:
+    def __init__(self, context: Any, job: Callable[..., Any] = choose_action) -> None:
         ours, theirs = context.Pipe()
         self.conn: Connection = ours
         self.process = context.Process(
-            target=_worker_main, args=(theirs, os.getpid()), daemon=True, name="parlour-ai"
+            target=_worker_main, args=(theirs, os.getpid(), job), daemon=True, name="parlour-ai"
         )
         self.process.start()
         theirs.close()
+        self.jobs = 0
 
     def receive(self, timeout: float) -> tuple[str, Any] | None:
         """The worker's next message, or ``None`` if none came in ``timeout`` seconds."""
@@ -174,16 +182,29 @@ class AIRunner:
 
     In ``thread`` mode a move past its deadline is abandoned (the server plays on) but its
     thread cannot be stopped: use it only with agents whose budget is bounded.
+
+    ``job`` replaces :func:`choose_action` by another module-level function (the analysis
+    board's solver, :mod:`parlour.server.analyse`): the same workers, deadline and kill, for
+    any call that may run too long; :meth:`run` returns its result as it is.
     """
 
     def __init__(
-        self, mode: str = "process", workers: int | None = None, deadline: float = AI_DEADLINE
+        self,
+        mode: str = "process",
+        workers: int | None = None,
+        deadline: float = AI_DEADLINE,
+        job: Callable[..., Any] = choose_action,
+        max_jobs: int | None = None,
     ) -> None:
         if mode not in ("process", "thread"):
             raise ValueError("AI mode is 'process' or 'thread'")
         self.mode = mode
         self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
         self.deadline = deadline
+        self.job = job
+        self.max_jobs = max_jobs
+        """Jobs a worker answers before it is replaced by a fresh one (none: no bound), for
+        jobs whose caches grow in the worker's memory."""
         self.stats = AIStats()
         self._context = multiprocessing.get_context("spawn")
         self._idle: asyncio.Queue[_Worker] | None = None
@@ -195,7 +216,7 @@ class AIRunner:
     # -- worker processes -------------------------------------------------------------------
     async def _start_worker(self) -> _Worker:
         # spawn: the server process holds threads and an event loop; forking it is unsafe.
-        worker = await asyncio.to_thread(_Worker, self._context)
+        worker = await asyncio.to_thread(_Worker, self._context, self.job)
         self._all.add(worker)
         message = await asyncio.to_thread(worker.receive, WORKER_START_TIMEOUT)
         if message is None or message[0] != "ready":
@@ -231,17 +252,18 @@ class AIRunner:
                 return
         self._idle.put_nowait(worker)
 
-    async def _choose_in_process(self, *args: Any) -> int:
+    async def _run_in_process(self, *args: Any) -> Any:
         worker = await self._acquire()
         keep: _Worker | None = worker
         try:
             worker.conn.send(args)
+            worker.jobs += 1
             message = await asyncio.to_thread(worker.receive, self.deadline)
             if message is None:
                 self.stats.timeouts += 1
                 self._retire(worker)
                 keep = None
-                raise AIFailure(f"ran out of thinking time ({self.deadline:g} s)")
+                raise AITimeout(f"ran out of thinking time ({self.deadline:g} s)")
             kind, value = message
             if kind == "died":
                 self._retire(worker)
@@ -249,7 +271,7 @@ class AIRunner:
                 raise AIFailure(value)
             if kind != "ok":
                 raise AIFailure(f"failed ({value})")
-            return int(value)
+            return value
         except (BrokenPipeError, OSError):
             self._retire(worker)
             keep = None
@@ -259,37 +281,45 @@ class AIRunner:
             keep = None
             raise
         finally:
+            if keep is not None and self.max_jobs and keep.jobs >= self.max_jobs:
+                self._retire(keep)  # a fresh worker in its place, with empty caches
+                keep = None
             if not self._closed:
                 await asyncio.shield(self._release(keep))
 
     # -- threads ------------------------------------------------------------------------------
-    async def _choose_in_thread(self, *args: Any) -> int:
+    async def _run_in_thread(self, *args: Any) -> Any:
         if self._threads is None:
             self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="parlour-ai")
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._threads, choose_action, *args)
+        future = loop.run_in_executor(self._threads, self.job, *args)
         try:
             return await asyncio.wait_for(future, self.deadline)
         except TimeoutError:
             self.stats.timeouts += 1
-            raise AIFailure(f"ran out of thinking time ({self.deadline:g} s)") from None
+            raise AITimeout(f"ran out of thinking time ({self.deadline:g} s)") from None
         except Exception as exc:
             raise AIFailure(f"failed ({type(exc).__name__}: {exc})") from None
 
     async def choose(self, *args: Any) -> int:
         """The agent's action; raises :class:`AIFailure` (with a reason) when it gives none."""
+        return int(await self.run(*args))
+
+    async def run(self, *args: Any) -> Any:
+        """``job(*args)`` in a worker; raises :class:`AIFailure` (:class:`AITimeout` past the
+        deadline) when it gives no answer."""
         if self._closed:
             raise AIFailure("the server is shutting down")
         try:
             if self.mode == "thread":
-                action = await self._choose_in_thread(*args)
+                result = await self._run_in_thread(*args)
             else:
-                action = await self._choose_in_process(*args)
+                result = await self._run_in_process(*args)
         except AIFailure:
             self.stats.failures += 1
             raise
         self.stats.moves += 1
-        return action
+        return result
 
     def close(self) -> None:
         """Stop every worker now, thinking or not."""

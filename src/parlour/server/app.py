@@ -8,6 +8,8 @@ Routes (``TOKEN`` is a hand's secret token, ``TABLE`` a table id):
   ``GET /api/play/TOKEN`` (state), ``POST /api/play/TOKEN/act``, ``.../replay``,
   ``.../record``, ``POST .../rematch``; the same read routes under ``/api/watch/TABLE``.
 - ``/ws/play/TOKEN`` and ``/ws/watch/TABLE``: live updates, and actions (seats only).
+- ``/analyse/clobber`` the analysis board, ``POST /api/analyse/clobber`` its answers
+  (:mod:`parlour.server.analyse`).
 
 Every reply about a game comes from :mod:`parlour.server.views` via the table's message
 builder, so it is cut to the asker's view (G-3).
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import json
 import logging
@@ -34,6 +37,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from parlour.agents import agent_names, agents_for
 from parlour.core import ParlourError, game_class, list_games, load_game
 from parlour.server.ai import AIRunner, is_web_agent
+from parlour.server.analyse import AnalysisRefused, Analyst, check_position, position_message
 from parlour.server.clocks import ClockConfig
 from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
 from parlour.server.limits import Limits, client_key
@@ -215,11 +219,13 @@ def create_app(
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         app.state.hub = hub
+        app.state.analyst = Analyst(limits)
         app.state.draining = False
         try:
             yield
         finally:
             app.state.draining = True
+            app.state.analyst.close()
             await hub.close()
             store.close()
             if lock is not None:
@@ -276,6 +282,10 @@ def create_app(
             raise HTTPException(404, f"no rules text shipped for {game}")
         return html
 
+    @app.get("/analyse/clobber", include_in_schema=False)
+    async def analysis_page() -> FileResponse:
+        return FileResponse(STATIC / "analyse.html")
+
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
@@ -304,11 +314,13 @@ def create_app(
     async def health(request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         stats = hub.ai.stats
+        analyses = request.app.state.analyst.stats
         return {
             "status": "ok",
             "tables_loaded": len(hub.tables),
             "resumed": hub.resumed,
             "ai": {"moves": stats.moves, "timeouts": stats.timeouts, "failures": stats.failures},
+            "analyses": dataclasses.asdict(analyses),
         }
 
     # -- lobby API ------------------------------------------------------------------------
@@ -387,6 +399,46 @@ def create_app(
         except SeatError as exc:
             raise HTTPException(409, str(exc)) from None
         return {"url": f"/play/{hand.token}", "seat": seat, "table": table.id}
+
+    # -- the analysis board -----------------------------------------------------------------
+    @app.post("/api/analyse/clobber")
+    async def analyse_clobber(request: Request) -> JSONResponse:
+        """Who wins a Clobber position, every winning move, its regions and a principal line,
+        solved in a worker process under ``analysis_seconds`` (see ``docs/web.md``)."""
+        analyst: Analyst = request.app.state.analyst
+        try:
+            try:
+                body = json.loads(await request.body() or b"null")
+            except (ValueError, RecursionError):
+                raise AnalysisRefused("malformed", "The body is not JSON: send "
+                                      '{"position": "<position text>"}') from None
+            if not isinstance(body, dict) or set(body) != {"position"}:
+                raise AnalysisRefused("malformed", 'Send {"position": "<position text>"}, '
+                                      "nothing else")
+            position = check_position(body["position"], analyst.limits.analysis_stones)
+            analyst.admit(client_key(request.client.host if request.client else None))
+            answer = await analyst.answer(position, request.is_disconnected)
+        except AnalysisRefused as exc:
+            headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+            return JSONResponse(error(exc.code, exc.message, detail=exc.message),
+                                status_code=exc.status, headers=headers)
+        return JSONResponse(answer)
+
+    @app.get("/api/analyse/clobber/start")
+    async def analyse_start(request: Request, rows: int = 5, columns: int = 6) -> JSONResponse:
+        """The start position of a board (the analysis board's "Start position"; the rule of
+        the start, C2, lives in the game) and the limits the page tells its users."""
+        analyst: Analyst = request.app.state.analyst
+        try:
+            game = load_game("clobber", rows=rows, columns=columns)
+        except ParlourError as exc:
+            message = position_message(str(exc))
+            return JSONResponse(error("bad_position", message, detail=message), status_code=400)
+        return JSONResponse({
+            "position": game.new_initial_state().position(),
+            "time_limit": analyst.seconds,
+            "max_stones": analyst.limits.analysis_stones,
+        })
 
     # -- a seat's API ---------------------------------------------------------------------
     def _viewer(table: Table, hand: HandData | None, seat: int | None) -> int | None:

@@ -56,6 +56,21 @@ class Limits:
     presence_delay: float = 0.5
     """Seconds over which seat-presence changes (someone connecting or leaving) are gathered
     into one update for the table."""
+    analysis_seconds: float = 5.0
+    """The analysis board's solve limit: a position not solved in it is answered "not solved
+    within N s" (the regions and the principal line get 2 s more; the worker is killed 3 s
+    after that)."""
+    analysis_stones: int = 80
+    """Stones in a position sent to the analysis board (the board itself may be 99 x 26)."""
+    analyses_burst: int = 20
+    """Analyses one client may ask for in a burst..."""
+    analyses_per_minute: float = 30.0
+    """...and then per minute (each may keep a core busy for seconds)."""
+    analysis_workers: int = 1
+    """Worker processes that solve for the analysis board (apart from the computer players'),
+    so that analyses never delay a table's computer move."""
+    analysis_queue: int = 8
+    """Analyses waiting for a worker at once; beyond, a request is answered busy (503)."""
     rate_keys: int = 100_000
     """Clients remembered by the rate limiters (least recently seen forgotten first)."""
 

@@ -45,6 +45,19 @@ def solve(
         bool, typer.Option(help="also print the combinatorial game value (small positions)")
     ] = False,
     engine: Annotated[str, typer.Option(help="search engine: auto, c or python")] = "auto",
+    ray: Annotated[
+        bool, typer.Option("--ray", help="spread the search over Ray workers (the ray extra)")
+    ] = False,
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="with --ray: an existing Ray cluster (else a local instance)"),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="with --ray: how many workers (default: one per CPU, or the cluster's)"
+        ),
+    ] = None,
 ) -> None:
     """Solve a Clobber position exactly: the winner with perfect play and the winning moves."""
     if game.strip().lower() != "clobber":
@@ -56,6 +69,9 @@ def solve(
     if time_limit is not None and time_limit <= 0:
         err_console.print("[red]error:[/] --time-limit must be a positive number of seconds")
         raise typer.Exit(2)
+    if (ray_address is not None or workers is not None) and not ray:
+        err_console.print("[red]error:[/] --ray-address and --workers go with --ray")
+        raise typer.Exit(2)
     params: dict[str, Any] = {"cannibal": cannibal}
     for key, given in (("position", position), ("size", size), ("first", first), ("graph", graph)):
         if given is not None:
@@ -63,6 +79,12 @@ def solve(
     configured = build_game("clobber", params)
     assert isinstance(configured, ClobberGame)
     state = configured.new_initial_state()
+    if ray:
+        options = {
+            "engine": engine, "workers": workers, "address": ray_address, "disk_cache": True
+        }
+        _solve_on_ray(state, configured, all_moves, as_json, time_limit, value, options)
+        return
     try:
         solver = ClobberSolver(
             configured,
@@ -100,6 +122,22 @@ def solve(
             data["value"] = cgt_value
         print(json.dumps(data))
         return
+    _print_answer(configured, state, solution, all_moves)
+    if value:
+        console.print(f"value (Left = Black x): {cgt_value}")
+    console.print(
+        f"[dim]{solution.nodes:,} position{'' if solution.nodes == 1 else 's'} searched in "
+        f"{solution.seconds:.2f} s "
+        f"({solution.engine} engine)[/]"
+    )
+    if solution.engine == "python" and configured.grid is not None and engine == "auto":
+        console.print(
+            "[dim]the compiled engine is not built, so the slower pure-Python engine ran; "
+            "reinstall parlour where a C compiler is present for the fast one[/]"
+        )
+
+
+def _print_answer(configured: Any, state: Any, solution: Any, all_moves: bool) -> None:
     mover, winner = COLOURS[solution.to_move], COLOURS[solution.winner]
     console.print(f"{configured}: {escape(solution.position)}")
     if solution.mover_wins:
@@ -115,18 +153,75 @@ def solve(
             f"[bold]{mover}[/] to move [red]loses[/] against perfect play: "
             f"{winner} wins whatever {mover} plays"
         )
+
+
+def _solve_on_ray(
+    state: Any,
+    configured: ClobberGame,
+    all_moves: bool,
+    as_json: bool,
+    time_limit: float | None,
+    value: bool,
+    options: dict[str, Any],
+) -> None:
+    """``--ray``: the same answer, the search spread over Ray workers."""
+    from parlour.analysis.distributed import RayClobberSolver
+    from parlour.core.extras import MissingExtraError
+
+    status = (
+        err_console.status("starting Ray…", spinner="dots")
+        if err_console.is_terminal
+        else nullcontext()
+    )
+    with status as live:
+        try:
+            solver = RayClobberSolver(configured, **options)
+        except MissingExtraError as exc:
+            err_console.print(f"[red]error:[/] {escape(str(exc))}")
+            raise typer.Exit(2) from None
+        except ConnectionError as exc:
+            err_console.print(f"[red]error:[/] cannot reach the Ray cluster: {escape(str(exc))}")
+            raise typer.Exit(2) from None
+        except ValueError as exc:  # more workers than the cluster has CPUs
+            err_console.print(f"[red]error:[/] {escape(str(exc))}")
+            raise typer.Exit(2) from None
+
+        def progress(nodes: int, seconds: float) -> None:
+            if live is not None:
+                live.update(
+                    f"solving on {solver.workers} Ray workers… "
+                    f"{nodes:,} positions searched, {seconds:.0f} s"
+                )
+
+        with solver:
+            try:
+                found = solver.solve(
+                    state, all_moves=all_moves, time_limit=time_limit, progress=progress
+                )
+            except SolverTimeout as exc:
+                err_console.print(f"[red]no answer:[/] {escape(str(exc))}")
+                raise typer.Exit(1) from None
+    cgt_value = _value_text(state, configured) if value else None
+    if as_json:
+        data = found.as_dict()
+        if value:
+            data["value"] = cgt_value
+        print(json.dumps(data))
+        return
+    solution, stats = found.solution, found.stats
+    _print_answer(configured, state, solution, all_moves)
     if value:
         console.print(f"value (Left = Black x): {cgt_value}")
     console.print(
         f"[dim]{solution.nodes:,} position{'' if solution.nodes == 1 else 's'} searched in "
-        f"{solution.seconds:.2f} s "
-        f"({solution.engine} engine)[/]"
+        f"{solution.seconds:.2f} s by {stats.workers} Ray worker"
+        f"{'' if stats.workers == 1 else 's'} ({_count(stats.tasks, 'task')}, "
+        f"{stats.cancelled} cancelled, {_count(stats.splits, 'split')})[/]"
     )
-    if solution.engine == "python" and configured.grid is not None and engine == "auto":
-        console.print(
-            "[dim]the compiled engine is not built, so the slower pure-Python engine ran; "
-            "reinstall parlour where a C compiler is present for the fast one[/]"
-        )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _value_text(state: Any, configured: Any) -> str:

@@ -369,6 +369,16 @@ function drawCurtain(model) {
   if (needs) $("#curtain-text").textContent = `Pass the screen to ${seatName(model.viewer)}.`;
 }
 
+// Clobber on a grid: the analysis board opens on the position shown (the live one or a
+// replay's step), in a tab of its own
+function drawAnalyseLink(view) {
+  const link = $("#analyse-link");
+  const can = latest.game === "clobber" && Boolean(view && view.rows && view.position) &&
+    !(latest.params && latest.params.cannibal);
+  link.hidden = !can;
+  if (can) link.href = `/analyse/clobber?position=${encodeURIComponent(view.position)}`;
+}
+
 function draw() {
   if (!latest || !renderer) return;
   if (replay) { drawReplay(); return; }
@@ -389,6 +399,7 @@ function draw() {
   drawEnd();
   drawShare();
   drawCurtain(model);
+  drawAnalyseLink(model.view);
   life.draw(latest);
 }
 
@@ -413,6 +424,7 @@ function drawReplay() {
   $("#howto").hidden = true;
   drawBoard(model, false, replay.index > 0 ? replay.steps[replay.index - 1].view : null);
   drawPrivate(model);
+  drawAnalyseLink(s.view);
   const last = s.last;
   $("#replay-label").textContent = last ? `${shortName(last.player)}: ${last.text ?? "moved"}` : "the start";
   $("#replay-slider").value = String(replay.index);
