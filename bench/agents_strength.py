@@ -4,6 +4,7 @@
     python bench/agents_strength.py random --games 200 --time 0.05 --workers 2
     python bench/agents_strength.py openspiel --games 200 --time 0.1 --workers 2
     python bench/agents_strength.py openspiel --opponent cpp --games 200 --time 0.1
+    python bench/agents_strength.py plank --workers 1           # Stomp the Plank, issue 16
     python bench/agents_strength.py all --games 200             # everything above
     python bench/agents_strength.py speed --slices 3 --slice 1  # + issue 16's old-vs-new
     python bench/agents_strength.py ladder --game gobblestones --players 2 --games 40 \
@@ -215,9 +216,67 @@ def bench_openspiel(games: int, seconds: float, workers: int, opponents: list[st
               f"  [{time.perf_counter() - start:.0f} s]", flush=True)
 
 
+PLANK_CEILING = 0.8533
+"""Stomp the Plank, two players, default plank 15/3: the best any player can score against
+``random`` (exact, ``python bench/plank_ceiling.py``: best response 85.66% first / 85.00%
+second); minimax play scores 79.97% and ``plank-stop-2`` 80.28% there."""
+
+
+def _seconds_per_move(lines: list[dict], agent: str) -> float:
+    """An agent's mean thinking time per move, from the arena's records."""
+    seconds = moves = 0.0
+    for line in lines:
+        meta = line["metadata"]
+        for seat, name in enumerate(meta["agents"]):
+            if name == agent:
+                seconds += meta["timing"]["seconds"][seat]
+                moves += meta["timing"]["moves"][seat]
+    return seconds / max(moves, 1)
+
+
+def bench_plank(random_games: int, games: int, multi_games: int, workers: int) -> None:
+    """Issue 16's Stomp the Plank figures: ``hard`` at its own budget (no ``--time``)."""
+    print(f"\n## Stomp the Plank: hard against random, 2 players, {random_games} games, seats "
+          f"alternated (exact ceiling {100 * PLANK_CEILING:.2f}%, target >= "
+          f"{100 * PLANK_CEILING - 2:.2f}%; minimax play 79.97%)")
+    start = time.perf_counter()
+    t = run(plan("stomp-the-plank", ["hard", "random"], random_games, seed=6), workers=workers)
+    assert t.standings is not None
+    record = t.standings.records[0]
+    print(f"  hard wins {rate(record.wins, record.games)}; ceiling "
+          f"{100 * PLANK_CEILING:.2f}%, {100 * (record.wins / record.games - PLANK_CEILING):+.2f} "
+          f"points; {1000 * _seconds_per_move(t.lines, 'hard'):.1f} ms a move"
+          f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+    print(f"\n## Stomp the Plank: hard head to head, 2 players, {games} games each (target "
+          ">= 55%)")
+    for rival in ("plank-stop-2", "plank-risk"):
+        start = time.perf_counter()
+        t = run(plan("stomp-the-plank", ["hard", rival], games, seed=7), workers=workers)
+        assert t.standings is not None
+        record = {r.agent: r for r in t.standings.records}["hard"]
+        print(f"  against {rival:13s} hard wins {rate(record.wins, record.games)}"
+              f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+    from plank_vs_hard import hero_against  # bench/ is on the path (above)
+
+    for players in (3, 4):
+        fair = (players - 1) / players
+        print(f"\n## Stomp the Plank, {players} players: one fixed strategy against "
+              f"{players - 1} x hard, {multi_games} games each (a seat's fair share "
+              f"{100 * fair:.0f}%)")
+        for hero in ("plank-stop-2", "plank-risk"):
+            start = time.perf_counter()
+            t = hero_against(hero, "hard", players, multi_games, 8, workers)
+            assert t.standings is not None
+            rec = {r.agent: r for r in t.standings.records}
+            print(f"  {hero:13s} wins {rate(rec[hero].wins, rec[hero].games)}; hard seats "
+                  f"{rate(rec['hard'].wins, rec['hard'].games)}"
+                  f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["speed", "random", "openspiel", "ladder", "all"])
+    parser.add_argument("what",
+                        choices=["speed", "random", "openspiel", "plank", "ladder", "all"])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move")
     parser.add_argument("--workers", type=int, default=2)
@@ -237,6 +296,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--pair", choices=["hard-medium", "medium-easy"], action="append",
                         help="ladder: only this pairing (repeatable; default: both)")
+    parser.add_argument("--plank-games", type=int, nargs=3, default=[2000, 200, 60],
+                        metavar=("RANDOM", "HEAD", "MULTI"),
+                        help="plank: games against random, against each fixed strategy, and "
+                        "per strategy with 3 and 4 players")
     args = parser.parse_args()
     if args.what in ("speed", "all"):
         bench_speed(2.0)
@@ -253,6 +316,8 @@ def main() -> None:
     if args.what in ("openspiel", "all"):
         opponents = ["python", "cpp"] if args.opponent == "both" else [args.opponent]
         bench_openspiel(args.games, args.time, args.workers, opponents, args.ours)
+    if args.what in ("plank", "all"):
+        bench_plank(*args.plank_games, workers=args.workers)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
 One "hero" seat plays a fixed strategy (``plank-stop-K``: draw until K cards are on the pontoon,
 then stop; ``plank-risk``: weigh the chance of a match; both from
 ``src/parlour/agents/plank_strategies.py`` and ``bench/plank_report.py``), every other seat is
-``hard`` (MCTS; its time per move set by ``--time``). The hero's seat rotates. In this game all
+``hard`` (solved tables since issue 16, which ignore ``--time``; ``--hard mcts:time=0.1`` puts
+the MCTS that was ``hard`` before in those seats). The hero's seat rotates. In this game all
 players but the one who goes overboard win (P6), so a seat's fair share of wins is
 (players - 1) / players; a strategy as good as ``hard`` wins that often. Chance and agents are
 seeded (the arena's plan), and every game is kept as a replayable record with ``--out``.
@@ -49,13 +50,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per strategy and count")
     parser.add_argument("--time", type=float, default=0.1, help="hard's seconds per move")
+    parser.add_argument("--hard", help="the other seats' agent spec (default hard:time=TIME; "
+                        "e.g. mcts:time=0.1, the MCTS that was Stomp the Plank's hard)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--strategies", nargs="+", help="only these (default: every plank-*)")
     parser.add_argument("--out", type=Path, help="keep every game's record here")
     args = parser.parse_args()
-    hard = f"hard:time={args.time}"
+    hard = args.hard or f"hard:time={args.time}"
     print(f"# Stomp the Plank: fixed strategies against {hard}, {args.games} games each")
     for players in args.players:
         fair = (players - 1) / players

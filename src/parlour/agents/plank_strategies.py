@@ -72,7 +72,8 @@ class PlankRisk(Agent):
             return DRAW  # P3: the first card is always drawn
         return DRAW if self.wants_to_draw(seen, view.player) else STOP
 
-    def wants_to_draw(self, view: dict, me: int) -> bool:
+    @staticmethod
+    def wants_to_draw(view: dict, me: int) -> bool:
         crates, spots = view["crates"], view["spots"]
         tip_at, weight = view["tip_at"], view["step_weight"]
         planks = view["planks"]

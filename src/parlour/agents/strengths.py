@@ -12,6 +12,10 @@ medium    MCTS (information-set MCTS when information is hidden)               0
 hard      MCTS (information-set MCTS when information is hidden)               1.0 s
 ========  ===================================================================  ==============
 
+Stomp the Plank's ``hard`` is not a search: solved tables, an exact look-ahead over the turn
+and, with two players, a best response to a model of the opponent
+(:mod:`parlour.agents.plank_hard`); it answers in milliseconds.
+
 Options override the defaults: ``hard:time=0.1``, or ``hard:iterations=3000`` for a budget
 that reproduces exactly from the seed (a time budget depends on the machine).
 """
@@ -23,6 +27,7 @@ from typing import Any
 from parlour.agents.base import Agent, register_agent
 from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MCTSAgent
+from parlour.agents.plank_hard import plank_hard
 from parlour.core import Game
 
 EASY_EPSILON = 0.1
@@ -50,6 +55,13 @@ register_agent(
 register_agent(
     "medium", _mcts(MEDIUM_SECONDS), f"MCTS / information-set MCTS, {MEDIUM_SECONDS} s a move"
 )
+def hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
+    if game.name == "stomp-the-plank":  # solved tables and a model of the opponent
+        return plank_hard(game, seed, **options)
+    return _mcts(HARD_SECONDS)(game, seed, **options)
+
+
 register_agent(
-    "hard", _mcts(HARD_SECONDS), f"MCTS / information-set MCTS, {HARD_SECONDS} s a move"
+    "hard", hard, f"MCTS / information-set MCTS, {HARD_SECONDS} s a move (Stomp the Plank: "
+    "solved tables, best response to a model of the opponent)"
 )

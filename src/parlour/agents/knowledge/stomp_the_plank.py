@@ -9,9 +9,11 @@ progress is judged as if the active player stopped now, since they always may.
 With two players (and a supply that cannot run out) the evaluation is instead the chance to
 win under perfect play with an endless deck, read from the game's solved table
 (:mod:`parlour.games.stomp_the_plank.odds`): it knows the turn in progress, the chance of a
-match and the last spot's win, which the balances alone do not. With it, ``hard`` at 0.1 s a
-move beat ``random`` in 82% of 200 games instead of 76% (the exact ceiling is 86.7%), and the
-best fixed strategy won 42% against it instead of 52% (docs/agents.md, "Measured strength").
+match and the last spot's win, which the balances alone do not. With it, MCTS at 0.1 s a
+move (then ``hard``; now ``medium`` and ``easy`` search with it, while ``hard`` plays from the
+tables directly, :mod:`parlour.agents.plank_hard`) beat ``random`` in 82% of 200 games
+instead of 76%, and the best fixed strategy won 42% against it instead of 52% (measured under
+P5's first plank, 20/4).
 
 MCTS judges its leaves with this evaluation directly (``rollout_depth=0``): in this game of
 long luck-driven turns a random playout says little, and the search with the evaluation beat
