@@ -67,11 +67,19 @@ class TimedCppBot:
             False, pyspiel.ChildSelectionPolicy.UCT, seconds,
         )
         self.simulations = 0
+        self.empty_roots = 0
 
     def step(self, state) -> int:
-        root = self.bot.mcts_search(state)
-        self.simulations += root.explore_count
-        return root.best_child().action
+        for _attempt in range(3):
+            root = self.bot.mcts_search(state)
+            self.simulations += root.explore_count
+            best = root.best_child()
+            if best is not None:
+                return best.action
+            # Rarely (on a heavily loaded machine) the C++ search returns a root without
+            # children; search again rather than end the match.
+            self.empty_roots += 1
+        raise RuntimeError("OpenSpiel's MCTSBot returned no move three times in a row")
 
 
 def play_pair(ours_spec: str, theirs: str, seconds: float, seed: int, ours_white: bool,
@@ -85,6 +93,7 @@ def play_pair(ours_spec: str, theirs: str, seconds: float, seed: int, ours_white
     state, spiel_state = game.new_initial_state(), spiel_game.new_initial_state()
     our_seat = 0 if ours_white else 1
     spent = [0.0, 0.0]
+    longest = [0.0, 0.0]
     moves = [0, 0]
     iterations = 0
     while not state.is_terminal():
@@ -97,6 +106,7 @@ def play_pair(ours_spec: str, theirs: str, seconds: float, seed: int, ours_white
         else:
             action = other.step(spiel_state)
         spent[player] += time.perf_counter() - start
+        longest[player] = max(longest[player], time.perf_counter() - start)
         moves[player] += 1
         state.apply_action(action)
         spiel_state.apply_action(action)
@@ -106,6 +116,8 @@ def play_pair(ours_spec: str, theirs: str, seconds: float, seed: int, ours_white
         "won": won,
         "ours_seconds_per_move": spent[our_seat] / max(1, moves[our_seat]),
         "theirs_seconds_per_move": spent[1 - our_seat] / max(1, moves[1 - our_seat]),
+        "ours_longest_move": longest[our_seat],
+        "theirs_longest_move": longest[1 - our_seat],
         "ours_iterations": iterations,
         "theirs_simulations": other.simulations,
         "ours_moves": moves[our_seat],

@@ -9,6 +9,15 @@
     python bench/agents_strength.py speed --slices 3 --slice 1  # + issue 16's old-vs-new
     python bench/agents_strength.py ladder --game gobblestones --players 2 --games 40 \
         --scale 0.1 --workers 1                                 # hard > medium > easy
+    python bench/agents_strength.py clobber --games 200 --times 0.1 --workers 1
+    python bench/agents_strength.py clobber-medium --games 100 --times 1
+
+``clobber`` (issue 16): Clobber's ``hard`` (exact proofs, then compiled MCTS) against OpenSpiel's
+C++ ``pyspiel.MCTSBot`` (random rollouts, UCT, solver on) at the same wall time per move, on
+5x6, 6x6 and 4x7 (``--boards``), at each of ``--times`` seconds a move, colours alternated, win
+rates with 95% Wilson intervals beside the 60% target (75% moonshot). ``clobber-medium``:
+``hard`` against ``medium`` in Clobber 5x6 through the arena; ``--times`` sets hard's budget and
+``--medium-time`` medium's (default: their real budgets, 1 s and 0.25 s).
 
 ``random``: ``hard`` (its time budget overridden by ``--time``) against ``random`` in every
 registered game, two players, seats alternated, through the arena (so every game is a
@@ -181,8 +190,33 @@ def bench_random(games: int, seconds: float, workers: int, out: Path | None) -> 
                  {"game": name, "players": 2, "games_per_table": games, "seed": 6})
 
 
-def _one(args: tuple[str, str, float, int, bool]) -> dict:
+def _one(args: tuple) -> dict:
     return play_pair(*args)
+
+
+def play_all(jobs: list[tuple], workers: int) -> list[dict]:
+    """Play every OpenSpiel match of ``jobs`` (in ``workers`` processes when more than one)."""
+    if workers > 1:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            return list(pool.map(_one, jobs))
+    return [_one(job) for job in jobs]
+
+
+def totals(results: list[dict], jobs: list[tuple]) -> dict[str, float]:
+    """Wins (all, and as White: ``job[4]``), and each side's seconds and iterations per move."""
+    ours_moves = sum(r["ours_moves"] for r in results)
+    theirs_moves = sum(r["theirs_moves"] for r in results)
+    return {
+        "wins": sum(r["won"] for r in results),
+        "white": sum(r["won"] for r, j in zip(results, jobs, strict=True) if j[4]),
+        "ours_seconds": sum(r["ours_seconds_per_move"] * r["ours_moves"] for r in results)
+        / ours_moves,
+        "theirs_seconds": sum(r["theirs_seconds_per_move"] * r["theirs_moves"] for r in results)
+        / theirs_moves,
+        "ours_iterations": sum(r["ours_iterations"] for r in results) / ours_moves,
+        "theirs_iterations": sum(r["theirs_simulations"] for r in results) / theirs_moves,
+    }
 
 
 def bench_openspiel(games: int, seconds: float, workers: int, opponents: list[str],
@@ -194,25 +228,71 @@ def bench_openspiel(games: int, seconds: float, workers: int, opponents: list[st
               f"uct_c=2), {seconds:g} s a move, {games} games, colours alternated", flush=True)
         jobs = [(ours, opponent, seconds, 1000 + i, i % 2 == 0) for i in range(games)]
         start = time.perf_counter()
-        if workers > 1:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                results = list(pool.map(_one, jobs))
-        else:
-            results = [_one(job) for job in jobs]
-        wins = sum(r["won"] for r in results)
-        white = sum(r["won"] for r, j in zip(results, jobs, strict=True) if j[4])
-        ours_moves = sum(r["ours_moves"] for r in results)
-        theirs_moves = sum(r["theirs_moves"] for r in results)
-        print(f"  parlour wins {rate(wins, games)}; as White {white}/{(games + 1) // 2}, "
-              f"as Black {wins - white}/{games // 2}")
-        ours_time = sum(r["ours_seconds_per_move"] * r["ours_moves"] for r in results)
-        theirs_time = sum(r["theirs_seconds_per_move"] * r["theirs_moves"] for r in results)
-        print(f"  seconds per move: parlour {ours_time / ours_moves:.3f}, "
-              f"OpenSpiel {theirs_time / theirs_moves:.3f}")
-        print(f"  iterations per move: parlour "
-              f"{sum(r['ours_iterations'] for r in results) / ours_moves:.0f}, OpenSpiel "
-              f"{sum(r['theirs_simulations'] for r in results) / theirs_moves:.0f}"
+        results = play_all(jobs, workers)
+        t = totals(results, jobs)
+        print(f"  parlour wins {rate(t['wins'], games)}; as White {t['white']}/{(games + 1) // 2}, "
+              f"as Black {t['wins'] - t['white']}/{games // 2}")
+        print(f"  seconds per move: parlour {t['ours_seconds']:.3f}, "
+              f"OpenSpiel {t['theirs_seconds']:.3f}")
+        print(f"  iterations per move: parlour {t['ours_iterations']:.0f}, OpenSpiel "
+              f"{t['theirs_iterations']:.0f}  [{time.perf_counter() - start:.0f} s]", flush=True)
+
+
+CLOBBER_TARGET, CLOBBER_MOONSHOT, MEDIUM_TARGET = 0.60, 0.75, 0.70
+
+
+def verdict(wins: float, n: int, target: float) -> str:
+    low, _high = wilson(wins, n)
+    if low >= target:
+        return f"target {target:.0%}: met (the whole interval is above it)"
+    if wins / n >= target:
+        return f"target {target:.0%}: met on the point estimate"
+    return f"target {target:.0%}: NOT met"
+
+
+def bench_clobber(games: int, times: list[float], boards: list[str], workers: int,
+                  seed: int = 1000) -> None:
+    for seconds in times:
+        for board in boards:
+            rows, columns = (int(x) for x in board.split("x"))
+            spec = f"hard:time={seconds:g}"
+            print(f"\n## Clobber {board}: {spec} against OpenSpiel C++ pyspiel.MCTSBot (random "
+                  f"rollouts, uct_c=2, solver on), {seconds:g} s a move, {games} games, colours "
+                  f"alternated, seeds from {seed}", flush=True)
+            jobs = [(spec, "cpp", seconds, seed + 2 * i, i % 2 == 0, rows, columns)
+                    for i in range(games)]
+            start = time.perf_counter()
+            results = play_all(jobs, workers)
+            t = totals(results, jobs)
+            wins = t["wins"]
+            moonshot = "met" if wins / games >= CLOBBER_MOONSHOT else "not met"
+            print(f"  hard wins {rate(wins, games)}; {verdict(wins, games, CLOBBER_TARGET)}; "
+                  f"moonshot {CLOBBER_MOONSHOT:.0%}: {moonshot}")
+            print(f"  as White {t['white']}/{(games + 1) // 2}, as Black "
+                  f"{wins - t['white']}/{games // 2}; seconds per move: hard "
+                  f"{t['ours_seconds']:.3f}, OpenSpiel {t['theirs_seconds']:.3f} (longest: hard "
+                  f"{max(r['ours_longest_move'] for r in results):.3f}, OpenSpiel "
+                  f"{max(r['theirs_longest_move'] for r in results):.3f}); iterations per move: "
+                  f"hard's search {t['ours_iterations']:.0f}, OpenSpiel "
+                  f"{t['theirs_iterations']:.0f}  [{time.perf_counter() - start:.0f} s]",
+                  flush=True)
+
+
+def bench_clobber_medium(games: int, times: list[float], medium_time: float | None,
+                         workers: int) -> None:
+    from parlour.agents.strengths import MEDIUM_SECONDS
+
+    for seconds in times:
+        medium = f"medium:time={medium_time if medium_time is not None else MEDIUM_SECONDS:g}"
+        hard = f"hard:time={seconds:g}"
+        print(f"\n## Clobber 5x6: {hard} against {medium}, {games} games, colours alternated",
+              flush=True)
+        start = time.perf_counter()
+        t = run(plan("clobber", [hard, medium], games, seed=16), workers=workers)
+        assert t.standings is not None
+        record = next(r for r in t.standings.records if r.agent == hard)
+        print(f"  hard wins {rate(record.wins, record.games)}; "
+              f"{verdict(record.wins, record.games, MEDIUM_TARGET)}"
               f"  [{time.perf_counter() - start:.0f} s]", flush=True)
 
 
@@ -275,14 +355,22 @@ def bench_plank(random_games: int, games: int, multi_games: int, workers: int) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what",
-                        choices=["speed", "random", "openspiel", "plank", "ladder", "all"])
+    parser.add_argument("what", choices=["speed", "random", "openspiel", "plank", "ladder",
+                                         "all", "clobber", "clobber-medium"])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--opponent", choices=["python", "cpp", "both"], default="both")
     parser.add_argument("--ours", help="our agent spec for the OpenSpiel match "
                         "(default mcts:time=TIME)")
+    parser.add_argument("--times", type=float, nargs="+", default=[0.1, 1.0],
+                        help="clobber: seconds per move, one match per value")
+    parser.add_argument("--boards", nargs="+", default=["5x6", "6x6", "4x7"],
+                        help="clobber: boards ROWSxCOLUMNS")
+    parser.add_argument("--seed", type=int, default=1000,
+                        help="clobber: first seed (game i uses seed + 2i; OpenSpiel's bot +1); "
+                        "ladder: the arena's master seed (issue 16's runs: 16)")
+    parser.add_argument("--medium-time", type=float, help="clobber-medium: medium's budget")
     parser.add_argument("--out", type=Path, help="keep the hard-vs-random records here")
     parser.add_argument("--slices", type=int, default=3,
                         help="speed: alternating slices per old/new column")
@@ -293,7 +381,6 @@ def main() -> None:
                         help="ladder: only this player count (repeatable)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="ladder: multiply the MCTS time budgets (1 = the real ones)")
-    parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--pair", choices=["hard-medium", "medium-easy"], action="append",
                         help="ladder: only this pairing (repeatable; default: both)")
     parser.add_argument("--plank-games", type=int, nargs=3, default=[2000, 200, 60],
@@ -318,6 +405,10 @@ def main() -> None:
         bench_openspiel(args.games, args.time, args.workers, opponents, args.ours)
     if args.what in ("plank", "all"):
         bench_plank(*args.plank_games, workers=args.workers)
+    if args.what == "clobber":
+        bench_clobber(args.games, args.times, args.boards, args.workers, args.seed)
+    if args.what == "clobber-medium":
+        bench_clobber_medium(args.games, args.times, args.medium_time, args.workers)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from parlour.agents import (
     make_agent,
     parse_agent_spec,
 )
+from parlour.agents.clobber_search import ClobberSearchAgent
 from parlour.agents.strengths import EASY_EPSILON, HARD_SECONDS, MEDIUM_SECONDS
 
 
@@ -48,7 +49,8 @@ def test_named_strengths_are_the_documented_agents_and_budgets(clobber) -> None:
     easy, medium, hard = (make_agent(n, clobber, 0) for n in ("easy", "medium", "hard"))
     assert isinstance(easy, GreedyAgent) and easy.epsilon == EASY_EPSILON
     assert isinstance(medium, MCTSAgent) and medium.time == MEDIUM_SECONDS
-    assert isinstance(hard, MCTSAgent) and hard.time == HARD_SECONDS
+    # hard plays Clobber with its own program (proofs, then compiled MCTS); MCTS elsewhere
+    assert isinstance(hard, ClobberSearchAgent) and hard.time == HARD_SECONDS
     assert medium.iterations is None and hard.iterations is None
 
 

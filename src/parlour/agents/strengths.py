@@ -1,7 +1,8 @@
 """The named strengths players pick from: ``easy``, ``medium``, ``hard``.
 
 Each is one documented agent and budget, the same for every game (the agent adapts through the
-game's declared information and its registered evaluation):
+game's declared information and its registered evaluation), except that ``hard`` plays Clobber
+with its own program (:mod:`parlour.agents.clobber_search`: exact proofs, then compiled MCTS):
 
 ========  ===================================================================  ==============
 name      agent                                                                budget per move
@@ -9,7 +10,8 @@ name      agent                                                                b
 easy      greedy: best end-of-turn position by the game's evaluation, one      <= ~0.1 s
           random move in ten (2000 positions at most)
 medium    MCTS (information-set MCTS when information is hidden)               0.25 s
-hard      MCTS (information-set MCTS when information is hidden)               1.0 s
+hard      MCTS (information-set MCTS when information is hidden); in Clobber   1.0 s
+          the solver's proofs first, then compiled MCTS over bitboards
 ========  ===================================================================  ==============
 
 Stomp the Plank's ``hard`` is not a search: solved tables, an exact look-ahead over the turn
@@ -25,10 +27,12 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.agents.base import Agent, register_agent
+from parlour.agents.clobber_search import ClobberSearchAgent
 from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MCTSAgent
 from parlour.agents.plank_hard import plank_hard
 from parlour.core import Game
+from parlour.games.clobber import ClobberGame
 
 EASY_EPSILON = 0.1
 MEDIUM_SECONDS = 0.25
@@ -44,6 +48,17 @@ def _mcts(seconds: float):
     return factory
 
 
+def hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
+    """MCTS for ``HARD_SECONDS`` a move; Clobber and Stomp the Plank have their own programs."""
+    if game.name == "stomp-the-plank":  # solved tables and a model of the opponent
+        return plank_hard(game, seed, **options)
+    if isinstance(game, ClobberGame):  # exact proofs, then compiled MCTS
+        if "iterations" not in options:
+            options.setdefault("time", HARD_SECONDS)
+        return ClobberSearchAgent(game, seed, **options)
+    return _mcts(HARD_SECONDS)(game, seed, **options)
+
+
 def easy(game: Game, seed: int | None = None, **options: Any) -> Agent:
     options.setdefault("epsilon", EASY_EPSILON)
     return GreedyAgent(game, seed, **options)
@@ -55,13 +70,9 @@ register_agent(
 register_agent(
     "medium", _mcts(MEDIUM_SECONDS), f"MCTS / information-set MCTS, {MEDIUM_SECONDS} s a move"
 )
-def hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
-    if game.name == "stomp-the-plank":  # solved tables and a model of the opponent
-        return plank_hard(game, seed, **options)
-    return _mcts(HARD_SECONDS)(game, seed, **options)
-
-
 register_agent(
-    "hard", hard, f"MCTS / information-set MCTS, {HARD_SECONDS} s a move (Stomp the Plank: "
-    "solved tables, best response to a model of the opponent)"
+    "hard",
+    hard,
+    f"MCTS / information-set MCTS, {HARD_SECONDS} s a move (Clobber: solver proofs, then "
+    "compiled MCTS; Stomp the Plank: solved tables, best response to a model of the opponent)",
 )
