@@ -6,6 +6,9 @@
     python bench/agents_strength.py openspiel --opponent cpp --games 200 --time 0.1
     python bench/agents_strength.py plank --workers 1           # Stomp the Plank, issue 16
     python bench/agents_strength.py all --games 200             # everything above
+    python bench/agents_strength.py speed --slices 3 --slice 1  # + issue 16's old-vs-new
+    python bench/agents_strength.py ladder --game gobblestones --players 2 --games 40 \
+        --scale 0.1 --workers 1                                 # hard > medium > easy
     python bench/agents_strength.py clobber --games 200 --times 0.1 --workers 1
     python bench/agents_strength.py clobber-medium --games 100 --times 1
 
@@ -23,7 +26,8 @@ MCTSBot with random rollouts (Python ``open_spiel.python.algorithms.mcts``, or t
 ``pyspiel.MCTSBot``) at the same wall time per move, colours alternated; see
 ``bench/agents_openspiel.py`` for how each bot is held to its time. Win rates come with 95%
 Wilson intervals. Timings share the machine, so run with few other jobs; both sides of a game
-run in the same process, one move at a time, so a busy machine slows both alike.
+run in the same process, one move at a time, so a busy machine slows both alike. ``speed`` also
+prints issue 16's figures (``bench/engine_speed.py``); ``ladder``: see :func:`bench_ladder`.
 """
 
 from __future__ import annotations
@@ -46,6 +50,99 @@ from parlour.arena.report import save
 def rate(wins: float, n: int) -> str:
     low, high = wilson(wins, n)
     return f"{wins:g}/{n} = {100 * wins / n:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%)"
+
+
+def bench_engine_speed(slices: int, seconds: float) -> None:
+    """Issue 16: GobbleStones and Stomple playouts and search, today against the reference
+    code loaded from git, side by side in this process (``bench/engine_speed.py``)."""
+    import engine_speed
+    from reference import ReferenceUnavailable
+
+    print("\n## Issue 16: engines and search against the reference code, side by side")
+    try:
+        engine_speed.report(slices, seconds)
+    except ReferenceUnavailable as exc:
+        print(f"  skipped: {exc}")
+
+
+LADDER_PAIRS = (("hard", "medium"), ("medium", "easy"))
+LADDER_GAMES = {"clobber": (2,), "stomple": (2, 3, 4), "gobblestones": (2, 3, 4),
+                "stomp-the-plank": (2, 3, 4)}
+
+
+def ladder_spec(name: str, scale: float) -> str:
+    """A strength at ``scale`` times its normal time budget (MCTS strengths only: ``easy`` is
+    a greedy player with no time budget to scale)."""
+    from parlour.agents.strengths import HARD_SECONDS, MEDIUM_SECONDS
+
+    if scale == 1.0 or name == "easy":
+        return name
+    seconds = {"hard": HARD_SECONDS, "medium": MEDIUM_SECONDS}[name] * scale
+    return f"{name}:time={seconds:g}"
+
+
+def seat_shares(lines: list[dict], strong: str, weak: str) -> tuple[float, float, float]:
+    """``(strong's wins per seat, weak's wins per seat, strong's share)`` over result lines.
+
+    A seat wins when its return is positive (G-4: shared wins count for every winner). The
+    share is ``s / (s + w)`` of the two per-seat win rates: 50% means equal strength whatever
+    the table's mix of seats; with two players and no ties it is simply strong's win rate.
+    """
+    wins = {strong: 0.0, weak: 0.0}
+    seats = {strong: 0, weak: 0}
+    for line in lines:
+        for spec, value in zip(line["metadata"]["agents"], line["metadata"]["returns"],
+                               strict=True):
+            seats[spec] += 1
+            wins[spec] += value > 0
+    s, w = wins[strong] / max(1, seats[strong]), wins[weak] / max(1, seats[weak])
+    return s, w, s / (s + w) if s + w else 0.5
+
+
+def bootstrap(lines: list[dict], strong: str, weak: str, rounds: int = 2000) -> tuple[float,
+                                                                                        float]:
+    """A 95% interval of the share, resampling whole games."""
+    import random
+
+    rng = random.Random(16)
+    shares = sorted(
+        seat_shares([rng.choice(lines) for _ in lines], strong, weak)[2] for _ in range(rounds)
+    )
+    return shares[int(0.025 * rounds)], shares[int(0.975 * rounds) - 1]
+
+
+def bench_ladder(names: list[str], players: list[int] | None, games: int, scale: float,
+                 workers: int, seed: int, out: Path | None,
+                 pairs: tuple[tuple[str, str], ...] = LADDER_PAIRS) -> None:
+    """``hard`` against ``medium`` and ``medium`` against ``easy`` in every game and player
+    count asked for, through the arena.
+
+    Two players: one table, seats alternated. More: every mixed table (three players: two
+    strong and one weak, one strong and two weak; four players: 3-1, 2-2, 1-3), each playing
+    ``games`` games with the agents rotating one seat a game, so that both sides sit in every
+    seat equally often. The figure is the strong side's *share*, ``s / (s + w)`` of the per-seat
+    win rates (see :func:`seat_shares`), with a 95% bootstrap interval; the target is 65%.
+    ``scale`` multiplies the MCTS time budgets (``hard`` 1 s, ``medium`` 0.25 s a move).
+    """
+    for name in names:
+        for n in players or LADDER_GAMES.get(name, (2,)):
+            if n not in LADDER_GAMES.get(name, (2,)):
+                continue
+            for strong, weak in pairs:
+                a, b = ladder_spec(strong, scale), ladder_spec(weak, scale)
+                start = time.perf_counter()
+                t = run(plan(name, [a, b], games, {"players": n}, seed=seed), workers=workers)
+                s, w, share = seat_shares(t.lines, a, b)
+                low, high = bootstrap(t.lines, a, b)
+                print(f"  {name:15s} {n}p  {a:18s} vs {b:18s} {len(t.lines):4d} games  "
+                      f"wins/seat {100 * s:5.1f}% vs {100 * w:5.1f}%  share "
+                      f"{100 * share:5.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%)"
+                      f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+                if out is not None:
+                    assert t.standings is not None
+                    save(out / f"{name}-{n}p-{strong}-{weak}", t.lines, t.standings,
+                         {"game": name, "players": n, "games_per_table": games, "seed": seed,
+                          "scale": scale})
 
 
 def bench_speed(seconds: float) -> None:
@@ -258,8 +355,8 @@ def bench_plank(random_games: int, games: int, multi_games: int, workers: int) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["speed", "random", "openspiel", "plank", "all",
-                                         "clobber", "clobber-medium"])
+    parser.add_argument("what", choices=["speed", "random", "openspiel", "plank", "ladder",
+                                         "all", "clobber", "clobber-medium"])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move")
     parser.add_argument("--workers", type=int, default=2)
@@ -271,9 +368,21 @@ def main() -> None:
     parser.add_argument("--boards", nargs="+", default=["5x6", "6x6", "4x7"],
                         help="clobber: boards ROWSxCOLUMNS")
     parser.add_argument("--seed", type=int, default=1000,
-                        help="clobber: first seed (game i uses seed + 2i; OpenSpiel's bot +1)")
+                        help="clobber: first seed (game i uses seed + 2i; OpenSpiel's bot +1); "
+                        "ladder: the arena's master seed (issue 16's runs: 16)")
     parser.add_argument("--medium-time", type=float, help="clobber-medium: medium's budget")
     parser.add_argument("--out", type=Path, help="keep the hard-vs-random records here")
+    parser.add_argument("--slices", type=int, default=3,
+                        help="speed: alternating slices per old/new column")
+    parser.add_argument("--slice", type=float, default=1.0, help="speed: seconds per slice")
+    parser.add_argument("--game", action="append",
+                        help="ladder: only this game (repeatable; default: all four)")
+    parser.add_argument("--players", type=int, action="append",
+                        help="ladder: only this player count (repeatable)")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="ladder: multiply the MCTS time budgets (1 = the real ones)")
+    parser.add_argument("--pair", choices=["hard-medium", "medium-easy"], action="append",
+                        help="ladder: only this pairing (repeatable; default: both)")
     parser.add_argument("--plank-games", type=int, nargs=3, default=[2000, 200, 60],
                         metavar=("RANDOM", "HEAD", "MULTI"),
                         help="plank: games against random, against each fixed strategy, and "
@@ -281,6 +390,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.what in ("speed", "all"):
         bench_speed(2.0)
+        bench_engine_speed(args.slices, args.slice)
+    if args.what in ("ladder", "all"):
+        print(f"\n## Ladder: hard vs medium, medium vs easy ({args.games} games per table, "
+              f"MCTS budgets x{args.scale:g})", flush=True)
+        pairs = tuple(pair for pair in LADDER_PAIRS
+                      if args.pair is None or "-".join(pair) in args.pair)
+        bench_ladder(args.game or list(LADDER_GAMES), args.players, args.games, args.scale,
+                     args.workers, args.seed, args.out, pairs)
     if args.what in ("random", "all"):
         bench_random(args.games, args.time, args.workers, args.out)
     if args.what in ("openspiel", "all"):

@@ -108,3 +108,42 @@ def test_two_player_plank_positions_are_judged_by_the_solved_table() -> None:
     )  # loads 2, 3 (a step weighs 3 crates, P5) and 0
     assert evaluate(three) == pytest.approx(balances(three))
     assert evaluate(three)[1] < evaluate(three)[0] < evaluate(three)[2]
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_stomple_mobility_from_the_game_matches_the_position_text(players) -> None:
+    """S4-S6 through ``StompleState.stomps_for`` and through a position text read back agree."""
+    import random
+
+    from parlour.agents.knowledge.stomple import mobility, mobility_by_position
+
+    game = parlour.load_game("stomple", players=players)
+    rng = random.Random(players)
+    state, checked = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.current_player() >= 0:
+            for p, status in enumerate(state.statuses()):
+                if status != 2:  # out of the round: no share
+                    assert mobility(state, p) == mobility_by_position(state, p)
+                    checked += 1
+        state.random_playout(rng.random, 1)
+    assert checked > 100
+
+
+def test_gobblestones_lead_counts_the_play_being_laid() -> None:
+    """A tile laid counts for what it will score (B6): ending the play changes nothing."""
+    import random
+
+    from parlour.agents.knowledge.gobblestones import lead
+
+    game = parlour.load_game("gobblestones")
+    state, rng, checked = game.new_initial_state(), random.Random(4), 0
+    while not state.is_terminal() and checked < 20:
+        if state.turn_in_progress() and game.END in state.legal_actions():
+            ended = state.child(game.END)
+            assert state.play_points() > 0
+            if not ended.is_terminal():
+                assert lead(ended) == pytest.approx(lead(state))
+                checked += 1
+        state.random_playout(rng.random, 1)
+    assert checked >= 5

@@ -202,3 +202,28 @@ def test_information_set_mcts_beats_random_at_gobblestones() -> None:
             specs.reverse()
         wins += play(game, specs, seed).returns()[specs.index("hard:iterations=60")] > 0
     assert wins == 4
+
+
+def test_information_set_search_draws_a_fresh_world_every_few_iterations(monkeypatch) -> None:
+    """With an iteration budget the search draws one world in ``WORLD_EVERY`` from the view
+    (a rule without a clock, so it reproduces from its seed), and searches copies of drawn
+    worlds in between; it never searches the true state."""
+    from parlour.agents import mcts
+    from parlour.games.gobblestones import GobbleStonesState
+
+    game = parlour.load_game("gobblestones")
+    state = player_states(game, 1, seed=3)[0]
+    drawn: list[State] = []
+    sample = GobbleStonesState.sample_world
+
+    def counting(self, player, rng):
+        world = sample(self, player, rng)
+        drawn.append(world)
+        return world
+
+    monkeypatch.setattr(GobbleStonesState, "sample_world", counting)
+    agent = make_agent("mcts:iterations=40", game, 0)
+    agent.step(state)
+    assert agent.last_search["iterations"] == 40  # no action wins at once here: it searched
+    assert len(drawn) == mcts.DECISIVE_WORLDS + 40 // mcts.WORLD_EVERY
+    assert all(world is not state for world in drawn)

@@ -124,17 +124,20 @@ def test_the_sdist_carries_the_sources_and_the_wheel_the_compiled_engine(dist):
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     assert {"pyproject.toml", "README.md", "CHANGELOG.md",
             "src/parlour/analysis/_cclobber.c", "src/parlour/agents/_cclobber_search.c",
+            "src/parlour/games/gobblestones/_cplayout.c", "src/parlour/games/stomple/_cplayout.c",
             "src/parlour/rules/clobber.md"} <= names
     with zipfile.ZipFile(dist["wheel"]) as whl:
         files = whl.namelist()
         metadata = whl.read(next(n for n in files if n.endswith(".dist-info/METADATA")))
     assert any(re.fullmatch(r"parlour/analysis/_cclobber\..*\.so", n) for n in files)
     assert any(re.fullmatch(r"parlour/agents/_cclobber_search\..*\.so", n) for n in files)
+    for game in ("gobblestones", "stomple"):
+        assert any(re.fullmatch(rf"parlour/games/{game}/_cplayout\..*\.so", n) for n in files)
     assert {"parlour/rules/stomple.md", "parlour/server/static/table.html"} <= set(files)
     assert f"Version: {parlour.__version__}\n" in metadata.decode()
     with zipfile.ZipFile(dist["wheel_nocc"]) as whl:
-        assert not any(("_cclobber." in n or "_cclobber_search." in n) and not n.endswith(".c")
-                       for n in whl.namelist())
+        assert not any(("_cclobber." in n or "_cclobber_search." in n or "_cplayout." in n)
+                       and not n.endswith(".c") for n in whl.namelist())
 
 
 def test_the_wheel_installs_and_plays_in_a_fresh_environment(dist, venv, tmp_path):

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from parlour.agents.base import Agent, register_agent
@@ -41,12 +41,22 @@ from parlour.core import (
     TERMINAL_PLAYER,
     Game,
     Information,
+    ParlourError,
     State,
     pick_chance_outcome,
 )
 
 DECISIVE_WORLDS = 4
 """Sampled worlds in which an action must win at once to be played without search."""
+WORLD_SHARE = 0.2
+"""Information-set search under a time budget: the largest share of its time spent drawing
+fresh worlds from the view; past it, an iteration searches a copy of a world already drawn.
+Drawing a world (``sample_world``) replays the game's hidden history and costs several
+iterations' worth of search, so a fresh world for every iteration would spend most of the
+time drawing."""
+WORLD_EVERY = 4
+"""Information-set search under an iteration budget only: one iteration in this many draws a
+fresh world (a rule that depends on no clock, so the search reproduces from its seed)."""
 
 
 class _Node:
@@ -180,8 +190,7 @@ class MCTSAgent(Agent):
         else:
             root = _Node(view.player)
             iterate = self._iterate_information_set
-            def next_world() -> State:
-                return view.sample_world(self.rng)
+            next_world = self._world_source(view, world, start)
         done = 0
         perf_counter = time.perf_counter
         while root.outcome is None:
@@ -203,6 +212,40 @@ class MCTSAgent(Agent):
             i = root.index.get(action)
             self._root = root.kids[i] if i is not None else None
         return action
+
+    def _world_source(self, view: PlayerView, first: State, start: float) -> Callable[[], State]:
+        """Where each information-set iteration's world comes from: a fresh draw from the view
+        while drawing has taken at most ``WORLD_SHARE`` of the search's time (with an iteration
+        budget, on one iteration in ``WORLD_EVERY``, so that the search reproduces from its
+        seed), else a copy of one of the worlds drawn so far, picked at random. A draw that
+        finds no consistent world (``WorldSamplingError``, rare) also falls back on those."""
+        worlds = [first]
+        spent = [0.0]
+        rng = self.rng
+        clock = time.perf_counter
+        timed = self.time is not None
+        count = [0]
+
+        def next_world() -> State:
+            count[0] += 1
+            if timed:
+                now = clock()
+                fresh = spent[0] <= WORLD_SHARE * (now - start)
+            else:
+                fresh = count[0] % WORLD_EVERY == 0
+            if fresh:
+                try:
+                    world = view.sample_world(rng)
+                except ParlourError:  # no consistent world found this time: use one drawn
+                    fresh = False
+                if timed:
+                    spent[0] += clock() - now
+            if fresh:
+                worlds.append(world)
+                return world.clone()
+            return worlds[int(rng.random() * len(worlds))].clone()
+
+        return next_world
 
     def _decisive(self, view: PlayerView, world: State, legal: list[int]) -> int | None:
         """An action that wins at once in every world looked at (the solver's first check).
@@ -266,8 +309,11 @@ class MCTSAgent(Agent):
             return self.evaluate(state) if not state.is_terminal() else state.returns()
         limit = depth if depth is not None else self.max_playout
         random = self.rng.random
-        apply = self._apply
         policy = self.policy
+        if policy is None:  # the game's own (fast) random playout
+            state.random_playout(random, limit)
+            return state.returns() if state.is_terminal() else self.evaluate(state)
+        apply = self._apply
         for _ in range(limit):
             player = state.current_player()
             if policy is not None and player >= 0:
@@ -395,7 +441,7 @@ class MCTSAgent(Agent):
             if player == CHANCE_PLAYER:
                 outcomes = state.chance_outcomes()
                 if node.merged is None:
-                    node.merged = self._unobservable(state, outcomes, me)
+                    node.merged = not state.chance_seen_by(me)
                 action = pick_chance_outcome(outcomes, rng.random())
                 apply(state, action)
                 key = None if node.merged else action
@@ -438,15 +484,6 @@ class MCTSAgent(Agent):
             parent.visits += 1
             parent.n[i] += 1
             parent.w[i] += returns[player]
-
-    def _unobservable(self, state: State, outcomes: list[tuple[int, float]], me: int) -> bool:
-        """Whether ``me`` cannot tell this chance event's outcomes apart (another's hidden draw)."""
-        if len(outcomes) < 2:
-            return False
-        views = []
-        for action, _p in outcomes[:2]:
-            views.append(state.child(action).view(me))
-        return views[0] == views[1]
 
 
 register_agent("mcts", MCTSAgent)

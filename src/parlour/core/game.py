@@ -438,6 +438,47 @@ class State(ABC, Generic[GameT]):
         self._apply_action(action)
         self._history.append(action)
 
+    def chance_seen_by(self, player: int) -> bool:
+        """Whether ``player`` can tell this chance node's outcomes apart (a card turned up for
+        all: yes; another player's hidden draw: no). Searches that reason from one player's
+        information merge the outcomes that player cannot see.
+
+        This default compares the player's views after two different outcomes: exact for
+        every game, and slow; games override it with what their rules say.
+        """
+        outcomes = self.chance_outcomes()
+        if len(outcomes) < 2:
+            return True
+        views = [self.child(action).view(player) for action, _p in outcomes[:2]]
+        return bool(views[0] != views[1])
+
+    def random_playout(self, random: Callable[[], float], limit: int | None = None) -> int:
+        """Play on at random until the end, or for at most ``limit`` actions; return how many
+        actions were applied.
+
+        Chance follows its law and each player action is uniform among the legal ones, with one
+        ``random()`` (uniform in [0, 1)) per action: ``legal[int(r * len(legal))]`` for a
+        player (``legal`` ascending, as :meth:`legal_actions` gives it), and
+        :func:`pick_chance_outcome` for chance. The actions played are therefore a function of
+        the numbers drawn alone. This loop is the definition; a game may override it for speed
+        (search playouts, benchmarks) but must apply the very same actions for the same
+        numbers, and its tests check that it does.
+        """
+        done = 0
+        while limit is None or done < limit:
+            player = self.current_player()
+            if player >= 0:
+                legal = self._legal_actions()
+                action = legal[int(random() * len(legal))]
+            elif player == CHANCE_PLAYER:
+                action = pick_chance_outcome(self.chance_outcomes(), random())
+            else:
+                break
+            self._apply_action(action)
+            self._history.append(action)
+            done += 1
+        return done
+
     def safe_action_string(self, action: int, player: int | None = None) -> str:
         """:meth:`action_to_string`, or the action's number when it has no notation here.
 

@@ -3,11 +3,11 @@
 A game is won on points (S11): the round's winner scores 3, plus 3 per cat's eye and 1 per solid
 marble left (S10; ``State.round_points``). Who wins a round is who keeps a legal stomp longest
 (S9), so each player still in the round gets a share of its points by *mobility*: their number
-of legal stomps, asked of the game itself (the position with that player to move, read back
-with ``state_from_position``; no stomping rule is re-implemented). Shares are a softmax of
-mobility; players out of the round get none. Each player's value is their expected lead over
-the best other player, measured against the target (a lead of a third of the target is worth
-about three quarters of a win); with ``rounds=1``, the share of the round is the value.
+of legal stomps, asked of the game itself (``StompleState.stomps_for``; no stomping rule is
+re-implemented here). Shares are a softmax of mobility; players out of the round get none. Each
+player's value is their expected lead over the best other player, measured against the target
+(a lead of a third of the target is worth about three quarters of a win); with ``rounds=1``,
+the share of the round is the value.
 """
 
 from __future__ import annotations
@@ -26,7 +26,16 @@ TO_MOVE, STRING = 1, 4
 
 
 def mobility(state: State, player: int) -> int:
-    """How many legal stomps ``player`` would have if it were their turn now."""
+    """How many legal stomps ``player`` would have if it were their turn now (the game's own
+    ``stomps_for``; :func:`mobility_by_position` asks the same through a position text)."""
+    if state.current_player() == player:
+        return len(state.legal_actions())
+    return int(state.stomps_for(player))  # type: ignore[attr-defined]
+
+
+def mobility_by_position(state: State, player: int) -> int:
+    """:func:`mobility` the slow way: the position with ``player`` to move, read back with
+    ``state_from_position`` (kept as the reference the tests compare ``stomps_for`` with)."""
     if state.current_player() == player:
         return len(state.legal_actions())
     fields = state.position().split(" ")

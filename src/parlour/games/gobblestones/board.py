@@ -212,7 +212,7 @@ def check_panels(colours: tuple[int, ...], values: tuple[int, ...]) -> None:
             )
 
 
-def panel_permutation(colours: tuple[int, ...], values: tuple[int, ...], panel: int) -> int | None:
+def panel_permutation(colours: Sequence[int], values: Sequence[int], panel: int) -> int | None:
     """The permutation index of a finished board square, or None if it lacks a colour."""
     mapping = [0] * NUM_COLOURS
     for s in PANEL_CELLS[panel]:

@@ -33,8 +33,10 @@ and ``views.py`` (what a player sees) read a frozen :class:`Snapshot` of the sta
 
 from __future__ import annotations
 
+import functools
 import random
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -55,6 +57,7 @@ from parlour.core import (
     Utility,
     View,
     parse_position_error,
+    pick_chance_outcome,
     register_game,
 )
 from parlour.games.gobblestones.board import (
@@ -63,6 +66,7 @@ from parlour.games.gobblestones.board import (
     COLOURS,
     MAX_PLAY,
     NUM_COLOURS,
+    PANEL,
     PANEL_CELLS,
     PANEL_STEPS,
     PERMUTATIONS,
@@ -83,10 +87,66 @@ from parlour.games.gobblestones.notation import (
     parse_token,
     permutation_text,
 )
-from parlour.games.gobblestones.plays import Plays, legal_plays, play_problem
+from parlour.games.gobblestones.plays import (
+    ColourLimits,
+    TurnPlays,
+    colour_limits,
+    play_problem,
+)
 from parlour.games.gobblestones.position import format_position, parse_position
 from parlour.games.gobblestones.snapshot import Phase, Snapshot
 from parlour.games.gobblestones.views import NUM_PLANES, build_view, render_text, tensor
+
+_ROW_BITS = tuple(tuple(i for i in range(8) if (v >> i) & 1) for v in range(256))
+
+
+def squares_of(bits: int) -> list[int]:
+    """The squares of a bitboard, ascending (eight squares per table look-up)."""
+    out: list[int] = []
+    base = 0
+    while bits:
+        chunk = bits & 255
+        if chunk:
+            out.extend([base + i for i in _ROW_BITS[chunk]])
+        bits >>= 8
+        base += 8
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _first_squares(plays: TurnPlays) -> tuple[int, ...]:
+    """Where a play's first tile may go (the squares of ``plays.starts``), remembered for the
+    plays a search meets again."""
+    return tuple(squares_of(plays.starts))
+
+
+def select_square(bits: int, k: int) -> int:
+    """The ``k``-th lowest square of a bitboard (``k`` from 0): ``squares_of(bits)[k]``."""
+    base = 0
+    chunk = bits & 0xFFFFFFFF
+    count = chunk.bit_count()
+    while k >= count:
+        k -= count
+        bits >>= 32
+        base += 32
+        chunk = bits & 0xFFFFFFFF
+        count = chunk.bit_count()
+    for _ in range(k):
+        chunk &= chunk - 1
+    return base + (chunk & -chunk).bit_length() - 1
+
+
+try:
+    from parlour.games.gobblestones import _cplayout  # type: ignore[attr-defined]
+except ImportError:  # built by `pip install` when a C compiler is present; optional
+    _cplayout = None
+
+COMPILED_PLAYOUTS = [True]
+"""``COMPILED_PLAYOUTS[0] = False`` makes ``random_playout`` run in Python even where the
+compiled playouts were built (the tests compare the two)."""
+_PHASE_CODE = {Phase.DEAL: 0, Phase.PLAY: 1, Phase.DRAW: 2}
+_CODE_PHASE = (Phase.DEAL, Phase.PLAY, Phase.DRAW, Phase.END)
+_END_CODE = (None, "bag", "no-tiles", "passes", "max-turns")
 
 
 def _players_check(value: int) -> str | None:
@@ -191,7 +251,11 @@ class GobbleStonesState(State[GobbleStonesGame]):
     """The board, the tiles on it, racks, bag counts, points and where the turn stands.
 
     The legal plays of a turn are computed once, when first needed, from the board and the
-    mover's rack at the start of the turn (``_plays``); each step of the play is then a lookup.
+    mover's rack at the start of the turn (``_plays``, bitboards: ``plays.turn_plays``); each
+    step of the play is then a bit test. What the board's colouring says about segments is
+    computed once per board (``_limits``) and shared by every copy of the state. While chance
+    draws the board, its colours and values are lists (written in place); they become tuples,
+    shared by copies, once it is drawn.
     """
 
     def __init__(
@@ -202,9 +266,13 @@ class GobbleStonesState(State[GobbleStonesGame]):
         n = game.players
         self._n = n
         self._bluff = game.bluff
-        self._colour: tuple[int, ...] = (-1,) * SQUARES
-        self._value: tuple[int, ...] = (0,) * SQUARES
+        self._colour: Sequence[int] = [-1] * SQUARES
+        self._value: Sequence[int] = [0] * SQUARES
         self._gen = 0
+        self._drawn = [0] * NUM_COLOURS  # colours drawn so far in the board square being built
+        self._used: list[int] | None = []  # permutations of the board squares built (B1)
+        self._limits: ColourLimits | None = None
+        self._cboard: bytes | None = None  # colours and values for _cplayout, once drawn
         self._tile: list[int] = [-1] * SQUARES
         self._owner: dict[int, int] = {}
         self._occ = 0
@@ -221,12 +289,13 @@ class GobbleStonesState(State[GobbleStonesGame]):
         self._turns = 0
         self._last: tuple[int, int, bool, tuple[tuple[int, int], ...]] | None = None
         self._end: str | None = None
-        self._plays: Plays | None = None
+        self._plays: TurnPlays | None = None
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] | None = None
         if board is not None:
             self._colour, self._value = board
             self._gen = BOARD_STEPS
+            self._used = None
             self._start_deal()
 
     @classmethod
@@ -234,6 +303,12 @@ class GobbleStonesState(State[GobbleStonesGame]):
         """The state ``snap`` describes (the inverse of :meth:`snapshot`)."""
         state = cls(game)
         state._colour, state._value, state._gen = snap.colour, snap.value, snap.board_steps
+        if state._gen < BOARD_STEPS:
+            state._colour, state._value = list(snap.colour), list(snap.value)
+            panel, step = divmod(state._gen, PANEL_STEPS)
+            for square in PANEL_CELLS[panel][:step]:
+                state._drawn[snap.colour[square]] += 1
+        state._used = None  # worked out from the board when needed
         state._tile = list(snap.tile)
         state._occ = sum(1 << s for s, colour in enumerate(snap.tile) if colour >= 0)
         state._owner = dict(snap.owner)
@@ -253,8 +328,8 @@ class GobbleStonesState(State[GobbleStonesGame]):
         return Snapshot(
             players=self._n,
             bluff=self._bluff,
-            colour=self._colour,
-            value=self._value,
+            colour=tuple(self._colour),
+            value=tuple(self._value),
             board_steps=self._gen,
             tile=tuple(self._tile),
             owner=dict(self._owner),
@@ -292,6 +367,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
         return self._phase == Phase.PLAY and bool(self._pending)
 
     def _start_deal(self) -> None:
+        self._colour, self._value = tuple(self._colour), tuple(self._value)
         self._phase = Phase.DEAL
         self._drawer = 0
         self._to_draw = min(RACK_DRAW, sum(self._bag))
@@ -370,38 +446,37 @@ class GobbleStonesState(State[GobbleStonesGame]):
         panel, step = divmod(self._gen, PANEL_STEPS)
         cells = PANEL_CELLS[panel]
         if step < len(cells):
-            counts = [0] * NUM_COLOURS
-            for s in cells[:step]:
-                counts[self._colour[s]] += 1
             per = len(cells) // NUM_COLOURS
             left = len(cells) - step
-            return [(c, (per - k) / left) for c, k in enumerate(counts) if k < per]
+            return [(c, (per - k) / left) for c, k in enumerate(self._drawn) if k < per]
         used = self._used_permutations(panel)
         p = 1.0 / (len(PERMUTATIONS) - len(used))
         return [(i, p) for i in range(len(PERMUTATIONS)) if i not in used]
 
-    def _used_permutations(self, panel: int) -> set[int]:
+    def _used_permutations(self, panel: int) -> list[int]:
         """B1: board squares differ, so a board square's values avoid earlier ones' permutations."""
-        used = set()
-        for k in range(panel):
-            index = panel_permutation(self._colour, self._value, k)
-            if index is not None:
-                used.add(index)
-        return used
+        if self._used is None:
+            used = []
+            for k in range(panel):
+                index = panel_permutation(self._colour, self._value, k)
+                if index is not None:
+                    used.append(index)
+            self._used = used
+        return self._used
 
     def _apply_chance(self, action: int) -> None:
         if self._phase == Phase.BOARD:
             panel, step = divmod(self._gen, PANEL_STEPS)
             cells = PANEL_CELLS[panel]
             if step < len(cells):
-                colours = list(self._colour)
-                colours[cells[step]] = action
-                self._colour = tuple(colours)
+                self._colour[cells[step]] = action  # type: ignore[index]  # a list while drawn
+                self._drawn[action] += 1
             else:
-                values = list(self._value)
+                values, colours, permutation = self._value, self._colour, PERMUTATIONS[action]
                 for s in cells:
-                    values[s] = PERMUTATIONS[action][self._colour[s]]
-                self._value = tuple(values)
+                    values[s] = permutation[colours[s]]  # type: ignore[index]
+                self._used = [*self._used_permutations(panel), action]
+                self._drawn = [0] * NUM_COLOURS
             self._gen += 1
             if self._gen == BOARD_STEPS:
                 self._start_deal()
@@ -424,30 +499,47 @@ class GobbleStonesState(State[GobbleStonesGame]):
             rack[colour] += 1
         return rack
 
-    def plays(self) -> Plays:
-        """The legal plays of this turn: ``(start, step) -> lengths`` (see ``plays.py``)."""
+    def plays(self) -> TurnPlays:
+        """The legal plays of this turn, as bitboards (see ``plays.TurnPlays``)."""
         if self._plays is None:
             rack = self._rack_at_turn_start()
-            self._plays = legal_plays(
-                self._occ, self._colour, None if self._bluff else rack, sum(rack)
-            )
+            limits = self._limits
+            if limits is None:
+                limits = self._limits = colour_limits(tuple(self._colour))
+            self._plays = limits.plays(self._occ, None if self._bluff else rack, sum(rack))
         return self._plays
 
-    def _next_squares(self) -> tuple[list[int], bool]:
-        """Squares that may take the next tile of the play, and whether ``end`` is legal."""
+    def _next_bits(self) -> tuple[int, bool]:
+        """Squares (a bitboard) that may take the next tile of the play, and whether ``end``
+        is legal."""
         plays = self.plays()
         pending = self._pending
         if not pending:
-            return sorted({start for start, _step in plays}), False
+            return plays.starts, False
         p0 = pending[0][0]
         if len(pending) == 1:
-            squares = [p0 + step for step in (1, SIZE) if (p0, step) in plays]
-            return squares, (p0, 0) in plays
+            bits = 0
+            if (plays.right_any >> p0) & 1:
+                bits = 1 << (p0 + 1)
+            if (plays.down_any >> p0) & 1:
+                bits |= 1 << (p0 + SIZE)
+            return bits, bool((plays.single >> p0) & 1)
         step = pending[1][0] - p0
-        lengths = plays.get((p0, step), ())
+        table = plays.right if step == 1 else plays.down
         k = len(pending)
-        squares = [pending[-1][0] + step] if lengths and lengths[-1] > k else []
-        return squares, k in lengths
+        more = False
+        for length in range(k + 1, MAX_PLAY + 1):
+            if (table[length] >> p0) & 1:
+                more = True
+                break
+        return (1 << (pending[-1][0] + step)) if more else 0, bool((table[k] >> p0) & 1)
+
+    def _next_squares(self) -> tuple[list[int], bool]:
+        """Squares that may take the next tile of the play, and whether ``end`` is legal."""
+        if not self._pending:
+            return list(_first_squares(self.plays())), False
+        bits, can_end = self._next_bits()
+        return squares_of(bits), can_end
 
     def _legal_actions(self) -> list[int]:
         if self._legal is None:
@@ -470,6 +562,145 @@ class GobbleStonesState(State[GobbleStonesGame]):
             self._legal = legal
             self._legal_set = frozenset(legal)
         return self._legal
+
+    def random_playout(self, random: Callable[[], float], limit: int | None = None) -> int:
+        """``State.random_playout`` (the same actions for the same numbers), fast.
+
+        The deal, the plays and the draws run in the compiled ``_cplayout`` when it was built
+        (``compiled_playouts``); otherwise, and for the board's chance steps, in Python without
+        building a list of legal actions or of chance outcomes at each step (the next tile's
+        square is picked straight from the turn's bitboards). The bluffing variant takes the
+        general loop.
+        """
+        if self._bluff:
+            return super().random_playout(random, limit)
+        if _cplayout is None or not COMPILED_PLAYOUTS[0]:
+            return self._python_playout(random, limit)
+        done = 0
+        if self._phase == Phase.BOARD:
+            actions, self._colour, self._value, self._gen, self._used = _cplayout.board(
+                list(self._colour), list(self._value), self._gen,
+                self._used_permutations(self._gen // PANEL_STEPS), random,
+                -1 if limit is None else limit,
+            )
+            self._history.extend(actions)
+            done = len(actions)
+            panel, step = divmod(self._gen, PANEL_STEPS)
+            self._drawn = [0] * NUM_COLOURS
+            for square in PANEL_CELLS[panel][:step] if panel < len(PANEL_CELLS) else ():
+                self._drawn[self._colour[square]] += 1
+            if self._gen == BOARD_STEPS:
+                self._start_deal()
+        if self._phase == Phase.END or done == limit:
+            return done
+        return done + self._compiled_playout(random, -1 if limit is None else limit - done)
+
+    def _compiled_playout(self, random: Callable[[], float], budget: int) -> int:
+        board = self._cboard
+        if board is None:
+            board = self._cboard = bytes(self._colour) + bytes(self._value)
+        (actions, self._tile, occupied, self._racks, self._bag, self._points, phase, self._turn,
+         self._drawer, self._to_draw, self._passes, self._turns, end, pending) = (
+            _cplayout.playout(
+                board, self._tile, self._racks, self._bag, self._points,
+                _PHASE_CODE[self._phase], self._turn, self._drawer, self._to_draw,
+                self._passes, self._turns, self._game.max_turns,
+                [square for square, _c in self._pending], random, budget,
+            )
+        )
+        self._occ = int.from_bytes(occupied, "little")
+        self._phase = _CODE_PHASE[phase]
+        colours = self._colour
+        self._pending = [(square, colours[square]) for square in pending]
+        self._plays = None
+        self._legal = self._legal_set = None
+        if end:
+            self._end = _END_CODE[end]
+            self._decider = -1
+        self._history.extend(actions)
+        return len(actions)
+
+    def _python_playout(self, random: Callable[[], float], limit: int | None) -> int:
+        self._legal = self._legal_set = None
+        history = self._history
+        pass_action, end_action = self._game.PASS, self._game.END
+        PLAY, DEAL, DRAW, BOARD = Phase.PLAY, Phase.DEAL, Phase.DRAW, Phase.BOARD
+        done = 0
+        budget = -1 if limit is None else limit
+        while done != budget:
+            phase = self._phase
+            if phase is PLAY:  # the whole play, tile by tile, as far as the budget goes
+                pending = self._pending
+                rack = self._racks[self._turn]
+                colours = self._colour
+                while done != budget:
+                    bits, can_end = self._next_bits()
+                    count = bits.bit_count()
+                    k = int(random() * (count + (can_end if pending else 1)))
+                    done += 1
+                    if k < count:
+                        square = select_square(bits, k) if count > 1 else bits.bit_length() - 1
+                        colour = colours[square]
+                        rack[colour] -= 1
+                        pending.append((square, colour))
+                        history.append(square)
+                        continue
+                    if pending:
+                        self._commit(face_down=False)
+                        history.append(end_action)
+                    else:
+                        self._after_play(0)
+                        history.append(pass_action)
+                    break
+                continue
+            elif phase is DRAW or phase is DEAL:
+                bag = self._bag
+                total = sum(bag)
+                r = random()
+                colour = -1
+                for c in range(NUM_COLOURS):
+                    k = bag[c]
+                    if k:
+                        colour = c
+                        r -= k / total
+                        if r < 0:
+                            break
+                bag[colour] -= 1
+                self._racks[self._drawer][colour] += 1
+                history.append(colour)
+                self._to_draw -= 1
+                if not self._to_draw:
+                    if phase is DEAL:
+                        self._next_drawer()
+                    else:
+                        self._drawer = -1
+                        self._begin_turn((self._turn + 1) % self._n)
+            elif phase is BOARD:
+                panel, step = divmod(self._gen, PANEL_STEPS)
+                if step < PANEL * PANEL:  # a colour, by the colours left (B1)
+                    drawn = self._drawn
+                    left = PANEL * PANEL - step
+                    r = random()
+                    colour = -1
+                    for c in range(NUM_COLOURS):
+                        k = drawn[c]
+                        if k < PANEL:
+                            colour = c
+                            r -= (PANEL - k) / left
+                            if r < 0:
+                                break
+                    self._colour[PANEL_CELLS[panel][step]] = colour  # type: ignore[index]
+                    drawn[colour] += 1
+                    self._gen += 1
+                    history.append(colour)
+                else:
+                    action = pick_chance_outcome(self.chance_outcomes(), random())
+                    self._apply_chance(action)
+                    history.append(action)
+            else:
+                break
+            done += 1
+        return done
 
     def _is_legal(self, action: int) -> bool:
         if self._legal_set is None:
@@ -715,6 +946,13 @@ class GobbleStonesState(State[GobbleStonesGame]):
         return tensor(view)
 
     # -- hidden information (G-3) -------------------------------------------------------------
+    def chance_seen_by(self, player: int) -> bool:
+        """The board is drawn face up (B1); a tile drawn from the bag is seen by its drawer
+        only (G-3), unless the bag holds a single colour (one outcome: nothing to tell)."""
+        if self._phase in (Phase.DEAL, Phase.DRAW):
+            return self._drawer == player or sum(1 for k in self._bag if k) < 2
+        return True
+
     def sample_world(self, player: int, rng: random.Random) -> GobbleStonesState:
         """A whole game ``player`` cannot tell from this one: the other racks, the bag and
         the face-down colours that are not theirs redrawn, with the history to match (see
@@ -765,6 +1003,9 @@ class GobbleStonesState(State[GobbleStonesGame]):
         twin._bag = self._bag.copy()
         twin._points = self._points.copy()
         twin._pending = self._pending.copy()
+        if self._phase == Phase.BOARD:  # the board being drawn is written in place
+            twin._colour, twin._value = list(self._colour), list(self._value)
+            twin._drawn = self._drawn.copy()
         return twin
 
     @property
@@ -774,6 +1015,11 @@ class GobbleStonesState(State[GobbleStonesGame]):
     @property
     def end_reason(self) -> str | None:
         return self._end
+
+    def play_points(self) -> int:
+        """What the play being laid would score if it ended now (B6): the values of its squares
+        (the full state: in the bluffing variant others cannot see these tiles)."""
+        return sum(self._value[square] for square, _c in self._pending)
 
     def rack(self, player: int) -> dict[str, int]:
         """``player``'s tiles by colour letter (the full state: not a view)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from parlour.core import (
     State,
     Utility,
     View,
+    pick_chance_outcome,
     register_game,
 )
 from parlour.games.stomple.board import (
@@ -60,6 +62,15 @@ from parlour.games.stomple.position import (
     parse_position,
 )
 from parlour.games.stomple.views import NUM_GLOBAL_PLANES, PLANES_PER_SEAT, render_text, tensor
+
+try:
+    from parlour.games.stomple import _cplayout  # type: ignore[attr-defined]
+except ImportError:  # built by `pip install` when a C compiler is present; optional
+    _cplayout = None
+
+COMPILED_PLAYOUTS = [True]
+"""``COMPILED_PLAYOUTS[0] = False`` makes ``random_playout`` run in Python even where the
+compiled playouts were built (the tests compare the two)."""
 
 DEFAULT_TARGETS = {2: 40, 3: 20, 4: 15, 5: 10, 6: 10}
 """Points that end the game, by number of players (S11)."""
@@ -312,6 +323,105 @@ class StompleState(State[StompleGame]):
 
     def _is_legal(self, action: int) -> bool:
         return 0 <= action < HOLES and bool((self._legal_bits() >> action) & 1)
+
+    def random_playout(self, random: Callable[[], float], limit: int | None = None) -> int:
+        """``State.random_playout`` (the same actions for the same numbers), fast: in the
+        compiled ``_cplayout`` when it was built (``COMPILED_PLAYOUTS``), otherwise in Python
+        without building lists (the deal draws straight from the marbles left, a stomp is the
+        ``k``-th set bit of the legal bitboard)."""
+        if _cplayout is None or not COMPILED_PLAYOUTS[0]:
+            return self._python_playout(random, limit)
+        if self._over:
+            return 0
+        (actions, self._masks, self._dealt, self._drawn, self._colour, self._pos, self._status,
+         self._to_move, self._string, self._scores, self._round, over) = _cplayout.playout(
+            self._masks, self._dealt, self._drawn, self._colour, self._pos, self._status,
+            self._to_move, self._string, self._scores, self._round, int(self._over),
+            self._target, int(self._single), random, -1 if limit is None else limit,
+        )
+        marbles = 0
+        for mask in self._masks:
+            marbles |= mask
+        self._marbles = marbles
+        self._over = bool(over)
+        self._legal = None
+        self._outcomes = None
+        self._history.extend(actions)
+        return len(actions)
+
+    def _python_playout(self, random: Callable[[], float], limit: int | None) -> int:
+        history = self._history
+        self._outcomes = None
+        done = 0
+        budget = -1 if limit is None else limit
+        while done != budget and not self._over:
+            if self._dealt < HOLES:  # S1: the deal, hole by hole, by the marbles left
+                masks = self._masks  # a new round has new masks
+                remaining = [PER_KIND - mask.bit_count() for mask in masks]
+                dealt, marbles = self._dealt, self._marbles
+                while dealt < HOLES and done != budget:
+                    left = HOLES - dealt
+                    r = random()
+                    kind = -1
+                    for k in range(KINDS):
+                        count = remaining[k]
+                        if count > 0:
+                            kind = k
+                            r -= count / left
+                            if r < 0:
+                                break
+                    remaining[kind] -= 1
+                    bit = 1 << dealt
+                    masks[kind] |= bit
+                    marbles |= bit
+                    dealt += 1
+                    history.append(kind)
+                    done += 1
+                self._dealt, self._marbles = dealt, marbles
+                continue
+            elif self._drawn < self._n:  # S2: a stomper colour
+                action = pick_chance_outcome(self.chance_outcomes(), random())
+                self._apply_action(action)
+                history.append(action)
+            else:  # a stomp (S4-S8), then the string goes on (S7) or the turn passes
+                bits = self._legal_bits()
+                for _ in range(int(random() * bits.bit_count())):
+                    bits &= bits - 1
+                bit = bits & -bits
+                hole = bit.bit_length() - 1
+                history.append(hole)
+                kind = self._string
+                masks = self._masks
+                if kind < 0:
+                    kind = 0
+                    while not masks[kind] & bit:
+                        kind += 1
+                masks[kind] ^= bit
+                self._marbles ^= bit
+                p = self._to_move
+                self._pos[p] = hole
+                self._status[p] = ON_BOARD
+                more = ADJACENT[hole] & masks[kind]
+                if more:
+                    self._string = kind
+                    self._legal = more
+                else:
+                    self._string = -1
+                    self._advance(p)
+            done += 1
+        self._outcomes = None
+        return done
+
+    def stomps_for(self, player: int) -> int:
+        """How many stomps ``player`` could choose from were it their turn now, with no string
+        under way (S4-S6); 0 for a player out of the round (S9)."""
+        status = self._status[player]
+        if status == OUT:
+            return 0
+        if status == WAITING:
+            return (OUTER & self._marbles).bit_count()
+        bits = (ADJACENT[self._pos[player]] & self._marbles) | self._masks[self._colour[player]]
+        return bits.bit_count()
 
     def _can_stomp(self, p: int) -> bool:
         if self._status[p] == WAITING:
