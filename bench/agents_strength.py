@@ -131,7 +131,8 @@ def bench_ladder(names: list[str], players: list[int] | None, games: int, scale:
             for strong, weak in pairs:
                 a, b = ladder_spec(strong, scale), ladder_spec(weak, scale)
                 start = time.perf_counter()
-                t = run(plan(name, [a, b], games, {"players": n}, seed=seed), workers=workers)
+                params = {"players": n} if "players" in parlour.load_game(name).parameters else {}
+                t = run(plan(name, [a, b], games, params, seed=seed), workers=workers)
                 s, w, share = seat_shares(t.lines, a, b)
                 low, high = bootstrap(t.lines, a, b)
                 print(f"  {name:15s} {n}p  {a:18s} vs {b:18s} {len(t.lines):4d} games  "

@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -231,7 +233,7 @@ def test_a_job_past_its_deadline_is_killed_with_its_worker():
         finally:
             runner.close()
 
-    asyncio.run(run())
+    run_in_own_loop(run())
 
 
 def test_a_worker_is_replaced_after_its_number_of_jobs():
@@ -242,5 +244,12 @@ def test_a_worker_is_replaced_after_its_number_of_jobs():
         finally:
             runner.close()
 
-    pids = asyncio.run(run())
+    pids = run_in_own_loop(run())
     assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
+
+
+def run_in_own_loop(coroutine: Any) -> Any:
+    """Run ``coroutine`` on a fresh event loop in a thread of its own: a browser test's
+    session (Playwright's sync API) may keep a loop running on this thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

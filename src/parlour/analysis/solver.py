@@ -34,6 +34,8 @@ from parlour.analysis.regions import (
 from parlour.games.clobber import ClobberGame, ClobberState
 
 SYMBOLS = "ox"
+PROGRESS_EVERY = 0.25
+"""Seconds between progress reports of a long solve (the compiled engine reports as often)."""
 
 
 class SolverTimeout(TimeoutError):
@@ -248,7 +250,10 @@ class ClobberSolver:
             if saver is not None:
                 saver.decided[state.action_to_string(action)] = wins
 
+        last_report = [started]
+
         def report(nodes: int, _seconds: float) -> None:
+            last_report[0] = time.monotonic()
             if saver is not None and saver.due():
                 saver.save(self, position)
             if progress is not None:
@@ -272,6 +277,10 @@ class ClobberSolver:
                     if opponent_wins is None:
                         continue  # this pass's node budget did not decide it
                     record(action, not opponent_wins)
+                    if time.monotonic() - last_report[0] >= PROGRESS_EVERY:
+                        # many quick root moves: the engine's own reports (every
+                        # PROGRESS_EVERY within one search) would never come
+                        report(0, 0.0)
                     if not opponent_wins and not all_moves:
                         break
                     if saver is not None and saver.due():  # however quick the searches
