@@ -131,7 +131,7 @@ def compiled(request):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_playout_plays_the_definitions_actions(compiled, players):
+def test_G1_random_playout_plays_the_definitions_actions(compiled, players):
     game = parlour.load_game("gobblestones", players=players)
     for seed in range(12):
         fast, plain = game.new_initial_state(), game.new_initial_state()

@@ -73,7 +73,7 @@ CONFIGS = [
 
 
 @pytest.mark.parametrize("params", CONFIGS, ids=str)
-def test_stop_step_and_last_spot_are_the_engines(params) -> None:
+def test_P2_P3_P4_P10_stop_step_and_last_spot_are_the_engines(params) -> None:
     # P3 and P10 (crates clockwise while the supply lasts), P4 (a step), P2, P5, P6.
     game = parlour.load_game("stomp-the-plank", **params)
     lm = LoadModel.of(game)
@@ -96,7 +96,7 @@ def test_stop_step_and_last_spot_are_the_engines(params) -> None:
     assert checked > 100
 
 
-def test_reveal_chances_are_the_engines_including_the_reshuffle() -> None:
+def test_P1_P7_reveal_chances_are_the_engines_including_the_reshuffle() -> None:
     # P1: a draw is uniform over the pile; P7: an empty pile is reshuffled as a card is drawn.
     game = parlour.load_game("stomp-the-plank")
     seen = 0
@@ -146,7 +146,7 @@ SMALL = [
 
 
 @pytest.mark.parametrize("params", SMALL, ids=str)
-def test_the_max_n_table_agrees_with_every_transition_of_the_engine(params) -> None:
+def test_P6_the_max_n_table_agrees_with_every_transition_of_the_engine(params) -> None:
     # Each value is the active player's better choice (their own return, max^n), judged by
     # what the engine does after a stop, a match and a fresh card, from every table of planks.
     game = parlour.load_game("stomp-the-plank", **params)
@@ -185,7 +185,7 @@ def test_the_max_n_table_agrees_with_every_transition_of_the_engine(params) -> N
     assert checked > 50
 
 
-def test_four_default_players_are_solved_with_a_short_supply() -> None:
+def test_P5_P10_four_default_players_are_solved_with_a_short_supply() -> None:
     # P5: four planks of 14 crates would need 56 of the 60; stops late in the game can find the
     # supply short (P10), so the table keeps the steps taken, and so the supply, exactly.
     game = parlour.load_game("stomp-the-plank", players=4)

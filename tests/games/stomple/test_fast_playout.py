@@ -23,7 +23,7 @@ def compiled(request):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 @pytest.mark.parametrize("rounds", [None, 1])
-def test_random_playout_plays_the_definitions_actions(players, rounds):
+def test_G1_random_playout_plays_the_definitions_actions(players, rounds):
     params = {"players": players} | ({"rounds": rounds} if rounds else {})
     game = parlour.load_game("stomple", **params)
     for seed in range(10):
@@ -37,7 +37,7 @@ def test_random_playout_plays_the_definitions_actions(players, rounds):
 
 
 @pytest.mark.parametrize("players", [2, 5])
-def test_random_playout_in_pieces(players):
+def test_S7_random_playout_in_pieces(players):
     """Budgets stop mid-deal, mid-draw and mid-string (S7); play goes on as the definition's."""
     game = parlour.load_game("stomple", players=players)
     fast, plain = game.new_initial_state(), game.new_initial_state()
