@@ -238,37 +238,14 @@ def legal_plays(
     ``rack`` holds the mover's tiles per colour, and each tile must match its square (B4); with
     ``rack=None`` (the bluffing variant, B9) any ``tiles`` tiles may go on any squares.
 
-    Bitboards do the board-wide work: ``ok`` are the empty squares a tile may cover without
-    completing a 2 x 2 block with three covered squares; ``h_ok``/``v_ok`` are those that may
-    also follow the square to their left/above in a play without completing a block together
-    with it (B5: in a straight play those are the only ways to complete one); ``target`` are the
-    squares whose covering makes the play legal, the empty neighbours of the tiles on the board
-    (B4) or, for the game's first play, the centre squares (B3).
+    The board-wide work is :func:`board_masks`' (the squares a play may cover, follow on and
+    must touch); this walks each line from there.
     """
     longest = min(MAX_PLAY, tiles)
     plays: Plays = {}
     if longest <= 0:
         return plays
-    o = occupied
-    x0, x1 = o & CORNERS, (o >> 1) & CORNERS
-    x2, x3 = (o >> SIZE) & CORNERS, (o >> (SIZE + 1)) & CORNERS
-    three = (
-        (x1 & x2 & x3 & ~x0)
-        | ((x0 & x2 & x3 & ~x1) << 1)
-        | ((x0 & x1 & x3 & ~x2) << SIZE)
-        | ((x0 & x1 & x2 & ~x3) << (SIZE + 1))
-    )
-    ok = FULL & ~o & ~three
-    pairs_h = o & (o << 1) & NOT_FIRST_COL
-    pairs_v = o & (o << SIZE)
-    h_ok = ok & NOT_FIRST_COL & ~((pairs_h << SIZE) | (pairs_h >> SIZE))
-    v_ok = ok & ~FIRST_ROW & ~(((pairs_v << 1) & NOT_FIRST_COL) | ((pairs_v >> 1) & NOT_LAST_COL))
-    if o == 0:
-        target = CENTRE_MASK
-    else:
-        target = (
-            ((o << 1) & NOT_FIRST_COL) | ((o >> 1) & NOT_LAST_COL) | (o << SIZE) | (o >> SIZE)
-        ) & FULL & ~o
+    ok, h_ok, v_ok, target = board_masks(occupied)
     if rack is None:
         usable = ok
     else:
