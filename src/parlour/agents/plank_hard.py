@@ -26,7 +26,10 @@ with the same count and place are alike), a few milliseconds; a table is solved 
 process and configuration: two players a few milliseconds, a best response about 0.1 s,
 three players 0.05 s, four players about 4 s (860 625 tables of loads and steps) on the
 development machine: that one is solved in a background thread, and moves made before it is
-ready follow ``plank-risk``'s rule (``wait=true`` waits instead, for exact replays). Configurations
+ready stop on spot 2, or at once where a stop tips another plank (the rule of
+:class:`~parlour.agents.plank_levels.PlankTarget` with target 2: the max^n policy with four
+players is nearly that rule, and it beats ``plank-risk``'s rule there, issue 16's ladder);
+``wait=true`` waits instead, for exact replays. Configurations
 the tables do not cover (``step_weight=0``, huge planks) fall back to MCTS.
 """
 
@@ -41,6 +44,7 @@ from typing import Any
 
 from parlour.agents.base import Agent
 from parlour.agents.mcts import MCTSAgent
+from parlour.agents.plank_levels import PlankTarget
 from parlour.agents.plank_strategies import PlankRisk
 from parlour.agents.playerview import PlayerView
 from parlour.core import Game, State
@@ -61,6 +65,8 @@ from parlour.games.stomp_the_plank.loads import (
 GAME = "stomp-the-plank"
 CONFIDENCE = 0.8
 """Posterior mass one model needs before the agent best-responds to it."""
+QUICK_TARGET = 2
+"""While a large table is being solved, stop on this spot (or on a stop that tips a plank)."""
 
 
 # -- opponent models -----------------------------------------------------------------------------
@@ -365,6 +371,7 @@ class PlankHard(Agent):
         self.mix, self.risk_pile, self.wait = mix, risk_pile, wait
         self.fallback = None if tabulable(self.lm) else MCTSAgent(game, seed, **(
             fallback or {"time": 1.0}))
+        self.quick = PlankTarget(game, seed, target=QUICK_TARGET)  # while a table is solved
         self.restart()
 
     def restart(self) -> None:
@@ -434,7 +441,7 @@ class PlankHard(Agent):
             return DRAW if draw_total > stop_total + 1e-12 else STOP
         maxn = ready_maxn_table(self.lm, self.wait)
         if maxn is None:  # the table is being solved (the first seconds of a process)
-            return DRAW if PlankRisk.wants_to_draw(seen, me) else STOP
+            return self.quick.act(view)
 
         def after(outcome: Over | Next) -> float:
             return maxn.after(outcome)[0]
