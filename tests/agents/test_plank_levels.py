@@ -62,11 +62,15 @@ def test_P3_each_rule_draws_until_its_target_then_stops(spec: str, target: int) 
         assert agent.step(state) == (STOP if cards >= target else DRAW), cards
 
 
-def test_P2_a_target_past_the_paying_spots_is_the_last_paying_spot() -> None:
+def test_P2_on_a_short_pontoon_the_rules_stop_on_the_last_paying_spot() -> None:
     game = plank(crates="0,1,2")  # four spots: the fourth wins, so spot 3 is the last paying one
     agent = make_agent("easy", game, 0)
     assert agent.target == 3
     assert agent.step(game.state_from_position(choose(3, "0/0,0/0", 60))) == STOP
+    # An explicit target may name the last spot: draw on for the win (P2), a study opponent.
+    reckless = make_agent("easy:target=9", game, 0)
+    assert reckless.target == 4
+    assert reckless.step(game.state_from_position(choose(3, "0/0,0/0", 60))) == DRAW
 
 
 @pytest.mark.parametrize("spec", ["easy", "medium"])

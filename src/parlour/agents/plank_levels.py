@@ -22,9 +22,11 @@ ladder --game stomp-the-plank``; the figures are in docs/agents.md):
 Both see what any player sees: a stop that tips another plank wins at once (P6), so they take
 it as soon as it is there, whatever their target (crates handed out clockwise while the
 supply lasts, P10, by the game's own :class:`~parlour.games.stomp_the_plank.loads.LoadModel`).
-Both decide from the player's view alone, in microseconds, and play every player count. A
-target beyond the pontoon's paying spots (a ``crates`` parameter with fewer numbers) is read
-as the last paying spot; neither ever draws for the last spot (P2) on purpose.
+Both decide from the player's view alone, in microseconds, and play every player count. With
+a shorter pontoon (a ``crates`` parameter with fewer numbers) their target is at most its
+last paying spot: neither draws for the last spot (P2) by default. An explicit ``target``
+(``easy:target=4``) may name the last spot itself (``target=6`` with the default pontoon:
+draw until caught or on the last spot, a study opponent, not a strength).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ EASY_TARGET = 5
 
 class PlankTarget(Agent):
     """Draw until ``target`` cards lie on the pontoon, then stop; stop at once, whatever the
-    target, when a stop now tips another plank (a win, P6).
+    target, when a stop now tips another plank (a win, P6). A target at or past the last spot
+    (P2) draws until caught or the last spot is filled.
 
     ``time`` and ``iterations`` are accepted and ignored (a rule of thumb has no search budget
     to scale; ``bench/agents_strength.py ladder --scale`` passes them to every strength).
@@ -60,7 +63,7 @@ class PlankTarget(Agent):
         if int(target) < 1:
             raise ValueError("a player draws at least one card (P3): target >= 1")
         self.lm = LoadModel.of(game)
-        self.target = min(int(target), self.lm.spots - 1)
+        self.target = min(int(target), self.lm.spots)
         self.name = f"plank-target-{self.target}"
 
     def act(self, view: PlayerView) -> int:
@@ -83,14 +86,19 @@ class PlankTarget(Agent):
 
 def plank_medium(game: Game, seed: int | None = None, **options: Any) -> Agent:
     """``medium`` for Stomp the Plank: the steady player (stop on spot 3; see the module)."""
-    options.setdefault("target", MEDIUM_TARGET)
+    options.setdefault("target", min(MEDIUM_TARGET, _last_paying_spot(game)))
     return PlankTarget(game, seed, **options)
 
 
 def plank_easy(game: Game, seed: int | None = None, **options: Any) -> Agent:
     """``easy`` for Stomp the Plank: the greedy beginner (play for spot 5; see the module)."""
-    options.setdefault("target", EASY_TARGET)
+    options.setdefault("target", min(EASY_TARGET, _last_paying_spot(game)))
     return PlankTarget(game, seed, **options)
+
+
+def _last_paying_spot(game: Game) -> int:
+    """The last spot a stop can be made on: one before the last spot, which wins (P2)."""
+    return len(game.crates)  # type: ignore[attr-defined]
 
 
 __all__ = ["EASY_TARGET", "MEDIUM_TARGET", "PlankTarget", "plank_easy", "plank_medium"]
