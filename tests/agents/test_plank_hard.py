@@ -35,7 +35,8 @@ def position(active: int, k: int, planks, left: int) -> str:
             f"discards=0,0,0,0,0,0,0 supply={left} planks={text}")
 
 
-@pytest.mark.parametrize("name", ["random", "plank-stop-2", "plank-risk", "minimax", "safe"])
+@pytest.mark.parametrize("name", ["random", "plank-stop-2", "plank-risk", "minimax", "safe",
+                                  "medium"])
 def test_the_best_response_table_agrees_with_every_transition_of_the_engine(name) -> None:
     # Hero = seat 0. On the hero's turns the value is the better of stop and draw; on the
     # opponent's, the model's mix of the two (the minimum for "safe": a perfect opponent).
@@ -154,7 +155,8 @@ def play(game, specs, seed: int):
     return agents, state
 
 
-@pytest.mark.parametrize("opponent", ["random", "plank-stop-2", "plank-stop-4", "plank-risk"])
+@pytest.mark.parametrize("opponent",
+                         ["random", "plank-stop-2", "plank-stop-4", "plank-risk", "medium"])
 def test_hard_learns_who_it_plays(opponent) -> None:
     game = parlour.load_game("stomp-the-plank", max_turns=60)
     named = 0

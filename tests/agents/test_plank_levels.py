@@ -1,12 +1,12 @@
 """``easy`` and ``medium`` in Stomp the Plank: the greedy beginner and the steady player.
 
 Each is a stopping rule (:mod:`parlour.agents.plank_levels`): draw until a target number of
-cards lies on the pontoon (5 for ``easy``, 3 for ``medium``), stop earlier only when a stop
-tips another plank. The tests drive them through the public API and :class:`PlayerView`s
-(``Agent.step``) on positions written in the game's notation, and name the rulings they rest
-on: P2 (pontoon and last spot), P3 (draw at least once, then draw or stop), P4 (a match ends
-the turn with a step), P5 (a plank tips at 15), P6 (a tipped plank loses, the others win), P10
-(a short supply hands crates out clockwise).
+cards lies on the pontoon (5 for ``easy``, 3 for ``medium``, which one turn in three pushes on
+to 4), stop earlier only when a stop tips another plank. The tests drive them through the
+public API and :class:`PlayerView`s (``Agent.step``) on positions written in the game's
+notation, and name the rulings they rest on: P2 (pontoon and last spot), P3 (draw at least
+once, then draw or stop), P4 (a match ends the turn with a step), P5 (a plank tips at 15), P6
+(a tipped plank loses, the others win), P10 (a short supply hands crates out clockwise).
 """
 
 from __future__ import annotations
@@ -19,8 +19,15 @@ import parlour
 from parlour.agents import make_agent
 from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MCTSAgent
-from parlour.agents.plank_levels import EASY_TARGET, MEDIUM_TARGET, PlankTarget
+from parlour.agents.plank_levels import (
+    EASY_TARGET,
+    MEDIUM_PUSH,
+    MEDIUM_TARGET,
+    PlankTarget,
+    draw_chance,
+)
 from parlour.games.stomp_the_plank import DRAW, STOP, TREASURES
+from parlour.games.stomp_the_plank.loads import LoadModel
 
 
 def plank(**params):
@@ -45,13 +52,17 @@ def test_the_named_strengths_are_the_plank_rules_only_in_the_plank() -> None:
     assert isinstance(make_agent("medium", stomple, 1), MCTSAgent)
     # A search budget (``ladder --scale``) means nothing to a rule: accepted, ignored.
     assert make_agent("medium:time=0.025", game, 1).target == 3
+    assert make_agent("medium", game, 1).push == MEDIUM_PUSH and easy.push == 0.0
     with pytest.raises(ValueError, match="P3"):
         make_agent("medium:target=0", game, 1)
+    with pytest.raises(ValueError, match="chance"):
+        make_agent("medium:push=2", game, 1)
     with pytest.raises(ValueError, match="stomp-the-plank"):
         PlankTarget(stomple, 1)
 
 
-@pytest.mark.parametrize(("spec", "target"), [("medium", 3), ("easy", 5), ("easy:target=2", 2)])
+@pytest.mark.parametrize(("spec", "target"),
+                         [("medium:push=0", 3), ("easy", 5), ("easy:target=2", 2)])
 def test_P3_each_rule_draws_until_its_target_then_stops(spec: str, target: int) -> None:
     game = plank()
     agent = make_agent(spec, game, 0)
@@ -60,6 +71,23 @@ def test_P3_each_rule_draws_until_its_target_then_stops(spec: str, target: int) 
     for cards in range(1, 6):  # P2: spots 1-5 pay 0, 1, 2, 3, 5 crates; no plank near tipping
         state = game.state_from_position(choose(cards, "0/0,0/0", 60))
         assert agent.step(state) == (STOP if cards >= target else DRAW), cards
+
+
+def test_P3_medium_pushes_on_to_spot_4_one_turn_in_three_and_never_further() -> None:
+    game = plank()
+    assert pytest.approx(1 / 3) == MEDIUM_PUSH
+    at_target = game.state_from_position(choose(3, "0/0,0/0", 60))
+    pushes = sum(make_agent("medium", game, seed).step(at_target) == DRAW for seed in range(600))
+    assert 160 <= pushes <= 240  # 200 expected; seeded, so the count is fixed
+    for seed in range(50):
+        agent = make_agent("medium", game, seed)
+        assert agent.step(game.state_from_position(choose(2, "0/0,0/0", 60))) == DRAW
+        assert agent.step(game.state_from_position(choose(4, "0/0,0/0", 60))) == STOP
+    # The chance itself, as hard's model of medium reads it (P3, P6).
+    lm = LoadModel.of(game)
+    assert [draw_chance(lm, (0, 0), 60, k, 3, MEDIUM_PUSH) for k in range(6)] == \
+        [1.0, 1.0, 1.0, MEDIUM_PUSH, 0.0, 0.0]
+    assert draw_chance(lm, (0, 13), 60, 3, 3, MEDIUM_PUSH) == 0.0  # 2 crates tip: stop, win
 
 
 def test_P2_on_a_short_pontoon_the_rules_stop_on_the_last_paying_spot() -> None:

@@ -7,7 +7,8 @@ public draw-pile counts (P1, P7), and judges where the turn ends by a solved end
 
 - **two players**: the table is a *best response* to a model of the opponent. The agent keeps
   a posterior over models -- ``random`` (draws or stops with chance 1/2), ``plank-stop-1`` ..
-  ``plank-stop-5``, ``plank-risk`` and minimax play (the solved game's own choices) -- from the
+  ``plank-stop-5``, ``plank-risk``, the steady ``medium`` of :mod:`parlour.agents.plank_levels`
+  and minimax play (the solved game's own choices) -- from the
   opponent's decisions seen in this game (the public history of the player's view; a
   deterministic model is allowed a 5% slip, minimax 10%). Once one model holds at least
   ``confidence`` (0.8) of the posterior it best-responds to that model, solved by dynamic
@@ -44,7 +45,7 @@ from typing import Any
 
 from parlour.agents.base import Agent
 from parlour.agents.mcts import MCTSAgent
-from parlour.agents.plank_levels import PlankTarget
+from parlour.agents.plank_levels import MEDIUM_PUSH, MEDIUM_TARGET, PlankTarget, draw_chance
 from parlour.agents.plank_strategies import PlankRisk
 from parlour.agents.playerview import PlayerView
 from parlour.core import Game, State
@@ -174,10 +175,29 @@ class MinimaxModel(OpponentModel):
         return self.table_draw(lm, len(state.pontoon()), loads, supply)  # type: ignore[attr-defined]
 
 
+class MediumModel(OpponentModel):
+    """``medium``, the steady player of :mod:`parlour.agents.plank_levels`: its own rule
+    (stop on spot 3, one turn in three on spot 4, at once on a stop that tips a plank)."""
+
+    name = "medium"
+
+    def table_draw(self, lm, cards, loads, supply):
+        target = min(MEDIUM_TARGET, len(lm.crates))
+        return draw_chance(lm, loads, supply, cards, target, MEDIUM_PUSH)
+
+    def seen_draw(self, state, player):
+        lm = LoadModel.of(state.get_game())
+        loads, _supply = lm.start_of(_planks(state), player, state.supply)  # type: ignore[attr-defined]
+        target = min(MEDIUM_TARGET, len(lm.crates))
+        return draw_chance(lm, loads, state.supply, len(state.pontoon()),  # type: ignore[attr-defined]
+                           target, MEDIUM_PUSH)
+
+
 MODELS: tuple[OpponentModel, ...] = (
     RandomModel(), MinimaxModel(), RiskModel(), *(StopAfterModel(k) for k in range(1, 6)),
+    MediumModel(),
 )
-PRIOR = {"random": 0.25, "minimax": 0.25, "plank-risk": 0.15}
+PRIOR = {"random": 0.25, "minimax": 0.25, "plank-risk": 0.15, "medium": 0.07}
 """Prior weights; the five ``plank-stop-K`` share the rest."""
 
 
