@@ -20,8 +20,8 @@ players and careful greedy ones play alike there, and the names would mean nothi
 ========  ===================================================================  ==============
 easy      the greedy beginner: draws for spot 5 (5 crates) every turn          microseconds
           (:mod:`parlour.agents.plank_levels`)
-medium    the steady player: stops on spot 3 (2 crates)                        microseconds
-          (:mod:`parlour.agents.plank_levels`)
+medium    the steady player: stops on spot 3 (2 crates), one turn in three     microseconds
+          on spot 4 (:mod:`parlour.agents.plank_levels`)
 hard      solved tables, an exact look-ahead over the turn and, with two       milliseconds
           players, a best response to a model of the opponent
           (:mod:`parlour.agents.plank_hard`)
@@ -73,7 +73,7 @@ def hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
 
 def medium(game: Game, seed: int | None = None, **options: Any) -> Agent:
     """MCTS for ``MEDIUM_SECONDS`` a move; Stomp the Plank has its own rule."""
-    if game.name == "stomp-the-plank":  # the steady player: stop on spot 3
+    if game.name == "stomp-the-plank":  # the steady player: stop on spot 3 (or 4)
         return plank_medium(game, seed, **options)
     return _mcts(MEDIUM_SECONDS)(game, seed, **options)
 
@@ -91,7 +91,7 @@ register_agent(
 )
 register_agent(
     "medium", medium, f"MCTS / information-set MCTS, {MEDIUM_SECONDS} s a move"
-    " (Stomp the Plank: the steady player, who stops on spot 3)",
+    " (Stomp the Plank: the steady player, who stops on spot 3, sometimes on spot 4)",
 )
 register_agent(
     "hard",
