@@ -15,7 +15,14 @@ from parlour.agents import (
     parse_agent_spec,
 )
 from parlour.agents.clobber_search import ClobberSearchAgent
-from parlour.agents.strengths import EASY_EPSILON, HARD_SECONDS, MEDIUM_SECONDS
+from parlour.agents.strengths import (
+    EASY_EPSILON,
+    EASY_EPSILON_BY_GAME,
+    HARD_CEILING,
+    HARD_SECONDS,
+    MEDIUM_SECONDS,
+    SEARCH_ITERATIONS,
+)
 
 
 @pytest.fixture
@@ -52,6 +59,23 @@ def test_named_strengths_are_the_documented_agents_and_budgets(clobber) -> None:
     # hard plays Clobber with its own program (proofs, then compiled MCTS); MCTS elsewhere
     assert isinstance(hard, ClobberSearchAgent) and hard.time == HARD_SECONDS
     assert medium.iterations is None and hard.iterations is None
+
+
+@pytest.mark.parametrize("name", ["stomple", "gobblestones"])
+def test_stomple_and_gobblestones_strengths_search_fixed_iterations(name: str) -> None:
+    game = parlour.load_game(name, players=3)
+    medium, hard = make_agent("medium", game, 0), make_agent("hard", game, 0)
+    assert isinstance(medium, MCTSAgent) and isinstance(hard, MCTSAgent)
+    assert (medium.iterations, medium.time) == (SEARCH_ITERATIONS[name][0], MEDIUM_SECONDS)
+    assert (hard.iterations, hard.time) == (SEARCH_ITERATIONS[name][1], HARD_CEILING)
+    assert hard.iterations > 10 * medium.iterations
+    easy = make_agent("easy", game, 0)
+    assert isinstance(easy, GreedyAgent)
+    assert easy.epsilon == EASY_EPSILON_BY_GAME.get(name, EASY_EPSILON)
+    # a budget given replaces the normal one whole: iterations alone reproduce from the seed
+    assert (make_agent("hard:iterations=50", game, 0).time, make_agent("hard:time=0.1", game,
+                                                                        0).iterations) == (
+        None, None)
 
 
 def test_an_iteration_budget_replaces_a_strengths_time_budget(clobber) -> None:

@@ -8,11 +8,23 @@ with its own program (:mod:`parlour.agents.clobber_search`: exact proofs, then c
 name      agent                                                                budget per move
 ========  ===================================================================  ==============
 easy      greedy: best end-of-turn position by the game's evaluation, one      <= ~0.1 s
-          random move in ten (2000 positions at most)
-medium    MCTS (information-set MCTS when information is hidden)               0.25 s
-hard      MCTS (information-set MCTS when information is hidden); in Clobber   1.0 s
-          the solver's proofs first, then compiled MCTS over bitboards
+          random move in ten (in GobbleStones one in two; 2000 positions at
+          most)
+medium    MCTS (information-set MCTS when information is hidden)               0.25 s; Stomple
+                                                                               200 iterations,
+                                                                               GobbleStones
+                                                                               100 (<= 0.25 s)
+hard      MCTS (information-set MCTS when information is hidden); in Clobber   1.0 s; Stomple
+          the solver's proofs first, then compiled MCTS over bitboards         5000 iterations,
+                                                                               GobbleStones
+                                                                               3000 (<= 2 s)
 ========  ===================================================================  ==============
+
+Stomple and GobbleStones search a fixed number of iterations (``SEARCH_ITERATIONS``), so that a
+strength is the same on every machine and a game replays from its seed; the time is only a
+ceiling there. The budgets are far apart because one step up must win about two decided pairs
+in three even with four players, where the others at the table blur any one player's edge
+(docs/agents.md, the ladder).
 
 Stomp the Plank has its own three, none a search (its draw decides so much that searching
 players and careful greedy ones play alike there, and the names would mean nothing):
@@ -29,8 +41,8 @@ hard      solved tables, an exact look-ahead over the turn and, with two       m
 
 Both rules also stop at once when a stop tips another plank (a win).
 
-Options override the defaults: ``hard:time=0.1``, or ``hard:iterations=3000`` for a budget
-that reproduces exactly from the seed (a time budget depends on the machine).
+Options override the defaults: ``hard:time=0.1`` (a time alone), or ``hard:iterations=3000``
+(iterations alone, no ceiling: a budget that reproduces exactly from the seed).
 """
 
 from __future__ import annotations
@@ -47,14 +59,37 @@ from parlour.core import Game
 from parlour.games.clobber import ClobberGame
 
 EASY_EPSILON = 0.1
+"""How often ``easy`` plays a random legal action instead of its greedy choice."""
+EASY_EPSILON_BY_GAME: dict[str, float] = {"gobblestones": 0.5}
+"""Games whose greedy player is too good a beginner at ``EASY_EPSILON``: laying the best-scoring
+tiles is most of GobbleStones, so its ``easy`` plays every other tile at random (with 10% it
+held ``medium`` to 57% with four players)."""
 MEDIUM_SECONDS = 0.25
 HARD_SECONDS = 1.0
+SEARCH_ITERATIONS: dict[str, tuple[int, int]] = {
+    "stomple": (200, 5000),
+    "gobblestones": (100, 3000),
+}
+"""``(medium, hard)`` iterations a move where the strengths search a fixed number of iterations
+instead of a time: the strength is then the same on every machine and at any load, and a game
+replays exactly from its seed. Chosen so that each step up wins about two pairs in three
+(docs/agents.md, the ladder); ``MEDIUM_SECONDS`` / ``HARD_CEILING`` still bound the time a move
+may take on a slow machine."""
+HARD_CEILING = 2.0
+"""Seconds a move of an iteration-budget ``hard`` may take at most (a GobbleStones iteration
+late in a four-player game costs about 0.5 ms, so 3000 take about 1.5 s here)."""
 
 
-def _mcts(seconds: float):
+def _mcts(seconds: float, level: int = 0):
+    """A factory of MCTS agents: ``SEARCH_ITERATIONS[game][level]`` iterations (at most
+    ``seconds``), or ``seconds`` a move for games without an iteration budget."""
+
     def factory(game: Game, seed: int | None = None, **options: Any) -> Agent:
-        if "iterations" not in options:
-            options.setdefault("time", seconds)
+        budget = SEARCH_ITERATIONS.get(game.name)
+        if "iterations" not in options and "time" not in options:
+            if budget is not None:  # the normal budget: iterations, the time a ceiling
+                options["iterations"] = budget[level]
+            options["time"] = seconds
         return MCTSAgent(game, seed, **options)
 
     return factory
@@ -68,34 +103,36 @@ def hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
         if "iterations" not in options:
             options.setdefault("time", HARD_SECONDS)
         return ClobberSearchAgent(game, seed, **options)
-    return _mcts(HARD_SECONDS)(game, seed, **options)
+    return _mcts(HARD_CEILING, 1)(game, seed, **options)
 
 
 def medium(game: Game, seed: int | None = None, **options: Any) -> Agent:
     """MCTS for ``MEDIUM_SECONDS`` a move; Stomp the Plank has its own rule."""
     if game.name == "stomp-the-plank":  # the steady player: stop on spot 3 (or 4)
         return plank_medium(game, seed, **options)
-    return _mcts(MEDIUM_SECONDS)(game, seed, **options)
+    return _mcts(MEDIUM_SECONDS, 0)(game, seed, **options)
 
 
 def easy(game: Game, seed: int | None = None, **options: Any) -> Agent:
     if game.name == "stomp-the-plank":  # the greedy beginner: play for spot 5
         return plank_easy(game, seed, **options)
-    options.setdefault("epsilon", EASY_EPSILON)
+    options.setdefault("epsilon", EASY_EPSILON_BY_GAME.get(game.name, EASY_EPSILON))
     return GreedyAgent(game, seed, **options)
 
 
 register_agent(
     "easy", easy, f"greedy by the game's evaluation, a random move {EASY_EPSILON:.0%} of the time"
-    " (Stomp the Plank: the greedy beginner, who draws for spot 5)",
+    " (GobbleStones: half the time; Stomp the Plank: the greedy beginner, who draws for spot 5)",
 )
 register_agent(
-    "medium", medium, f"MCTS / information-set MCTS, {MEDIUM_SECONDS} s a move"
-    " (Stomp the Plank: the steady player, who stops on spot 3, sometimes on spot 4)",
+    "medium", medium, f"MCTS / information-set MCTS, {MEDIUM_SECONDS} s a move (Stomple and "
+    "GobbleStones: a fixed number of iterations; Stomp the Plank: the steady player, who stops "
+    "on spot 3, sometimes on spot 4)",
 )
 register_agent(
     "hard",
     hard,
-    f"MCTS / information-set MCTS, {HARD_SECONDS} s a move (Clobber: solver proofs, then "
-    "compiled MCTS; Stomp the Plank: solved tables, best response to a model of the opponent)",
+    f"MCTS / information-set MCTS, {HARD_SECONDS} s a move (Stomple and GobbleStones: a fixed "
+    "number of iterations, 25-30 times medium's; Clobber: solver proofs, then compiled MCTS; Stomp "
+    "the Plank: solved tables, best response to a model of the opponent)",
 )
