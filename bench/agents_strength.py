@@ -8,7 +8,7 @@
     python bench/agents_strength.py all --games 200             # everything above
     python bench/agents_strength.py speed --slices 3 --slice 1  # + issue 16's old-vs-new
     python bench/agents_strength.py ladder --game gobblestones --players 2 --games 40 \
-        --scale 0.1 --workers 1                                 # hard > medium > easy
+        --workers 1                                             # hard > medium > easy
     python bench/agents_strength.py clobber --games 200 --times 0.1 --workers 1
     python bench/agents_strength.py clobber-medium --games 100 --times 1
 
@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import parlour
 from agents_openspiel import iterations_per_second, play_pair
 from parlour.arena import plan, run, wilson
+from parlour.arena.ratings import decided_share
 from parlour.arena.report import save
 
 
@@ -70,14 +71,18 @@ LADDER_GAMES = {"clobber": (2,), "stomple": (2, 3, 4), "gobblestones": (2, 3, 4)
                 "stomp-the-plank": (2, 3, 4)}
 
 
-def ladder_spec(name: str, scale: float) -> str:
-    """A strength at ``scale`` times its normal time budget (MCTS strengths only: ``easy`` is
-    a greedy player with no time budget to scale)."""
-    from parlour.agents.strengths import HARD_SECONDS, MEDIUM_SECONDS
+def ladder_spec(name: str, scale: float, game: str = "") -> str:
+    """A strength at ``scale`` times its normal budget: its iterations where the game has an
+    iteration budget (``SEARCH_ITERATIONS``), else its time (``easy`` is a greedy player with
+    no budget to scale; Stomp the Plank's three are rules and tables)."""
+    from parlour.agents.strengths import HARD_SECONDS, MEDIUM_SECONDS, SEARCH_ITERATIONS
 
-    if scale == 1.0 or name == "easy":
+    if scale == 1.0 or name == "easy" or game == "stomp-the-plank":
         return name
-    seconds = {"hard": HARD_SECONDS, "medium": MEDIUM_SECONDS}[name] * scale
+    level = {"medium": 0, "hard": 1}[name]
+    if game in SEARCH_ITERATIONS:
+        return f"{name}:iterations={max(1, round(SEARCH_ITERATIONS[game][level] * scale))}"
+    seconds = (MEDIUM_SECONDS, HARD_SECONDS)[level] * scale
     return f"{name}:time={seconds:g}"
 
 
@@ -85,8 +90,12 @@ def seat_shares(lines: list[dict], strong: str, weak: str) -> tuple[float, float
     """``(strong's wins per seat, weak's wins per seat, strong's share)`` over result lines.
 
     A seat wins when its return is positive (G-4: shared wins count for every winner). The
-    share is ``s / (s + w)`` of the two per-seat win rates: 50% means equal strength whatever
-    the table's mix of seats; with two players and no ties it is simply strong's win rate.
+    share is the strong seats' part of the *decided* pairs of a strong and a weak seat
+    (:func:`parlour.arena.ratings.decided_share`): the win rate with two players; ``s / (s +
+    w)`` of the per-seat win rates in a game with one winner; the same ratio of per-seat loss
+    rates, the other way round, in a game with one loser (Stomp the Plank, P6), where a share
+    of wins could not pass 75% (three players) or 67% (four) even against a side that lost
+    every game. 50% means equal strength.
     """
     wins = {strong: 0.0, weak: 0.0}
     seats = {strong: 0, weak: 0}
@@ -96,7 +105,8 @@ def seat_shares(lines: list[dict], strong: str, weak: str) -> tuple[float, float
             seats[spec] += 1
             wins[spec] += value > 0
     s, w = wins[strong] / max(1, seats[strong]), wins[weak] / max(1, seats[weak])
-    return s, w, s / (s + w) if s + w else 0.5
+    ahead, decided = decided_share(lines, strong, weak)
+    return s, w, ahead / decided if decided else 0.5
 
 
 def bootstrap(lines: list[dict], strong: str, weak: str, rounds: int = 2000) -> tuple[float,
@@ -120,16 +130,17 @@ def bench_ladder(names: list[str], players: list[int] | None, games: int, scale:
     Two players: one table, seats alternated. More: every mixed table (three players: two
     strong and one weak, one strong and two weak; four players: 3-1, 2-2, 1-3), each playing
     ``games`` games with the agents rotating one seat a game, so that both sides sit in every
-    seat equally often. The figure is the strong side's *share*, ``s / (s + w)`` of the per-seat
-    win rates (see :func:`seat_shares`), with a 95% bootstrap interval; the target is 65%.
-    ``scale`` multiplies the MCTS time budgets (``hard`` 1 s, ``medium`` 0.25 s a move).
+    seat equally often. The figure is the strong side's *share* of the decided pairs of strong and
+    weak seats (see :func:`seat_shares`), with a 95% bootstrap interval; the target is 65%.
+    ``scale`` multiplies the searching strengths' budgets (:func:`ladder_spec`); 1 is the real
+    ones.
     """
     for name in names:
         for n in players or LADDER_GAMES.get(name, (2,)):
             if n not in LADDER_GAMES.get(name, (2,)):
                 continue
             for strong, weak in pairs:
-                a, b = ladder_spec(strong, scale), ladder_spec(weak, scale)
+                a, b = ladder_spec(strong, scale, name), ladder_spec(weak, scale, name)
                 start = time.perf_counter()
                 params = {"players": n} if "players" in parlour.load_game(name).parameters else {}
                 t = run(plan(name, [a, b], games, params, seed=seed), workers=workers)
@@ -381,7 +392,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, action="append",
                         help="ladder: only this player count (repeatable)")
     parser.add_argument("--scale", type=float, default=1.0,
-                        help="ladder: multiply the MCTS time budgets (1 = the real ones)")
+                        help="ladder: multiply the search budgets (1 = the real ones)")
     parser.add_argument("--pair", choices=["hard-medium", "medium-easy"], action="append",
                         help="ladder: only this pairing (repeatable; default: both)")
     parser.add_argument("--plank-games", type=int, nargs=3, default=[2000, 200, 60],
@@ -394,7 +405,7 @@ def main() -> None:
         bench_engine_speed(args.slices, args.slice)
     if args.what in ("ladder", "all"):
         print(f"\n## Ladder: hard vs medium, medium vs easy ({args.games} games per table, "
-              f"MCTS budgets x{args.scale:g})", flush=True)
+              f"search budgets x{args.scale:g})", flush=True)
         pairs = tuple(pair for pair in LADDER_PAIRS
                       if args.pair is None or "-".join(pair) in args.pair)
         bench_ladder(args.game or list(LADDER_GAMES), args.players, args.games, args.scale,

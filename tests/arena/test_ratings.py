@@ -9,6 +9,7 @@ import pytest
 from scipy.optimize import minimize
 
 from parlour.arena import fit_elo, standings, wilson
+from parlour.arena.ratings import decided_share
 
 
 def matrix(results: dict[tuple[int, int], tuple[float, float]], k: int):
@@ -83,3 +84,39 @@ def test_wilson_matches_scipy(wins: int, games: int) -> None:
 
 def test_wilson_without_games_claims_nothing() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+
+def test_decided_share_with_two_players_is_the_win_rate() -> None:
+    lines = [line(["s", "w"], [1.0, -1.0]), line(["w", "s"], [1.0, -1.0]),
+             line(["w", "s"], [-1.0, 1.0]), line(["s", "w"], [0.0, 0.0])]  # a draw decides nothing
+    assert decided_share(lines, "s", "w") == (2, 3)
+
+
+def test_decided_share_with_one_winner_is_the_ratio_of_win_rates_per_seat() -> None:
+    # One table, two strong seats and one weak (G-4: one winner a game here). Strong won 3 of
+    # 4 games (3 wins over 8 seats), weak 1 (1 over 4 seats): s / (s + w) = 0.375 / 0.625.
+    lines = [
+        line(["s", "s", "w"], [1.0, -1.0, -1.0]),
+        line(["w", "s", "s"], [-1.0, -1.0, 1.0]),
+        line(["s", "w", "s"], [-1.0, -1.0, 1.0]),
+        line(["s", "s", "w"], [-1.0, -1.0, 1.0]),
+    ]
+    ahead, decided = decided_share(lines, "s", "w")
+    assert (ahead, decided) == (3, 5)  # a strong win decides 1 pair, the weak win 2
+    assert ahead / decided == pytest.approx(0.375 / (0.375 + 0.25))
+
+
+def test_decided_share_with_one_loser_is_the_ratio_of_loss_rates_reversed() -> None:
+    # Stomp the Plank (P6): whoever tips loses, everyone else wins, so a share of wins could
+    # not tell the sides apart. One strong seat, two weak: strong lost 1 of 4 games (1/4 of its
+    # seats), weak 3 (3/8 of its seats): l_w / (l_s + l_w) = 0.375 / 0.625.
+    lines = [
+        line(["s", "w", "w"], [1.0, -1.0, 1.0]),
+        line(["w", "s", "w"], [-1.0, 1.0, 1.0]),
+        line(["w", "w", "s"], [1.0, -1.0, 1.0]),
+        line(["s", "w", "w"], [-1.0, 1.0, 1.0]),
+    ]
+    ahead, decided = decided_share(lines, "s", "w")
+    assert (ahead, decided) == (3, 5)
+    assert ahead / decided == pytest.approx(0.375 / (0.25 + 0.375))

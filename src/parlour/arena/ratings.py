@@ -132,6 +132,30 @@ def pairwise(lines: Iterable[dict[str, Any]], agents: list[str]) -> tuple[np.nda
     return wins, games
 
 
+def decided_share(lines: Iterable[dict[str, Any]], strong: str, weak: str) -> tuple[int, int]:
+    """``(strong's decided pairs, all decided pairs)`` between the seats of two agents.
+
+    Games are split into pairs of seats as for the ratings (:func:`pairwise`), but a pair is
+    counted only when it is *decided*: one seat finished with the better return. So the share
+    ``strong / all`` is "how often, when one of them finished ahead, it was ``strong``". With
+    two players and no ties that is the win rate; at one table of a game with one winner it is
+    ``s / (s + w)`` of the two agents' per-seat win rates, whatever the mix of seats (a win
+    decides one pair with each seat of the other agent), and over several tables a mean of
+    those weighted by the pairs each table decides; in a game with one loser (Stomp the Plank)
+    it is the same ratio of per-seat loss rates, the other way round. Draws, which the ratings
+    count as half a win, would pull every multi-player share toward 50%.
+    """
+    ahead = {strong: 0, weak: 0}
+    for line in lines:
+        meta = line["metadata"]
+        seats = list(zip(meta["agents"], meta["returns"], strict=True))
+        for s, (agent_s, return_s) in enumerate(seats):
+            for agent_t, return_t in seats[s + 1:]:
+                if {agent_s, agent_t} == {strong, weak} and return_s != return_t:
+                    ahead[agent_s if return_s > return_t else agent_t] += 1
+    return ahead[strong], ahead[strong] + ahead[weak]
+
+
 def fit_elo(
     agents: list[str], wins: np.ndarray, games: np.ndarray, prior_draws: float = 1.0
 ) -> list[Rating]:
