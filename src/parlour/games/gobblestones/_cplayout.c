@@ -15,6 +15,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SIZE 15
@@ -130,6 +132,7 @@ static int draw_number(Game *g, double *r) {
 }
 
 static int record(Game *g, int action) {
+    if (!g->actions) return 0;  /* a search's playout: the actions are not kept */
     PyObject *a = PyLong_FromLong(action);
     if (!a) return -1;
     int rc = PyList_Append(g->actions, a);
@@ -296,6 +299,41 @@ static PyObject *ints(const int *v, int n) {
     return list;
 }
 
+/* The state's fields (as GobbleStonesState hands them over) into g; g's phase, turn, drawer,
+ * to_draw, passes, turns and max_turns are already read. Releases board. */
+static int load_game(Game *g, Py_buffer *board, PyObject *tiles, PyObject *racks, PyObject *bag,
+                     PyObject *points, PyObject *pending) {
+    if (board->len != 2 * SQUARES) {
+        PyBuffer_Release(board);
+        PyErr_SetString(PyExc_ValueError, "board: 225 colours then 225 values");
+        return -1;
+    }
+    memcpy(g->colour, board->buf, SQUARES);
+    memcpy(g->value, (const char *)board->buf + SQUARES, SQUARES);
+    PyBuffer_Release(board);
+    g->n = (int)PyList_GET_SIZE(racks);
+    g->npending = (int)PyList_GET_SIZE(pending);
+    if (g->n < 2 || g->n > MAX_PLAYERS || g->npending > MAX_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "2-4 racks and at most 5 pending tiles");
+        return -1;
+    }
+    int tile[SQUARES];
+    if (read_ints(tiles, tile, SQUARES, "tiles") < 0 || read_ints(bag, g->bag, COLOURS, "bag") < 0
+        || read_ints(points, g->points, g->n, "points") < 0
+        || read_ints(pending, g->pending, g->npending, "pending") < 0)
+        return -1;
+    g->covered = 0;
+    for (int s = 0; s < SQUARES; s++) {
+        g->tile[s] = (signed char)tile[s];
+        g->covered += tile[s] >= 0;
+    }
+    for (int p = 0; p < g->n; p++)
+        if (read_ints(PyList_GET_ITEM(racks, p), g->racks[p], COLOURS, "rack") < 0) return -1;
+    g->end = NO_END;
+    g->fresh = 0;
+    return 0;
+}
+
 static PyObject *playout(PyObject *self, PyObject *args) {
     Py_buffer board;
     PyObject *tiles, *racks, *bag, *points, *pending, *random;
@@ -306,34 +344,8 @@ static PyObject *playout(PyObject *self, PyObject *args) {
                           &g.phase, &g.turn, &g.drawer, &g.to_draw, &g.passes, &g.turns,
                           &g.max_turns, &PyList_Type, &pending, &random, &budget))
         return NULL;
-    if (board.len != 2 * SQUARES) {
-        PyBuffer_Release(&board);
-        PyErr_SetString(PyExc_ValueError, "board: 225 colours then 225 values");
-        return NULL;
-    }
-    memcpy(g.colour, board.buf, SQUARES);
-    memcpy(g.value, (const char *)board.buf + SQUARES, SQUARES);
-    PyBuffer_Release(&board);
-    g.n = (int)PyList_GET_SIZE(racks);
-    g.npending = (int)PyList_GET_SIZE(pending);
-    if (g.n < 2 || g.n > MAX_PLAYERS || g.npending > MAX_PLAY) {
-        PyErr_SetString(PyExc_ValueError, "2-4 racks and at most 5 pending tiles");
-        return NULL;
-    }
+    if (load_game(&g, &board, tiles, racks, bag, points, pending) < 0) return NULL;
     int tile[SQUARES];
-    if (read_ints(tiles, tile, SQUARES, "tiles") < 0 || read_ints(bag, g.bag, COLOURS, "bag") < 0
-        || read_ints(points, g.points, g.n, "points") < 0
-        || read_ints(pending, g.pending, g.npending, "pending") < 0)
-        return NULL;
-    g.covered = 0;
-    for (int s = 0; s < SQUARES; s++) {
-        g.tile[s] = (signed char)tile[s];
-        g.covered += tile[s] >= 0;
-    }
-    for (int p = 0; p < g.n; p++)
-        if (read_ints(PyList_GET_ITEM(racks, p), g.racks[p], COLOURS, "rack") < 0) return NULL;
-    g.end = NO_END;
-    g.fresh = 0;
     g.random = random;
     g.actions = PyList_New(0);
     if (!g.actions) return NULL;
@@ -370,6 +382,400 @@ static PyObject *playout(PyObject *self, PyObject *args) {
                          (Py_ssize_t)sizeof occ, rack_list,
                          ints(g.bag, COLOURS), ints(g.points, g.n), g.phase, g.turn, g.drawer,
                          g.to_draw, g.passes, g.turns, g.end, ints(g.pending, g.npending));
+}
+
+/* ------------------------------------------------- information-set search (mcts.py, compiled) */
+/*
+ * MCTSAgent._iterate_information_set, step for step, on worlds held here: the same tree (per
+ * node, children's statistics in flat arrays; chance the searcher cannot see merged into one
+ * branch), the same random() calls in the same order, the same floating-point operations, so
+ * that it chooses exactly what the Python loop chooses (the tests compare them). Leaves are
+ * judged as MCTSAgent._leaf does with no playout policy: a random playout of `depth` actions
+ * (none for depth 0), then the returns at the end or the lead evaluation of
+ * agents/knowledge/gobblestones.py (its scale handed in) before it.
+ */
+#define CHANCE_PLAYER (-1)
+#define TERMINAL_PLAYER (-4)
+#define MAX_LEGAL (SQUARES + 2)
+
+typedef struct {
+    int visits, merged;          /* merged: -1 not yet known, else 0 / 1 */
+    int nact, cap;
+    int *act, *n, *avail, *kid;  /* per child: action, visits, availability, node */
+    double *w;
+    int chance[COLOURS + 1];     /* chance children by colour drawn; [COLOURS]: merged */
+} Node;
+
+typedef struct {
+    int me, depth, count_laid;
+    double c, scale;
+    Node *nodes;
+    int nnodes, capnodes;
+    Game *worlds;
+    int nworlds, capworlds;
+    int *path;                   /* (node, child index, player) triples */
+    int cappath;
+} Search;
+
+static void search_free(PyObject *capsule) {
+    Search *S = PyCapsule_GetPointer(capsule, "gobblestones.search");
+    if (!S) return;
+    for (int i = 0; i < S->nnodes; i++) {
+        Node *nd = &S->nodes[i];
+        free(nd->act); free(nd->n); free(nd->avail); free(nd->kid); free(nd->w);
+    }
+    free(S->nodes);
+    free(S->worlds);
+    free(S->path);
+    free(S);
+}
+
+static int new_node(Search *S) {
+    if (S->nnodes == S->capnodes) {
+        int cap = S->capnodes ? 2 * S->capnodes : 1024;
+        Node *nodes = realloc(S->nodes, (size_t)cap * sizeof(Node));
+        if (!nodes) return -1;
+        S->nodes = nodes;
+        S->capnodes = cap;
+    }
+    Node *nd = &S->nodes[S->nnodes];
+    memset(nd, 0, sizeof *nd);
+    nd->merged = -1;
+    for (int k = 0; k <= COLOURS; k++) nd->chance[k] = -1;
+    return S->nnodes++;
+}
+
+/* A new child of node `at` for `action` (its statistics 0, availability 1); its index. */
+static int add_child(Search *S, int at, int action) {
+    int kid = new_node(S);
+    if (kid < 0) return -1;
+    Node *nd = &S->nodes[at];
+    if (nd->nact == nd->cap) {
+        int cap = nd->cap ? 2 * nd->cap : 8;
+        int *act = realloc(nd->act, (size_t)cap * sizeof(int));
+        if (act) nd->act = act;
+        int *n = realloc(nd->n, (size_t)cap * sizeof(int));
+        if (n) nd->n = n;
+        int *avail = realloc(nd->avail, (size_t)cap * sizeof(int));
+        if (avail) nd->avail = avail;
+        int *k = realloc(nd->kid, (size_t)cap * sizeof(int));
+        if (k) nd->kid = k;
+        double *w = realloc(nd->w, (size_t)cap * sizeof(double));
+        if (w) nd->w = w;
+        if (!act || !n || !avail || !k || !w) return -1;
+        nd->cap = cap;
+    }
+    int i = nd->nact++;
+    nd->act[i] = action;
+    nd->n[i] = 0;
+    nd->w[i] = 0.0;
+    nd->avail[i] = 1;
+    nd->kid[i] = kid;
+    return i;
+}
+
+static int current(const Game *g) {
+    if (g->phase == PLAY) return g->turn;
+    if (g->phase == END) return TERMINAL_PLAYER;
+    return CHANCE_PLAYER;
+}
+
+/* GobbleStonesState._legal_actions (normal game), ascending. */
+static int legal_actions(Game *g, int *out) {
+    int count = 0;
+    if (!g->fresh) turn_plays(g);
+    if (g->npending == 0) {
+        for (int s = 0; s < SQUARES; s++)
+            if (g->single[s] || g->lengths[0][s] || g->lengths[1][s]) out[count++] = s;
+        out[count++] = PASS_ACTION;
+        return count;
+    }
+    int p0 = g->pending[0], k = g->npending, can_end;
+    if (k == 1) {
+        if (g->lengths[0][p0]) out[count++] = p0 + 1;
+        if (g->lengths[1][p0]) out[count++] = p0 + SIZE;
+        can_end = g->single[p0];
+    } else {
+        int d = g->pending[1] - p0 == 1 ? 0 : 1;
+        int bits = g->lengths[d][p0];
+        if (bits >> (k + 1)) out[count++] = g->pending[k - 1] + (d ? SIZE : 1);
+        can_end = (bits >> k) & 1;
+    }
+    if (can_end) out[count++] = END_ACTION;
+    return count;
+}
+
+static void apply_player(Game *g, int action) {
+    if (action == PASS_ACTION) after_play(g, 0);
+    else if (action == END_ACTION) commit(g);
+    else {
+        g->racks[g->turn][g->colour[action]]--;
+        g->pending[g->npending++] = action;
+    }
+}
+
+/* pick_chance_outcome over the bag's colours, then the draw (_apply_chance). */
+static int chance_step(Game *g, double r) {
+    int total = bag_total(g), colour = -1, last = -1;
+    for (int c = 0; c < COLOURS; c++) {
+        if (!g->bag[c]) continue;
+        last = c;
+        r -= (double)g->bag[c] / (double)total;
+        if (r < 0) {
+            colour = c;
+            break;
+        }
+    }
+    if (colour < 0) colour = last;
+    g->bag[colour]--;
+    g->racks[g->drawer][colour]++;
+    if (--g->to_draw == 0) {
+        if (g->phase == DEAL) next_drawer(g);
+        else {
+            g->drawer = -1;
+            begin_turn(g, (g->turn + 1) % g->n);
+        }
+    }
+    return colour;
+}
+
+/* GobbleStonesState.chance_seen_by */
+static int seen_by(const Game *g, int player) {
+    int colours = 0;
+    for (int c = 0; c < COLOURS; c++) colours += g->bag[c] > 0;
+    return g->drawer == player || colours < 2;
+}
+
+/* GobbleStonesState.returns at the end (G-4, B8). */
+static void end_returns(const Game *g, double *out) {
+    double scores[MAX_PLAYERS], best = -1e300;
+    for (int p = 0; p < g->n; p++) {
+        int tiles = 0;
+        for (int c = 0; c < COLOURS; c++) tiles += g->racks[p][c];
+        scores[p] = (double)(g->points[p] + tiles);
+        if (scores[p] > best) best = scores[p];
+    }
+    for (int p = 0; p < g->n; p++) out[p] = scores[p] == best ? 1.0 : -1.0;
+}
+
+/* agents/knowledge/gobblestones.lead, for a state that is not over. */
+static void lead(const Search *S, const Game *g, double *out) {
+    double points[MAX_PLAYERS];
+    for (int p = 0; p < g->n; p++) {
+        int tiles = 0;
+        for (int c = 0; c < COLOURS; c++) tiles += g->racks[p][c];
+        points[p] = (double)g->points[p] + (double)tiles;
+    }
+    if (g->phase == PLAY && g->npending && S->count_laid) {
+        int laid = 0;
+        for (int i = 0; i < g->npending; i++) laid += g->value[g->pending[i]];
+        points[g->turn] += (double)laid;
+    }
+    for (int p = 0; p < g->n; p++) {
+        double best = -1e300;
+        for (int q = 0; q < g->n; q++)
+            if (q != p && points[q] > best) best = points[q];
+        out[p] = tanh((points[p] - best) / S->scale);
+    }
+}
+
+/* MCTSAgent._leaf without a playout policy. */
+static int leaf(const Search *S, Game *g, double *out) {
+    for (long done = 0; done != S->depth && g->phase != END; done++) {
+        int rc = g->phase == PLAY ? play_step(g) : draw_step(g);
+        if (rc < 0) return -1;
+    }
+    if (g->phase == END) end_returns(g, out);
+    else lead(S, g, out);
+    return 0;
+}
+
+static int push(Search *S, int *np, int node, int i, int player) {
+    if (*np + 3 > S->cappath) {
+        int cap = S->cappath ? 2 * S->cappath : 768;
+        int *path = realloc(S->path, (size_t)cap * sizeof(int));
+        if (!path) return -1;
+        S->path = path;
+        S->cappath = cap;
+    }
+    S->path[(*np)++] = node;
+    S->path[(*np)++] = i;
+    S->path[(*np)++] = player;
+    return 0;
+}
+
+/* One iteration on a copy of world `k`; -1 on a Python error, -2 out of memory. */
+static int iterate(Search *S, int k, PyObject *random) {
+    Game g = S->worlds[k];
+    g.random = random;
+    g.actions = NULL;
+    int node = 0, np = 0, legal[MAX_LEGAL], index[MAX_LEGAL], untried[MAX_LEGAL];
+    double returns[MAX_PLAYERS], r;
+    for (;;) {
+        int player = current(&g);
+        if (player == TERMINAL_PLAYER) {
+            end_returns(&g, returns);
+            break;
+        }
+        if (player == CHANCE_PLAYER) {
+            if (S->nodes[node].merged < 0) S->nodes[node].merged = !seen_by(&g, S->me);
+            if (draw_number(&g, &r) < 0) return -1;
+            int colour = chance_step(&g, r);
+            int key = S->nodes[node].merged ? COLOURS : colour;
+            int child = S->nodes[node].chance[key];
+            S->nodes[node].visits++;
+            if (child < 0) {
+                child = new_node(S);
+                if (child < 0) return -2;
+                S->nodes[node].chance[key] = child;
+                if (leaf(S, &g, returns) < 0) return -1;
+                break;
+            }
+            node = child;
+            continue;
+        }
+        int count = legal_actions(&g, legal), nu = 0;
+        Node *nd = &S->nodes[node];
+        for (int j = 0; j < count; j++) {
+            int i = -1;
+            for (int t = 0; t < nd->nact; t++)
+                if (nd->act[t] == legal[j]) {
+                    i = t;
+                    break;
+                }
+            index[j] = i;
+            if (i < 0) untried[nu++] = legal[j];
+        }
+        if (nu) {
+            if (draw_number(&g, &r) < 0) return -1;
+            int action = untried[(long)(r * (double)nu)];
+            int i = add_child(S, node, action);
+            if (i < 0) return -2;
+            apply_player(&g, action);
+            if (push(S, &np, node, i, player) < 0) return -2;
+            if (leaf(S, &g, returns) < 0) return -1;
+            break;
+        }
+        int best_i = 0;
+        double best_v = -INFINITY, c = S->c;
+        for (int j = 0; j < count; j++) {
+            int i = index[j];
+            nd->avail[i]++;
+            double v = nd->w[i] / (double)nd->n[i]
+                + c * sqrt(log((double)nd->avail[i]) / (double)nd->n[i]);
+            if (v > best_v) {
+                best_i = i;
+                best_v = v;
+            }
+        }
+        apply_player(&g, nd->act[best_i]);
+        if (push(S, &np, node, best_i, player) < 0) return -2;
+        node = nd->kid[best_i];
+    }
+    for (int t = 0; t < np; t += 3) {
+        Node *parent = &S->nodes[S->path[t]];
+        int i = S->path[t + 1];
+        parent->visits++;
+        parent->n[i]++;
+        parent->w[i] += returns[S->path[t + 2]];
+    }
+    return 0;
+}
+
+static Search *get_search(PyObject *capsule) {
+    return PyCapsule_GetPointer(capsule, "gobblestones.search");
+}
+
+/* search_new(observer, c, depth, scale, count_laid) -> a search with its root. */
+static PyObject *search_new(PyObject *self, PyObject *args) {
+    int me, depth, count_laid;
+    double c, scale;
+    if (!PyArg_ParseTuple(args, "ididp", &me, &c, &depth, &scale, &count_laid)) return NULL;
+    Search *S = calloc(1, sizeof(Search));
+    if (!S) return PyErr_NoMemory();
+    S->me = me;
+    S->c = c;
+    S->depth = depth;
+    S->scale = scale;
+    S->count_laid = count_laid;
+    PyObject *capsule = PyCapsule_New(S, "gobblestones.search", search_free);
+    if (!capsule) {
+        free(S);
+        return NULL;
+    }
+    if (new_node(S) < 0) {
+        Py_DECREF(capsule);
+        return PyErr_NoMemory();
+    }
+    return capsule;
+}
+
+/* search_add_world(search, <playout's state fields>) -> the world's number. */
+static PyObject *search_add_world(PyObject *self, PyObject *args) {
+    PyObject *capsule, *tiles, *racks, *bag, *points, *pending;
+    Py_buffer board;
+    Game g;
+    if (!PyArg_ParseTuple(args, "Oy*O!O!O!O!iiiiiiiO!", &capsule, &board, &PyList_Type, &tiles,
+                          &PyList_Type, &racks, &PyList_Type, &bag, &PyList_Type, &points,
+                          &g.phase, &g.turn, &g.drawer, &g.to_draw, &g.passes, &g.turns,
+                          &g.max_turns, &PyList_Type, &pending))
+        return NULL;
+    Search *S = get_search(capsule);
+    if (!S) {
+        PyBuffer_Release(&board);
+        return NULL;
+    }
+    if (load_game(&g, &board, tiles, racks, bag, points, pending) < 0) return NULL;
+    if (g.phase == PLAY) turn_plays(&g);
+    g.random = NULL;
+    g.actions = NULL;
+    if (S->nworlds == S->capworlds) {
+        int cap = S->capworlds ? 2 * S->capworlds : 64;
+        Game *worlds = realloc(S->worlds, (size_t)cap * sizeof(Game));
+        if (!worlds) return PyErr_NoMemory();
+        S->worlds = worlds;
+        S->capworlds = cap;
+    }
+    S->worlds[S->nworlds] = g;
+    return PyLong_FromLong(S->nworlds++);
+}
+
+/* search_iterate(search, world, random): one iteration on a copy of that world. */
+static PyObject *search_iterate(PyObject *self, PyObject *args) {
+    PyObject *capsule, *random;
+    int k;
+    if (!PyArg_ParseTuple(args, "OiO", &capsule, &k, &random)) return NULL;
+    Search *S = get_search(capsule);
+    if (!S) return NULL;
+    if (k < 0 || k >= S->nworlds) {
+        PyErr_SetString(PyExc_IndexError, "no such world");
+        return NULL;
+    }
+    int rc = iterate(S, k, random);
+    if (rc == -2) return PyErr_NoMemory();
+    if (rc < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* search_root(search) -> (actions, visits per action, wins per action, root visits). */
+static PyObject *search_root(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    Search *S = get_search(capsule);
+    if (!S) return NULL;
+    Node *root = &S->nodes[0];
+    PyObject *w = PyList_New(root->nact);
+    if (!w) return NULL;
+    for (int i = 0; i < root->nact; i++) {
+        PyObject *x = PyFloat_FromDouble(root->w[i]);
+        if (!x) {
+            Py_DECREF(w);
+            return NULL;
+        }
+        PyList_SET_ITEM(w, i, x);
+    }
+    return Py_BuildValue("(NNNi)", ints(root->act, root->nact), ints(root->n, root->nact), w,
+                         root->visits);
 }
 
 /* ---------------------------------------------------------------- the board (B1) */
@@ -473,6 +879,15 @@ static PyMethodDef methods[] = {
      "playout(board, tiles, racks, bag, points, phase, turn, drawer, to_draw, passes, turns, "
      "max_turns, pending, random, budget) -> (actions, tiles, occupied, racks, bag, points, phase, "
      "turn, drawer, to_draw, passes, turns, end, pending)"},
+    {"search_new", search_new, METH_VARARGS,
+     "search_new(observer, c, depth, scale, count_laid) -> search (information-set MCTS)"},
+    {"search_add_world", search_add_world, METH_VARARGS,
+     "search_add_world(search, board, tiles, racks, bag, points, phase, turn, drawer, to_draw, "
+     "passes, turns, max_turns, pending) -> the world's number"},
+    {"search_iterate", search_iterate, METH_VARARGS,
+     "search_iterate(search, world, random): one iteration on a copy of that world"},
+    {"search_root", search_root, METH_VARARGS,
+     "search_root(search) -> (actions, visits, wins, root visits)"},
     {NULL, NULL, 0, NULL},
 };
 
