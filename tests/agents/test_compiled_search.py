@@ -170,3 +170,30 @@ def test_time_budget_and_the_games_without_a_compiled_search(monkeypatch):
     assert not agent.last_search["compiled"]
 
     assert not search(state, "mcts:iterations=30", 0, False, monkeypatch)[2]["compiled"]
+
+
+def test_the_compiled_search_directly():
+    """``CompiledSearch`` on its own: every iteration visits the root once, its children are
+    legal actions, and a ``random()`` outside [0, 1) is refused rather than read past a list."""
+    game = parlour.load_game("gobblestones", players=2)
+    state = player_states(game, 1, seed=4)[0]
+    me = state.current_player()
+    search = state.compiled_search(me, c=1.4, rollout_depth=0, scale=25.0)
+    assert search is not None
+    rng = random.Random(0)
+    worlds = [search.add_world(state.sample_world(me, rng)) for _ in range(3)]
+    assert worlds == [0, 1, 2]
+    for k in range(90):
+        search.iterate(worlds[k % 3], rng.random)
+    actions, visits, wins, total = search.root()
+    assert total == 90 == sum(visits)
+    assert set(actions) <= set(state.legal_actions())
+    assert all(-v <= w <= v for v, w in zip(visits, wins, strict=True))
+
+    fresh = state.compiled_search(me, c=1.4, rollout_depth=0, scale=25.0)
+    assert fresh is not None
+    number = fresh.add_world(state.sample_world(me, rng))
+    with pytest.raises(ValueError, match=r"\[0, 1\)"):
+        fresh.iterate(number, lambda: 1.0)
+    with pytest.raises(IndexError):
+        fresh.iterate(number + 1, rng.random)

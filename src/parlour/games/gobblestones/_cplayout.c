@@ -635,6 +635,10 @@ static int iterate(Search *S, int k, PyObject *random) {
             continue;
         }
         int count = legal_actions(&g, legal), nu = 0;
+        if (count == 0) {  /* never in a sound world (B4: a started play can be finished) */
+            PyErr_SetString(PyExc_RuntimeError, "gobblestones search: no legal action");
+            return -1;
+        }
         Node *nd = &S->nodes[node];
         for (int j = 0; j < count; j++) {
             int i = -1;
@@ -648,6 +652,10 @@ static int iterate(Search *S, int k, PyObject *random) {
         }
         if (nu) {
             if (draw_number(&g, &r) < 0) return -1;
+            if (!(r >= 0.0 && r < 1.0)) {
+                PyErr_SetString(PyExc_ValueError, "random() must give a number in [0, 1)");
+                return -1;
+            }
             int action = untried[(long)(r * (double)nu)];
             int i = add_child(S, node, action);
             if (i < 0) return -2;
