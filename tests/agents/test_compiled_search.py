@@ -5,8 +5,9 @@
 (``MCTSAgent._iterate_information_set``) exactly: for the same seed the same worlds drawn, the
 same tree, the same statistics at the root (visits and summed returns, float for float) and so
 the same move, at every kind of decision (first play, part-way through a play, near the end, 2-4
-players, with and without playouts). It sees only worlds drawn from the agent's view: never the
-true state, and two states the player cannot tell apart get the same search.
+players, with and without playouts; in the bluffing variant, B9, also the decision to challenge
+or trust, leaves judged without a playout). It sees only worlds drawn from the agent's view:
+never the true state, and two states the player cannot tell apart get the same search.
 """
 
 from __future__ import annotations
@@ -50,28 +51,38 @@ def search(state: State, spec: str, seed: int, compiled: bool,
     return action, seen.get("root"), agent.last_search
 
 
-def same_search(state: State, spec: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def same_search(state: State, spec: str, seed: int, monkeypatch: pytest.MonkeyPatch,
+                compiled: bool = True) -> None:
+    """The search with the compiled iterations (when ``compiled``: they must be used) and with
+    the Python loop choose alike, statistic for statistic."""
     fast = search(state, spec, seed, True, monkeypatch)
     plain = search(state, spec, seed, False, monkeypatch)
     if fast[2]["iterations"]:  # not a move that wins at once (no search at all)
-        assert fast[2]["compiled"] and not plain[2]["compiled"]
+        assert fast[2]["compiled"] == compiled and not plain[2]["compiled"]
     assert fast[:2] == plain[:2]  # the move, and every root statistic, float for float
     assert fast[2]["iterations"] == plain[2]["iterations"]
     assert fast[0] in state.legal_actions()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+CONFIGS = [{"players": 2}, {"players": 3}, {"players": 4},
+           {"players": 2, "bluff": True}, {"players": 4, "bluff": True}]
+
+
+@pytest.mark.parametrize("params", CONFIGS, ids=lambda p: "".join(f"{k}{v}" for k, v in p.items()))
 @pytest.mark.parametrize("spec", [
     "mcts:iterations=250",                       # the default: leaves judged without a playout
     "mcts:iterations=120:rollout_depth=30",      # the reference's playouts
     "mcts:iterations=40:rollout_depth=5000:c=0.5",  # playouts to the end
 ])
-def test_compiled_search_is_the_python_loop(players, spec, monkeypatch):
-    game = parlour.load_game("gobblestones", players=players)
-    states = player_states(game, 8, seed=players)
+def test_compiled_search_is_the_python_loop(params, spec, monkeypatch):
+    game = parlour.load_game("gobblestones", **params)
+    states = player_states(game, 8, seed=params["players"])
     assert any(s.turn_in_progress() for s in states)  # part-way through a play, too
+    if params.get("bluff"):  # B9: deciding to challenge or trust, too
+        assert any(s.phase == "challenge" for s in states)
+    compiled = not params.get("bluff") or "rollout_depth" not in spec  # bluff: no playouts
     for seed, state in enumerate(states):
-        same_search(state, spec, seed, monkeypatch)
+        same_search(state, spec, seed, monkeypatch, compiled)
 
 
 def test_compiled_search_at_the_first_decision_and_near_the_end(monkeypatch):
@@ -98,15 +109,17 @@ def test_compiled_search_at_the_first_decision_and_near_the_end(monkeypatch):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(2, 4),
+    bluff=st.booleans(),
     game_seed=st.integers(0, 10_000),
     agent_seed=st.integers(0, 10_000),
     iterations=st.integers(1, 150),
     depth=st.sampled_from([0, 0, 5, 30]),
 )
-def test_compiled_search_equals_the_python_loop_anywhere(players, game_seed, agent_seed,
+def test_compiled_search_equals_the_python_loop_anywhere(players, bluff, game_seed, agent_seed,
                                                           iterations, depth):
-    game = parlour.load_game("gobblestones", players=players)
+    game = parlour.load_game("gobblestones", players=players, bluff=bluff)
     state = player_states(game, 1, seed=game_seed)[0]
+    depth = 0 if bluff else depth
     with pytest.MonkeyPatch.context() as monkeypatch:
         same_search(state, f"mcts:iterations={iterations}:rollout_depth={depth}", agent_seed,
                     monkeypatch)
@@ -151,9 +164,9 @@ def test_compiled_search_sees_only_worlds_drawn_from_the_view(monkeypatch):
     assert first[:2] == second[:2]
 
 
-def test_time_budget_and_the_games_without_a_compiled_search(monkeypatch):
-    """A timed search runs compiled and plays a legal move; the bluffing variant (B9) and a
-    switched-off compiled search run the Python loop."""
+def test_time_budget_and_the_searches_without_a_compiled_loop(monkeypatch):
+    """A timed search runs compiled and plays a legal move; playouts in the bluffing variant
+    (B9) and a switched-off compiled search run the Python loop."""
     game = parlour.load_game("gobblestones", players=3)
     state = player_states(game, 1, seed=2)[0]
     agent = make_agent("mcts:time=0.05", game, 0)
@@ -163,9 +176,14 @@ def test_time_budget_and_the_games_without_a_compiled_search(monkeypatch):
 
     bluff = parlour.load_game("gobblestones", players=2, bluff=True)
     position = player_states(bluff, 1, seed=2)[0]
-    assert position.compiled_search(position.current_player(), c=1.4, rollout_depth=0,
-                                    scale=25.0) is None
-    agent = make_agent("mcts:iterations=30", bluff, 0)
+    me = position.current_player()
+    assert position.compiled_search(me, c=1.4, rollout_depth=0, scale=25.0) is not None
+    assert position.compiled_search(me, c=1.4, rollout_depth=30, scale=25.0) is None
+    assert position.compiled_search(1 - me, c=1.4, rollout_depth=0, scale=25.0) is None
+    agent = make_agent("mcts:time=0.05", bluff, 0)
+    assert agent.step(position) in position.legal_actions()
+    assert agent.last_search["compiled"]
+    agent = make_agent("mcts:iterations=30:rollout_depth=30", bluff, 0)
     assert agent.step(position) in position.legal_actions()
     assert not agent.last_search["compiled"]
 

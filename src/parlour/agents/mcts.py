@@ -24,7 +24,7 @@ the game's knowledge asks for it.
 Speed: nodes keep their children's statistics in flat lists (no per-child objects until a
 child is reached), the tree descends on one cloned world per iteration, and the time budget is
 read once per iteration. A game whose knowledge offers a compiled information-set search
-(``Knowledge.compiled_search``: GobbleStones' normal game) runs its iterations in C: the same
+(``Knowledge.compiled_search``: GobbleStones) runs its iterations in C: the same
 iterations, the same random numbers, the same choices (the tests compare the two); the worlds
 are still drawn here, from the view, and handed over once each.
 """
@@ -170,7 +170,8 @@ class MCTSAgent(Agent):
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions()
         if len(legal) == 1:
-            self.last_search = {"iterations": 0, "seconds": 0.0, "root_visits": 0, "proven": None}
+            self.last_search = {"iterations": 0, "seconds": 0.0, "root_visits": 0, "proven": None,
+                                "compiled": False}
             return legal[0]
         start = time.perf_counter()
         deadline = None if self.time is None else start + self.time
@@ -183,6 +184,7 @@ class MCTSAgent(Agent):
                 "seconds": time.perf_counter() - start,
                 "root_visits": 0,
                 "proven": tuple(world.child(decisive).returns()),
+                "compiled": False,
             }
             self._root = None
             return decisive

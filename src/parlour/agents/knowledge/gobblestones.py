@@ -47,8 +47,8 @@ greedy ``easy`` (see docs/agents.md, the ladder), with playouts of 30 plies it d
 
 def compiled_search(state: State, observer: int, *, c: float, rollout_depth: int) -> Any:
     """The game's compiled information-set search, judging leaves by :func:`lead` (its C twin,
-    with this module's ``SCALE``); None where the game has none (the bluffing variant, where
-    :func:`lead` does not count a play being laid, has none)."""
+    with this module's ``SCALE``, a play being laid counted as :func:`lead` counts it); None
+    where the game has none."""
     make = getattr(state, "compiled_search", None)
     if make is None:
         return None

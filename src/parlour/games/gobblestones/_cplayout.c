@@ -28,7 +28,7 @@
 #define PASS_ACTION 225
 #define END_ACTION 226
 
-enum { DEAL = 0, PLAY = 1, DRAW = 2, END = 3 };
+enum { DEAL = 0, PLAY = 1, DRAW = 2, END = 3, CHALLENGE = 4 };
 enum { NO_END = 0, END_BAG = 1, END_NO_TILES = 2, END_PASSES = 3, END_MAX_TURNS = 4 };
 
 typedef struct {
@@ -39,6 +39,8 @@ typedef struct {
     int racks[MAX_PLAYERS][COLOURS], bag[COLOURS], points[MAX_PLAYERS];
     int phase, turn, drawer, to_draw, passes, turns, max_turns, end;
     int pending[MAX_PLAY], npending;
+    int pcolour[MAX_PLAY];      /* the pending tiles' colours (B9: not always their squares') */
+    int bluff, decider;         /* the bluffing variant (search only; playouts are normal) */
     /* the legal plays of the turn: single[s]; lengths[d][s] bit k = a play of k tiles */
     int fresh;
     unsigned char single[SQUARES], lengths[2][SQUARES];
@@ -62,7 +64,7 @@ static void turn_plays(Game *g) {
     int rack[COLOURS], tiles = 0;
     unsigned char ok[SQUARES], target[SQUARES], cv[W * W];
     for (int c = 0; c < COLOURS; c++) rack[c] = g->racks[g->turn][c];
-    for (int i = 0; i < g->npending; i++) rack[g->colour[g->pending[i]]]++;
+    for (int i = 0; i < g->npending; i++) rack[g->pcolour[i]]++;
     for (int c = 0; c < COLOURS; c++) tiles += rack[c];
     int longest = tiles < MAX_PLAY ? tiles : MAX_PLAY;
     memset(g->single, 0, sizeof g->single);
@@ -78,7 +80,7 @@ static void turn_plays(Game *g) {
                 ok[s] = target[s] = 0;
                 continue;
             }
-            ok[s] = rack[g->colour[s]] > 0 && !completes_block(cv, r, c);
+            ok[s] = (g->bluff || rack[g->colour[s]] > 0) && !completes_block(cv, r, c);
             target[s] = g->covered
                 ? (CV(r - 1, c) | CV(r + 1, c) | CV(r, c - 1) | CV(r, c + 1))
                 : 0;
@@ -98,9 +100,9 @@ static void turn_plays(Game *g) {
                 reach = target[r * SIZE + c];
             }
             if (!reach) continue;
-            int left[COLOURS];
+            int left[COLOURS];  /* B4: each tile matches its square (not in the bluff, B9) */
             memcpy(left, rack, sizeof left);
-            left[g->colour[s]]--;
+            if (!g->bluff) left[g->colour[s]]--;
             int touch = target[s], bits = 0;
             for (int k = 2; k <= longest; k++) {
                 int r = d ? r0 + k - 1 : r0, c = d ? c0 : c0 + k - 1;
@@ -112,8 +114,10 @@ static void turn_plays(Game *g) {
                                (CV(r + 1, c) && CV(r + 1, c - 1)))) break;
                 if (d == 1 && ((CV(r, c - 1) && CV(r - 1, c - 1)) ||
                                (CV(r, c + 1) && CV(r - 1, c + 1)))) break;
-                if (!left[g->colour[t]]) break;
-                left[g->colour[t]]--;
+                if (!g->bluff) {
+                    if (!left[g->colour[t]]) break;
+                    left[g->colour[t]]--;
+                }
                 touch |= target[t];
                 if (touch) bits |= 1 << k;
             }
@@ -182,13 +186,14 @@ static void next_drawer(Game *g) {
     }
 }
 
-static void after_play(Game *g, int placed) {
+static void after_play(Game *g, int placed, int draw) {
     int bag = bag_total(g);
     g->passes = (placed == 0 && bag == 0) ? g->passes + 1 : 0;
     g->turns++;
     g->npending = 0;
+    g->decider = -1;
     g->fresh = 0;
-    int player = g->turn, need = RACK_DRAW - placed;
+    int player = g->turn, need = draw ? RACK_DRAW - placed : 0;
     int count = need < bag ? need : bag;
     if (bag < need && rack_empty(g, player)) finish(g, END_BAG);  /* B7 */
     else if (g->passes >= g->n) finish(g, END_PASSES);             /* B7 */
@@ -199,16 +204,17 @@ static void after_play(Game *g, int placed) {
     } else begin_turn(g, (player + 1) % g->n);
 }
 
-static void commit(Game *g) {
+static void commit(Game *g, int challenger) {
     int earned = 0;
     for (int i = 0; i < g->npending; i++) {
         int s = g->pending[i];
-        g->tile[s] = (signed char)g->colour[s];
+        g->tile[s] = (signed char)g->pcolour[i];
         g->covered++;
         earned += g->value[s];
     }
     g->points[g->turn] += earned;
-    after_play(g, g->npending);
+    if (challenger >= 0) g->points[challenger] -= earned;  /* B9: a wrong challenge */
+    after_play(g, g->npending, 1);
 }
 
 /* One player step; returns -1 on a Python error. */
@@ -238,14 +244,15 @@ static int play_step(Game *g) {
     if (k < count) {
         int s = squares[k];
         g->racks[g->turn][g->colour[s]]--;
+        g->pcolour[g->npending] = g->colour[s];
         g->pending[g->npending++] = s;
         return record(g, s);
     }
     if (g->npending) {
-        commit(g);
+        commit(g, -1);
         return record(g, END_ACTION);
     }
-    after_play(g, 0);
+    after_play(g, 0, 1);
     return record(g, PASS_ACTION);
 }
 
@@ -302,7 +309,7 @@ static PyObject *ints(const int *v, int n) {
 /* The state's fields (as GobbleStonesState hands them over) into g; g's phase, turn, drawer,
  * to_draw, passes, turns and max_turns are already read. Releases board. */
 static int load_game(Game *g, Py_buffer *board, PyObject *tiles, PyObject *racks, PyObject *bag,
-                     PyObject *points, PyObject *pending) {
+                     PyObject *points, PyObject *pending, PyObject *colours) {
     if (board->len != 2 * SQUARES) {
         PyBuffer_Release(board);
         PyErr_SetString(PyExc_ValueError, "board: 225 colours then 225 values");
@@ -322,6 +329,12 @@ static int load_game(Game *g, Py_buffer *board, PyObject *tiles, PyObject *racks
         || read_ints(points, g->points, g->n, "points") < 0
         || read_ints(pending, g->pending, g->npending, "pending") < 0)
         return -1;
+    if (colours) {
+        if (read_ints(colours, g->pcolour, g->npending, "pending colours") < 0) return -1;
+    } else
+        for (int i = 0; i < g->npending; i++) g->pcolour[i] = g->colour[g->pending[i]];
+    g->bluff = 0;
+    g->decider = -1;
     g->covered = 0;
     for (int s = 0; s < SQUARES; s++) {
         g->tile[s] = (signed char)tile[s];
@@ -344,7 +357,7 @@ static PyObject *playout(PyObject *self, PyObject *args) {
                           &g.phase, &g.turn, &g.drawer, &g.to_draw, &g.passes, &g.turns,
                           &g.max_turns, &PyList_Type, &pending, &random, &budget))
         return NULL;
-    if (load_game(&g, &board, tiles, racks, bag, points, pending) < 0) return NULL;
+    if (load_game(&g, &board, tiles, racks, bag, points, pending, NULL) < 0) return NULL;
     int tile[SQUARES];
     g.random = random;
     g.actions = PyList_New(0);
@@ -396,7 +409,12 @@ static PyObject *playout(PyObject *self, PyObject *args) {
  */
 #define CHANCE_PLAYER (-1)
 #define TERMINAL_PLAYER (-4)
-#define MAX_LEGAL (SQUARES + 2)
+#define MAX_LEGAL (COLOURS * SQUARES + 4)
+/* The bluffing variant's actions (B9): colour * 225 + square places a tile face down. */
+#define B_PASS (COLOURS * SQUARES)
+#define B_END (B_PASS + 1)
+#define B_CHALLENGE (B_PASS + 2)
+#define B_TRUST (B_PASS + 3)
 
 typedef struct {
     int visits, merged;          /* merged: -1 not yet known, else 0 / 1 */
@@ -407,7 +425,7 @@ typedef struct {
 } Node;
 
 typedef struct {
-    int me, depth, count_laid;
+    int me, depth, count_laid, bluff;
     double c, scale;
     Node *nodes;
     int nnodes, capnodes;
@@ -476,41 +494,84 @@ static int add_child(Search *S, int at, int action) {
 
 static int current(const Game *g) {
     if (g->phase == PLAY) return g->turn;
+    if (g->phase == CHALLENGE) return g->decider;
     if (g->phase == END) return TERMINAL_PLAYER;
     return CHANCE_PLAYER;
 }
 
-/* GobbleStonesState._legal_actions (normal game), ascending. */
+/* GobbleStonesState._legal_actions, ascending. */
 static int legal_actions(Game *g, int *out) {
-    int count = 0;
+    int count = 0, squares[SQUARES], n = 0, can_end = 0;
+    if (g->phase == CHALLENGE) {
+        out[0] = B_CHALLENGE;
+        out[1] = B_TRUST;
+        return 2;
+    }
     if (!g->fresh) turn_plays(g);
     if (g->npending == 0) {
         for (int s = 0; s < SQUARES; s++)
-            if (g->single[s] || g->lengths[0][s] || g->lengths[1][s]) out[count++] = s;
-        out[count++] = PASS_ACTION;
-        return count;
-    }
-    int p0 = g->pending[0], k = g->npending, can_end;
-    if (k == 1) {
-        if (g->lengths[0][p0]) out[count++] = p0 + 1;
-        if (g->lengths[1][p0]) out[count++] = p0 + SIZE;
-        can_end = g->single[p0];
+            if (g->single[s] || g->lengths[0][s] || g->lengths[1][s]) squares[n++] = s;
     } else {
-        int d = g->pending[1] - p0 == 1 ? 0 : 1;
-        int bits = g->lengths[d][p0];
-        if (bits >> (k + 1)) out[count++] = g->pending[k - 1] + (d ? SIZE : 1);
-        can_end = (bits >> k) & 1;
+        int p0 = g->pending[0], k = g->npending;
+        if (k == 1) {
+            if (g->lengths[0][p0]) squares[n++] = p0 + 1;
+            if (g->lengths[1][p0]) squares[n++] = p0 + SIZE;
+            can_end = g->single[p0];
+        } else {
+            int d = g->pending[1] - p0 == 1 ? 0 : 1;
+            int bits = g->lengths[d][p0];
+            if (bits >> (k + 1)) squares[n++] = g->pending[k - 1] + (d ? SIZE : 1);
+            can_end = (bits >> k) & 1;
+        }
     }
-    if (can_end) out[count++] = END_ACTION;
+    if (g->bluff) {  /* B9: any tile of the rack, face down, on each square */
+        for (int c = 0; c < COLOURS; c++)
+            if (g->racks[g->turn][c])
+                for (int i = 0; i < n; i++) out[count++] = c * SQUARES + squares[i];
+    } else
+        for (int i = 0; i < n; i++) out[count++] = squares[i];
+    if (g->npending == 0) out[count++] = g->bluff ? B_PASS : PASS_ACTION;
+    else if (can_end) out[count++] = g->bluff ? B_END : END_ACTION;
     return count;
 }
 
+/* GobbleStonesState._apply_decision (B9): trust passes the decision on, and once every other
+ * player trusted the play stands; the first to challenge turns the tiles up. */
+static void decide(Game *g, int challenge) {
+    if (!challenge) {
+        g->decider = (g->decider + 1) % g->n;
+        if (g->decider == g->turn) commit(g, -1);
+        return;
+    }
+    int correct = 1;
+    for (int i = 0; i < g->npending; i++) correct &= g->colour[g->pending[i]] == g->pcolour[i];
+    if (correct) {
+        commit(g, g->decider);
+        return;
+    }
+    for (int i = 0; i < g->npending; i++) g->racks[g->turn][g->pcolour[i]]++;
+    after_play(g, 0, 0);  /* a wrong play goes back to the rack, unscored, with no draw */
+}
+
 static void apply_player(Game *g, int action) {
-    if (action == PASS_ACTION) after_play(g, 0);
-    else if (action == END_ACTION) commit(g);
-    else {
-        g->racks[g->turn][g->colour[action]]--;
-        g->pending[g->npending++] = action;
+    if (g->phase == CHALLENGE) decide(g, action == B_CHALLENGE);
+    else if (!g->bluff) {
+        if (action == PASS_ACTION) after_play(g, 0, 1);
+        else if (action == END_ACTION) commit(g, -1);
+        else {
+            g->racks[g->turn][g->colour[action]]--;
+            g->pcolour[g->npending] = g->colour[action];
+            g->pending[g->npending++] = action;
+        }
+    } else if (action == B_PASS) after_play(g, 0, 1);
+    else if (action == B_END) {
+        g->phase = CHALLENGE;
+        g->decider = (g->turn + 1) % g->n;
+    } else {
+        int colour = action / SQUARES, square = action % SQUARES;
+        g->racks[g->turn][colour]--;
+        g->pcolour[g->npending] = colour;
+        g->pending[g->npending++] = square;
     }
 }
 
@@ -694,11 +755,16 @@ static Search *get_search(PyObject *capsule) {
     return PyCapsule_GetPointer(capsule, "gobblestones.search");
 }
 
-/* search_new(observer, c, depth, scale, count_laid) -> a search with its root. */
+/* search_new(observer, c, depth, scale, count_laid, bluff) -> a search with its root. */
 static PyObject *search_new(PyObject *self, PyObject *args) {
-    int me, depth, count_laid;
+    int me, depth, count_laid, bluff;
     double c, scale;
-    if (!PyArg_ParseTuple(args, "ididp", &me, &c, &depth, &scale, &count_laid)) return NULL;
+    if (!PyArg_ParseTuple(args, "ididpp", &me, &c, &depth, &scale, &count_laid, &bluff))
+        return NULL;
+    if (bluff && depth != 0) {  /* the compiled playouts are the normal game's */
+        PyErr_SetString(PyExc_ValueError, "bluffing variant: leaves without a playout only");
+        return NULL;
+    }
     Search *S = calloc(1, sizeof(Search));
     if (!S) return PyErr_NoMemory();
     S->me = me;
@@ -706,6 +772,7 @@ static PyObject *search_new(PyObject *self, PyObject *args) {
     S->depth = depth;
     S->scale = scale;
     S->count_laid = count_laid;
+    S->bluff = bluff;
     PyObject *capsule = PyCapsule_New(S, "gobblestones.search", search_free);
     if (!capsule) {
         free(S);
@@ -718,22 +785,36 @@ static PyObject *search_new(PyObject *self, PyObject *args) {
     return capsule;
 }
 
-/* search_add_world(search, <playout's state fields>) -> the world's number. */
+/* search_add_world(search, <playout's state fields>, pending colours, decider) -> the world's
+ * number. */
 static PyObject *search_add_world(PyObject *self, PyObject *args) {
-    PyObject *capsule, *tiles, *racks, *bag, *points, *pending;
+    PyObject *capsule, *tiles, *racks, *bag, *points, *pending, *colours;
     Py_buffer board;
     Game g;
-    if (!PyArg_ParseTuple(args, "Oy*O!O!O!O!iiiiiiiO!", &capsule, &board, &PyList_Type, &tiles,
-                          &PyList_Type, &racks, &PyList_Type, &bag, &PyList_Type, &points,
-                          &g.phase, &g.turn, &g.drawer, &g.to_draw, &g.passes, &g.turns,
-                          &g.max_turns, &PyList_Type, &pending))
+    int decider;
+    if (!PyArg_ParseTuple(args, "Oy*O!O!O!O!iiiiiiiO!O!i", &capsule, &board, &PyList_Type,
+                          &tiles, &PyList_Type, &racks, &PyList_Type, &bag, &PyList_Type,
+                          &points, &g.phase, &g.turn, &g.drawer, &g.to_draw, &g.passes,
+                          &g.turns, &g.max_turns, &PyList_Type, &pending, &PyList_Type,
+                          &colours, &decider))
         return NULL;
     Search *S = get_search(capsule);
     if (!S) {
         PyBuffer_Release(&board);
         return NULL;
     }
-    if (load_game(&g, &board, tiles, racks, bag, points, pending) < 0) return NULL;
+    if (PyList_GET_SIZE(colours) != PyList_GET_SIZE(pending)) {
+        PyBuffer_Release(&board);
+        PyErr_SetString(PyExc_ValueError, "one colour per pending square");
+        return NULL;
+    }
+    if (load_game(&g, &board, tiles, racks, bag, points, pending, colours) < 0) return NULL;
+    if (g.phase < DEAL || g.phase > CHALLENGE) {
+        PyErr_SetString(PyExc_ValueError, "bad phase");
+        return NULL;
+    }
+    g.bluff = S->bluff;
+    g.decider = decider;
     if (g.phase == PLAY) turn_plays(&g);
     g.random = NULL;
     g.actions = NULL;
@@ -888,10 +969,10 @@ static PyMethodDef methods[] = {
      "max_turns, pending, random, budget) -> (actions, tiles, occupied, racks, bag, points, phase, "
      "turn, drawer, to_draw, passes, turns, end, pending)"},
     {"search_new", search_new, METH_VARARGS,
-     "search_new(observer, c, depth, scale, count_laid) -> search (information-set MCTS)"},
+     "search_new(observer, c, depth, scale, count_laid, bluff) -> search (information-set MCTS)"},
     {"search_add_world", search_add_world, METH_VARARGS,
      "search_add_world(search, board, tiles, racks, bag, points, phase, turn, drawer, to_draw, "
-     "passes, turns, max_turns, pending) -> the world's number"},
+     "passes, turns, max_turns, pending, pending colours, decider) -> the world's number"},
     {"search_iterate", search_iterate, METH_VARARGS,
      "search_iterate(search, world, random): one iteration on a copy of that world"},
     {"search_root", search_root, METH_VARARGS,

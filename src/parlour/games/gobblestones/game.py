@@ -147,7 +147,7 @@ compiled playouts were built (the tests compare the two)."""
 COMPILED_SEARCH = [True]
 """``COMPILED_SEARCH[0] = False``: :meth:`GobbleStonesState.compiled_search` offers nothing, so
 the information-set search runs in Python even where it was built (the tests compare the two)."""
-_PHASE_CODE = {Phase.DEAL: 0, Phase.PLAY: 1, Phase.DRAW: 2}
+_PHASE_CODE = {Phase.DEAL: 0, Phase.PLAY: 1, Phase.DRAW: 2, Phase.CHALLENGE: 4}
 _CODE_PHASE = (Phase.DEAL, Phase.PLAY, Phase.DRAW, Phase.END)
 _END_CODE = (None, "bag", "no-tiles", "passes", "max-turns")
 
@@ -632,28 +632,36 @@ class GobbleStonesState(State[GobbleStonesGame]):
         self, observer: int, *, c: float, rollout_depth: int, scale: float
     ) -> CompiledSearch | None:
         """The compiled information-set search from this decision (``_cplayout``), or None
-        where there is none: the bluffing variant, no C compiler at install, not a player's
-        decision, ``COMPILED_SEARCH[0]`` false.
+        where there is none: no C compiler at install, not ``observer``'s decision, playouts
+        in the bluffing variant (the compiled playouts are the normal game's),
+        ``COMPILED_SEARCH[0]`` false.
 
         It runs ``MCTSAgent``'s information-set iterations on worlds handed to it, judging a
         leaf after ``rollout_depth`` random actions by the returns or, before the end, by the
         lead evaluation of ``agents/knowledge/gobblestones.py`` with that ``scale`` (a play
-        being laid counted for its mover). Only the rules' mechanics are compiled; which world
-        to search stays the caller's. See :class:`CompiledSearch`.
+        being laid counted for its mover, except in the bluffing variant). Only the rules'
+        mechanics are compiled; which world to search stays the caller's. See
+        :class:`CompiledSearch`.
         """
         if (
-            self._bluff or _cplayout is None or not COMPILED_SEARCH[0]
-            or self._phase != Phase.PLAY or observer != self._turn
+            _cplayout is None or not COMPILED_SEARCH[0]
+            or (self._bluff and rollout_depth != 0)
+            or self._phase not in (Phase.PLAY, Phase.CHALLENGE)
+            or observer != self.current_player()
         ):
             return None
-        return CompiledSearch(_cplayout.search_new(observer, c, rollout_depth, scale, True))
+        return CompiledSearch(_cplayout.search_new(
+            observer, c, rollout_depth, scale, not self._bluff, self._bluff
+        ))
 
     def _search_fields(self) -> tuple[Any, ...]:
-        """This state for ``_cplayout.search_add_world`` (the arguments ``playout`` reads)."""
+        """This state for ``_cplayout.search_add_world`` (the arguments ``playout`` reads, then
+        the colours of the play being laid and who decides on it, B9)."""
         return (
             self._board_bytes(), self._tile, self._racks, self._bag, self._points,
             _PHASE_CODE[self._phase], self._turn, self._drawer, self._to_draw, self._passes,
             self._turns, self._game.max_turns, [square for square, _c in self._pending],
+            [colour for _s, colour in self._pending], self._decider,
         )
 
     def _python_playout(self, random: Callable[[], float], limit: int | None) -> int:
