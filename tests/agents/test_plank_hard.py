@@ -35,7 +35,8 @@ def position(active: int, k: int, planks, left: int) -> str:
             f"discards=0,0,0,0,0,0,0 supply={left} planks={text}")
 
 
-@pytest.mark.parametrize("name", ["random", "plank-stop-2", "plank-risk", "minimax", "safe"])
+@pytest.mark.parametrize("name", ["random", "plank-stop-2", "plank-risk", "minimax", "safe",
+                                  "medium"])
 def test_the_best_response_table_agrees_with_every_transition_of_the_engine(name) -> None:
     # Hero = seat 0. On the hero's turns the value is the better of stop and draw; on the
     # opponent's, the model's mix of the two (the minimum for "safe": a perfect opponent).
@@ -154,7 +155,8 @@ def play(game, specs, seed: int):
     return agents, state
 
 
-@pytest.mark.parametrize("opponent", ["random", "plank-stop-2", "plank-stop-4", "plank-risk"])
+@pytest.mark.parametrize("opponent",
+                         ["random", "plank-stop-2", "plank-stop-4", "plank-risk", "medium"])
 def test_hard_learns_who_it_plays(opponent) -> None:
     game = parlour.load_game("stomp-the-plank", max_turns=60)
     named = 0
@@ -195,7 +197,7 @@ def test_hard_plays_three_and_four_player_games_by_the_max_n_table(players) -> N
 
 def test_a_large_table_is_solved_beside_the_moves_not_in_them() -> None:
     # Four players: 860 625 entries, seconds to solve. Until it is ready, a move is decided at
-    # once by plank-risk's rule; afterwards by the table.
+    # once by the stop-on-spot-2 rule (below); afterwards by the table.
     from parlour.agents import plank_hard
 
     game = parlour.load_game("stomp-the-plank", players=4)
@@ -205,3 +207,25 @@ def test_a_large_table_is_solved_beside_the_moves_not_in_them() -> None:
     plank_hard._building[lm].result()  # the background solve finishes
     assert plank_hard.ready_maxn_table(lm, wait=False) is maxn_table(lm)
     assert table is None or table is maxn_table(lm)
+
+
+def test_P3_P6_while_the_four_player_table_is_solved_hard_stops_on_spot_2(monkeypatch) -> None:
+    # The first seconds of a process: the table is not ready, and hard plays the rule that the
+    # four-player max^n policy nearly is: draw to spot 2 (P3), stop there, or stop at once
+    # where a stop tips another plank (a win, P6; spot 1 gives no crates, P2).
+    from parlour.agents import plank_hard
+
+    monkeypatch.setattr(plank_hard, "ready_maxn_table", lambda lm, wait: None)
+    game = parlour.load_game("stomp-the-plank", players=4)
+    agent = make_agent("hard", game, 0)
+
+    def at(cards: int, planks: str, supply: int) -> int:
+        pontoon = ",".join(TREASURES[:cards])
+        return agent.step(game.state_from_position(
+            f"turn=5 active=0 phase=choose pontoon={pontoon} discards=0,0,0,0,0,0,0 "
+            f"supply={supply} planks={planks}"))
+
+    assert at(1, "0/0,0/0,0/0,0/0", 60) == DRAW
+    assert at(2, "0/0,0/0,0/0,0/0", 60) == STOP
+    assert at(3, "0/0,0/0,0/0,0/0", 60) == STOP
+    assert at(1, "0/0,0/0,14/0,0/0", 46) == DRAW  # spot 1 hands out nothing

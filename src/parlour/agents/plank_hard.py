@@ -7,7 +7,8 @@ public draw-pile counts (P1, P7), and judges where the turn ends by a solved end
 
 - **two players**: the table is a *best response* to a model of the opponent. The agent keeps
   a posterior over models -- ``random`` (draws or stops with chance 1/2), ``plank-stop-1`` ..
-  ``plank-stop-5``, ``plank-risk`` and minimax play (the solved game's own choices) -- from the
+  ``plank-stop-5``, ``plank-risk``, the steady ``medium`` of :mod:`parlour.agents.plank_levels`
+  and minimax play (the solved game's own choices) -- from the
   opponent's decisions seen in this game (the public history of the player's view; a
   deterministic model is allowed a 5% slip, minimax 10%). Once one model holds at least
   ``confidence`` (0.8) of the posterior it best-responds to that model, solved by dynamic
@@ -26,7 +27,10 @@ with the same count and place are alike), a few milliseconds; a table is solved 
 process and configuration: two players a few milliseconds, a best response about 0.1 s,
 three players 0.05 s, four players about 4 s (860 625 tables of loads and steps) on the
 development machine: that one is solved in a background thread, and moves made before it is
-ready follow ``plank-risk``'s rule (``wait=true`` waits instead, for exact replays). Configurations
+ready stop on spot 2, or at once where a stop tips another plank (the rule of
+:class:`~parlour.agents.plank_levels.PlankTarget` with target 2: the max^n policy with four
+players is nearly that rule, and it beats ``plank-risk``'s rule there, issue 16's ladder);
+``wait=true`` waits instead, for exact replays. Configurations
 the tables do not cover (``step_weight=0``, huge planks) fall back to MCTS.
 """
 
@@ -41,6 +45,7 @@ from typing import Any
 
 from parlour.agents.base import Agent
 from parlour.agents.mcts import MCTSAgent
+from parlour.agents.plank_levels import MEDIUM_PUSH, MEDIUM_TARGET, PlankTarget, draw_chance
 from parlour.agents.plank_strategies import PlankRisk
 from parlour.agents.playerview import PlayerView
 from parlour.core import Game, State
@@ -61,6 +66,8 @@ from parlour.games.stomp_the_plank.loads import (
 GAME = "stomp-the-plank"
 CONFIDENCE = 0.8
 """Posterior mass one model needs before the agent best-responds to it."""
+QUICK_TARGET = 2
+"""While a large table is being solved, stop on this spot (or on a stop that tips a plank)."""
 
 
 # -- opponent models -----------------------------------------------------------------------------
@@ -168,10 +175,29 @@ class MinimaxModel(OpponentModel):
         return self.table_draw(lm, len(state.pontoon()), loads, supply)  # type: ignore[attr-defined]
 
 
+class MediumModel(OpponentModel):
+    """``medium``, the steady player of :mod:`parlour.agents.plank_levels`: its own rule
+    (stop on spot 3, one turn in three on spot 4, at once on a stop that tips a plank)."""
+
+    name = "medium"
+
+    def table_draw(self, lm, cards, loads, supply):
+        target = min(MEDIUM_TARGET, len(lm.crates))
+        return draw_chance(lm, loads, supply, cards, target, MEDIUM_PUSH)
+
+    def seen_draw(self, state, player):
+        lm = LoadModel.of(state.get_game())
+        loads, _supply = lm.start_of(_planks(state), player, state.supply)  # type: ignore[attr-defined]
+        target = min(MEDIUM_TARGET, len(lm.crates))
+        return draw_chance(lm, loads, state.supply, len(state.pontoon()),  # type: ignore[attr-defined]
+                           target, MEDIUM_PUSH)
+
+
 MODELS: tuple[OpponentModel, ...] = (
     RandomModel(), MinimaxModel(), RiskModel(), *(StopAfterModel(k) for k in range(1, 6)),
+    MediumModel(),
 )
-PRIOR = {"random": 0.25, "minimax": 0.25, "plank-risk": 0.15}
+PRIOR = {"random": 0.25, "minimax": 0.25, "plank-risk": 0.15, "medium": 0.07}
 """Prior weights; the five ``plank-stop-K`` share the rest."""
 
 
@@ -365,6 +391,7 @@ class PlankHard(Agent):
         self.mix, self.risk_pile, self.wait = mix, risk_pile, wait
         self.fallback = None if tabulable(self.lm) else MCTSAgent(game, seed, **(
             fallback or {"time": 1.0}))
+        self.quick = PlankTarget(game, seed, target=QUICK_TARGET)  # while a table is solved
         self.restart()
 
     def restart(self) -> None:
@@ -434,7 +461,7 @@ class PlankHard(Agent):
             return DRAW if draw_total > stop_total + 1e-12 else STOP
         maxn = ready_maxn_table(self.lm, self.wait)
         if maxn is None:  # the table is being solved (the first seconds of a process)
-            return DRAW if PlankRisk.wants_to_draw(seen, me) else STOP
+            return self.quick.act(view)
 
         def after(outcome: Over | Next) -> float:
             return maxn.after(outcome)[0]

@@ -14,9 +14,20 @@ hard      MCTS (information-set MCTS when information is hidden); in Clobber   1
           the solver's proofs first, then compiled MCTS over bitboards
 ========  ===================================================================  ==============
 
-Stomp the Plank's ``hard`` is not a search: solved tables, an exact look-ahead over the turn
-and, with two players, a best response to a model of the opponent
-(:mod:`parlour.agents.plank_hard`); it answers in milliseconds.
+Stomp the Plank has its own three, none a search (its draw decides so much that searching
+players and careful greedy ones play alike there, and the names would mean nothing):
+
+========  ===================================================================  ==============
+easy      the greedy beginner: draws for spot 5 (5 crates) every turn          microseconds
+          (:mod:`parlour.agents.plank_levels`)
+medium    the steady player: stops on spot 3 (2 crates), one turn in three     microseconds
+          on spot 4 (:mod:`parlour.agents.plank_levels`)
+hard      solved tables, an exact look-ahead over the turn and, with two       milliseconds
+          players, a best response to a model of the opponent
+          (:mod:`parlour.agents.plank_hard`)
+========  ===================================================================  ==============
+
+Both rules also stop at once when a stop tips another plank (a win).
 
 Options override the defaults: ``hard:time=0.1``, or ``hard:iterations=3000`` for a budget
 that reproduces exactly from the seed (a time budget depends on the machine).
@@ -31,6 +42,7 @@ from parlour.agents.clobber_search import ClobberSearchAgent
 from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MCTSAgent
 from parlour.agents.plank_hard import plank_hard
+from parlour.agents.plank_levels import plank_easy, plank_medium
 from parlour.core import Game
 from parlour.games.clobber import ClobberGame
 
@@ -59,16 +71,27 @@ def hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
     return _mcts(HARD_SECONDS)(game, seed, **options)
 
 
+def medium(game: Game, seed: int | None = None, **options: Any) -> Agent:
+    """MCTS for ``MEDIUM_SECONDS`` a move; Stomp the Plank has its own rule."""
+    if game.name == "stomp-the-plank":  # the steady player: stop on spot 3 (or 4)
+        return plank_medium(game, seed, **options)
+    return _mcts(MEDIUM_SECONDS)(game, seed, **options)
+
+
 def easy(game: Game, seed: int | None = None, **options: Any) -> Agent:
+    if game.name == "stomp-the-plank":  # the greedy beginner: play for spot 5
+        return plank_easy(game, seed, **options)
     options.setdefault("epsilon", EASY_EPSILON)
     return GreedyAgent(game, seed, **options)
 
 
 register_agent(
     "easy", easy, f"greedy by the game's evaluation, a random move {EASY_EPSILON:.0%} of the time"
+    " (Stomp the Plank: the greedy beginner, who draws for spot 5)",
 )
 register_agent(
-    "medium", _mcts(MEDIUM_SECONDS), f"MCTS / information-set MCTS, {MEDIUM_SECONDS} s a move"
+    "medium", medium, f"MCTS / information-set MCTS, {MEDIUM_SECONDS} s a move"
+    " (Stomp the Plank: the steady player, who stops on spot 3, sometimes on spot 4)",
 )
 register_agent(
     "hard",
