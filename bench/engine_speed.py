@@ -21,7 +21,8 @@ alone, from a dealt position, which is what a search plays out), each driven thr
 positions, the reference agent on the reference engine against today's agent on today's engine,
 with the same settings (``time``, ``reuse=false``) and the same playout depth (the reference's:
 GobbleStones 30 plies, Stomple 60); GobbleStones also with each side's own default (today it
-judges leaves without a playout, so its iterations are cheaper still).
+judges leaves without a playout, so its iterations are cheaper still); and GobbleStones'
+bluffing variant at its first decision, each side with its own default.
 """
 
 from __future__ import annotations
@@ -158,6 +159,12 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+BLUFF_CONFIGS: list[dict[str, Any]] = [
+    {"players": 2, "bluff": True},
+    {"players": 4, "bluff": True},
+]
+"""GobbleStones' bluffing variant, searched at its first decision only."""
+
 SAME_DEPTH = {"gobblestones": 30, "stomple": 60}
 """The reference's playout depths (its knowledge of each game)."""
 DEFAULT_DIFFERS = {"gobblestones"}
@@ -193,6 +200,12 @@ def report(slices: int, seconds: float) -> None:
                 print(f"  {label:46s} reference {r['reference']:7.0f} it/s   today "
                       f"{r['today']:7.0f} it/s   {r['today'] / r['reference']:5.1f}x",
                       flush=True)
+    print("   GobbleStones' bluffing variant (B9), each side's own default")
+    for params in BLUFF_CONFIGS:
+        r = search_rates("gobblestones", params, 0, slices, seconds)
+        label = f"gobblestones bluff {params['players']}p, decision 0, defaults"
+        print(f"  {label:46s} reference {r['reference']:7.0f} it/s   today "
+              f"{r['today']:7.0f} it/s   {r['today'] / r['reference']:5.1f}x", flush=True)
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from parlour.core import Game, State
 
@@ -37,6 +38,11 @@ class Knowledge:
     """Turns the greedy agent searches: 1 its own; 2 also the next player's best reply."""
     rollout_policy: Policy | None = None
     """How playouts choose player actions (None: uniformly at random)."""
+    compiled_search: Callable[..., Any] | None = None
+    """``compiled_search(state, observer, c=..., rollout_depth=...)``: a compiled
+    information-set search from ``state`` that judges leaves exactly as this knowledge does
+    (``add_world``, ``iterate(world, random)``, ``root()``; see
+    ``parlour.games.gobblestones.game.CompiledSearch``), or None where the game has none."""
 
 
 def score_margin(state: State, scale: float | None = None) -> list[float]:

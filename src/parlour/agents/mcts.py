@@ -23,7 +23,10 @@ the game's knowledge asks for it.
 
 Speed: nodes keep their children's statistics in flat lists (no per-child objects until a
 child is reached), the tree descends on one cloned world per iteration, and the time budget is
-read once per iteration.
+read once per iteration. A game whose knowledge offers a compiled information-set search
+(``Knowledge.compiled_search``: GobbleStones) runs its iterations in C: the same
+iterations, the same random numbers, the same choices (the tests compare the two); the worlds
+are still drawn here, from the view, and handed over once each.
 """
 
 from __future__ import annotations
@@ -148,6 +151,7 @@ class MCTSAgent(Agent):
         self.evaluate = knowledge.evaluate
         self.rollout_depth = knowledge.rollout_depth if rollout_depth < 0 else rollout_depth
         self.policy = knowledge.rollout_policy if policy else None
+        self.compiled = knowledge.compiled_search if self.policy is None else None
         self.max_playout = max(1, 4 * game.max_game_length())
         self.perfect = game.get_type().information == Information.PERFECT
         self.solver = solver and self.perfect
@@ -166,7 +170,8 @@ class MCTSAgent(Agent):
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions()
         if len(legal) == 1:
-            self.last_search = {"iterations": 0, "seconds": 0.0, "root_visits": 0, "proven": None}
+            self.last_search = {"iterations": 0, "seconds": 0.0, "root_visits": 0, "proven": None,
+                                "compiled": False}
             return legal[0]
         start = time.perf_counter()
         deadline = None if self.time is None else start + self.time
@@ -179,9 +184,13 @@ class MCTSAgent(Agent):
                 "seconds": time.perf_counter() - start,
                 "root_visits": 0,
                 "proven": tuple(world.child(decisive).returns()),
+                "compiled": False,
             }
             self._root = None
             return decisive
+        compiled = None
+        next_world: Callable[[], Any]
+        iterate: Callable[[_Node, Any], None]
         if self.perfect:
             root = self._reroot(world)
             iterate = self._iterate_perfect
@@ -189,8 +198,17 @@ class MCTSAgent(Agent):
                 return world.clone()
         else:
             root = _Node(view.player)
-            iterate = self._iterate_information_set
-            next_world = self._world_source(view, world, start)
+            compiled = self._compiled_search(world, view.player)
+            if compiled is None:
+                iterate = self._iterate_information_set
+                next_world = self._world_source(view, world, start)
+            else:
+                search, random = compiled.iterate, self.rng.random
+
+                def iterate(_root: _Node, number: Any) -> None:
+                    search(number, random)
+
+                next_world = self._world_source(view, world, start, compiled.add_world)
         done = 0
         perf_counter = time.perf_counter
         while root.outcome is None:
@@ -200,12 +218,15 @@ class MCTSAgent(Agent):
                 deadline is not None and perf_counter() >= deadline
             ):
                 break
+        if compiled is not None:
+            self._take_root(root, compiled)
         action = self._choose(root, legal)
         self.last_search = {
             "iterations": done,
             "seconds": time.perf_counter() - start,
             "root_visits": root.visits,
             "proven": root.outcome,
+            "compiled": compiled is not None,
         }
         if self.reuse:
             self._root_history = [*world.history(), action]
@@ -213,13 +234,36 @@ class MCTSAgent(Agent):
             self._root = root.kids[i] if i is not None else None
         return action
 
-    def _world_source(self, view: PlayerView, first: State, start: float) -> Callable[[], State]:
+    def _compiled_search(self, world: State, player: int) -> Any:
+        """The game's compiled information-set search from ``world``'s decision, if its
+        knowledge has one that judges leaves as this agent would (no playout policy)."""
+        if self.compiled is None:
+            return None
+        depth = self.max_playout if self.rollout_depth is None else self.rollout_depth
+        return self.compiled(world, player, c=self.c, rollout_depth=depth)
+
+    @staticmethod
+    def _take_root(root: _Node, compiled: Any) -> None:
+        """The compiled search's root statistics into ``root`` (for ``_choose``)."""
+        actions, n, w, visits = compiled.root()
+        root.actions, root.n, root.w, root.visits = actions, n, w, visits
+        root.kids = [_Node(root.player) for _ in actions]
+        root.index = {action: i for i, action in enumerate(actions)}
+
+    def _world_source(
+        self, view: PlayerView, first: State, start: float,
+        keep: Callable[[State], Any] | None = None,
+    ) -> Callable[[], Any]:
         """Where each information-set iteration's world comes from: a fresh draw from the view
         while drawing has taken at most ``WORLD_SHARE`` of the search's time (with an iteration
         budget, on one iteration in ``WORLD_EVERY``, so that the search reproduces from its
         seed), else a copy of one of the worlds drawn so far, picked at random. A draw that
-        finds no consistent world (``WorldSamplingError``, rare) also falls back on those."""
-        worlds = [first]
+        finds no consistent world (``WorldSamplingError``, rare) also falls back on those.
+
+        With ``keep`` (a compiled search's ``add_world``), each world drawn is handed to it once
+        and the source gives what ``keep`` returned for the world to search (its number there)
+        instead of a copy; the draws and the random numbers are the same."""
+        worlds: list[Any] = [first if keep is None else keep(first)]
         spent = [0.0]
         rng = self.rng
         clock = time.perf_counter
@@ -240,6 +284,11 @@ class MCTSAgent(Agent):
                     fresh = False
                 if timed:
                     spent[0] += clock() - now
+            if keep is not None:
+                if fresh:
+                    worlds.append(keep(world))
+                    return worlds[-1]
+                return worlds[int(rng.random() * len(worlds))]
             if fresh:
                 worlds.append(world)
                 return world.clone()

@@ -13,6 +13,7 @@ value is their lead over the best other player, squashed so that a lead of about
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from parlour.agents.evaluation import Knowledge, register_knowledge
 from parlour.core import State
@@ -42,4 +43,17 @@ from how a player lays tiles (rarely five, rarely the best squares), so a playou
 the few points that separate good plays; searched without playouts, ``medium`` beats the
 greedy ``easy`` (see docs/agents.md, the ladder), with playouts of 30 plies it did not."""
 
-register_knowledge("gobblestones", Knowledge(lead, rollout_depth=ROLLOUT_DEPTH, greedy_turns=1))
+
+
+def compiled_search(state: State, observer: int, *, c: float, rollout_depth: int) -> Any:
+    """The game's compiled information-set search, judging leaves by :func:`lead` (its C twin,
+    with this module's ``SCALE``, a play being laid counted as :func:`lead` counts it); None
+    where the game has none."""
+    make = getattr(state, "compiled_search", None)
+    if make is None:
+        return None
+    return make(observer, c=c, rollout_depth=rollout_depth, scale=SCALE)
+
+
+register_knowledge("gobblestones", Knowledge(lead, rollout_depth=ROLLOUT_DEPTH, greedy_turns=1,
+                                             compiled_search=compiled_search))

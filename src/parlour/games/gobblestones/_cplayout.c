@@ -15,6 +15,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SIZE 15
@@ -26,7 +28,7 @@
 #define PASS_ACTION 225
 #define END_ACTION 226
 
-enum { DEAL = 0, PLAY = 1, DRAW = 2, END = 3 };
+enum { DEAL = 0, PLAY = 1, DRAW = 2, END = 3, CHALLENGE = 4 };
 enum { NO_END = 0, END_BAG = 1, END_NO_TILES = 2, END_PASSES = 3, END_MAX_TURNS = 4 };
 
 typedef struct {
@@ -37,6 +39,8 @@ typedef struct {
     int racks[MAX_PLAYERS][COLOURS], bag[COLOURS], points[MAX_PLAYERS];
     int phase, turn, drawer, to_draw, passes, turns, max_turns, end;
     int pending[MAX_PLAY], npending;
+    int pcolour[MAX_PLAY];      /* the pending tiles' colours (B9: not always their squares') */
+    int bluff, decider;         /* the bluffing variant (search only; playouts are normal) */
     /* the legal plays of the turn: single[s]; lengths[d][s] bit k = a play of k tiles */
     int fresh;
     unsigned char single[SQUARES], lengths[2][SQUARES];
@@ -60,7 +64,7 @@ static void turn_plays(Game *g) {
     int rack[COLOURS], tiles = 0;
     unsigned char ok[SQUARES], target[SQUARES], cv[W * W];
     for (int c = 0; c < COLOURS; c++) rack[c] = g->racks[g->turn][c];
-    for (int i = 0; i < g->npending; i++) rack[g->colour[g->pending[i]]]++;
+    for (int i = 0; i < g->npending; i++) rack[g->pcolour[i]]++;
     for (int c = 0; c < COLOURS; c++) tiles += rack[c];
     int longest = tiles < MAX_PLAY ? tiles : MAX_PLAY;
     memset(g->single, 0, sizeof g->single);
@@ -76,7 +80,7 @@ static void turn_plays(Game *g) {
                 ok[s] = target[s] = 0;
                 continue;
             }
-            ok[s] = rack[g->colour[s]] > 0 && !completes_block(cv, r, c);
+            ok[s] = (g->bluff || rack[g->colour[s]] > 0) && !completes_block(cv, r, c);
             target[s] = g->covered
                 ? (CV(r - 1, c) | CV(r + 1, c) | CV(r, c - 1) | CV(r, c + 1))
                 : 0;
@@ -96,9 +100,9 @@ static void turn_plays(Game *g) {
                 reach = target[r * SIZE + c];
             }
             if (!reach) continue;
-            int left[COLOURS];
+            int left[COLOURS];  /* B4: each tile matches its square (not in the bluff, B9) */
             memcpy(left, rack, sizeof left);
-            left[g->colour[s]]--;
+            if (!g->bluff) left[g->colour[s]]--;
             int touch = target[s], bits = 0;
             for (int k = 2; k <= longest; k++) {
                 int r = d ? r0 + k - 1 : r0, c = d ? c0 : c0 + k - 1;
@@ -110,8 +114,10 @@ static void turn_plays(Game *g) {
                                (CV(r + 1, c) && CV(r + 1, c - 1)))) break;
                 if (d == 1 && ((CV(r, c - 1) && CV(r - 1, c - 1)) ||
                                (CV(r, c + 1) && CV(r - 1, c + 1)))) break;
-                if (!left[g->colour[t]]) break;
-                left[g->colour[t]]--;
+                if (!g->bluff) {
+                    if (!left[g->colour[t]]) break;
+                    left[g->colour[t]]--;
+                }
                 touch |= target[t];
                 if (touch) bits |= 1 << k;
             }
@@ -130,6 +136,7 @@ static int draw_number(Game *g, double *r) {
 }
 
 static int record(Game *g, int action) {
+    if (!g->actions) return 0;  /* a search's playout: the actions are not kept */
     PyObject *a = PyLong_FromLong(action);
     if (!a) return -1;
     int rc = PyList_Append(g->actions, a);
@@ -179,13 +186,14 @@ static void next_drawer(Game *g) {
     }
 }
 
-static void after_play(Game *g, int placed) {
+static void after_play(Game *g, int placed, int draw) {
     int bag = bag_total(g);
     g->passes = (placed == 0 && bag == 0) ? g->passes + 1 : 0;
     g->turns++;
     g->npending = 0;
+    g->decider = -1;
     g->fresh = 0;
-    int player = g->turn, need = RACK_DRAW - placed;
+    int player = g->turn, need = draw ? RACK_DRAW - placed : 0;
     int count = need < bag ? need : bag;
     if (bag < need && rack_empty(g, player)) finish(g, END_BAG);  /* B7 */
     else if (g->passes >= g->n) finish(g, END_PASSES);             /* B7 */
@@ -196,16 +204,17 @@ static void after_play(Game *g, int placed) {
     } else begin_turn(g, (player + 1) % g->n);
 }
 
-static void commit(Game *g) {
+static void commit(Game *g, int challenger) {
     int earned = 0;
     for (int i = 0; i < g->npending; i++) {
         int s = g->pending[i];
-        g->tile[s] = (signed char)g->colour[s];
+        g->tile[s] = (signed char)g->pcolour[i];
         g->covered++;
         earned += g->value[s];
     }
     g->points[g->turn] += earned;
-    after_play(g, g->npending);
+    if (challenger >= 0) g->points[challenger] -= earned;  /* B9: a wrong challenge */
+    after_play(g, g->npending, 1);
 }
 
 /* One player step; returns -1 on a Python error. */
@@ -235,14 +244,15 @@ static int play_step(Game *g) {
     if (k < count) {
         int s = squares[k];
         g->racks[g->turn][g->colour[s]]--;
+        g->pcolour[g->npending] = g->colour[s];
         g->pending[g->npending++] = s;
         return record(g, s);
     }
     if (g->npending) {
-        commit(g);
+        commit(g, -1);
         return record(g, END_ACTION);
     }
-    after_play(g, 0);
+    after_play(g, 0, 1);
     return record(g, PASS_ACTION);
 }
 
@@ -296,6 +306,47 @@ static PyObject *ints(const int *v, int n) {
     return list;
 }
 
+/* The state's fields (as GobbleStonesState hands them over) into g; g's phase, turn, drawer,
+ * to_draw, passes, turns and max_turns are already read. Releases board. */
+static int load_game(Game *g, Py_buffer *board, PyObject *tiles, PyObject *racks, PyObject *bag,
+                     PyObject *points, PyObject *pending, PyObject *colours) {
+    if (board->len != 2 * SQUARES) {
+        PyBuffer_Release(board);
+        PyErr_SetString(PyExc_ValueError, "board: 225 colours then 225 values");
+        return -1;
+    }
+    memcpy(g->colour, board->buf, SQUARES);
+    memcpy(g->value, (const char *)board->buf + SQUARES, SQUARES);
+    PyBuffer_Release(board);
+    g->n = (int)PyList_GET_SIZE(racks);
+    g->npending = (int)PyList_GET_SIZE(pending);
+    if (g->n < 2 || g->n > MAX_PLAYERS || g->npending > MAX_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "2-4 racks and at most 5 pending tiles");
+        return -1;
+    }
+    int tile[SQUARES];
+    if (read_ints(tiles, tile, SQUARES, "tiles") < 0 || read_ints(bag, g->bag, COLOURS, "bag") < 0
+        || read_ints(points, g->points, g->n, "points") < 0
+        || read_ints(pending, g->pending, g->npending, "pending") < 0)
+        return -1;
+    if (colours) {
+        if (read_ints(colours, g->pcolour, g->npending, "pending colours") < 0) return -1;
+    } else
+        for (int i = 0; i < g->npending; i++) g->pcolour[i] = g->colour[g->pending[i]];
+    g->bluff = 0;
+    g->decider = -1;
+    g->covered = 0;
+    for (int s = 0; s < SQUARES; s++) {
+        g->tile[s] = (signed char)tile[s];
+        g->covered += tile[s] >= 0;
+    }
+    for (int p = 0; p < g->n; p++)
+        if (read_ints(PyList_GET_ITEM(racks, p), g->racks[p], COLOURS, "rack") < 0) return -1;
+    g->end = NO_END;
+    g->fresh = 0;
+    return 0;
+}
+
 static PyObject *playout(PyObject *self, PyObject *args) {
     Py_buffer board;
     PyObject *tiles, *racks, *bag, *points, *pending, *random;
@@ -306,34 +357,8 @@ static PyObject *playout(PyObject *self, PyObject *args) {
                           &g.phase, &g.turn, &g.drawer, &g.to_draw, &g.passes, &g.turns,
                           &g.max_turns, &PyList_Type, &pending, &random, &budget))
         return NULL;
-    if (board.len != 2 * SQUARES) {
-        PyBuffer_Release(&board);
-        PyErr_SetString(PyExc_ValueError, "board: 225 colours then 225 values");
-        return NULL;
-    }
-    memcpy(g.colour, board.buf, SQUARES);
-    memcpy(g.value, (const char *)board.buf + SQUARES, SQUARES);
-    PyBuffer_Release(&board);
-    g.n = (int)PyList_GET_SIZE(racks);
-    g.npending = (int)PyList_GET_SIZE(pending);
-    if (g.n < 2 || g.n > MAX_PLAYERS || g.npending > MAX_PLAY) {
-        PyErr_SetString(PyExc_ValueError, "2-4 racks and at most 5 pending tiles");
-        return NULL;
-    }
+    if (load_game(&g, &board, tiles, racks, bag, points, pending, NULL) < 0) return NULL;
     int tile[SQUARES];
-    if (read_ints(tiles, tile, SQUARES, "tiles") < 0 || read_ints(bag, g.bag, COLOURS, "bag") < 0
-        || read_ints(points, g.points, g.n, "points") < 0
-        || read_ints(pending, g.pending, g.npending, "pending") < 0)
-        return NULL;
-    g.covered = 0;
-    for (int s = 0; s < SQUARES; s++) {
-        g.tile[s] = (signed char)tile[s];
-        g.covered += tile[s] >= 0;
-    }
-    for (int p = 0; p < g.n; p++)
-        if (read_ints(PyList_GET_ITEM(racks, p), g.racks[p], COLOURS, "rack") < 0) return NULL;
-    g.end = NO_END;
-    g.fresh = 0;
     g.random = random;
     g.actions = PyList_New(0);
     if (!g.actions) return NULL;
@@ -370,6 +395,476 @@ static PyObject *playout(PyObject *self, PyObject *args) {
                          (Py_ssize_t)sizeof occ, rack_list,
                          ints(g.bag, COLOURS), ints(g.points, g.n), g.phase, g.turn, g.drawer,
                          g.to_draw, g.passes, g.turns, g.end, ints(g.pending, g.npending));
+}
+
+/* ------------------------------------------------- information-set search (mcts.py, compiled) */
+/*
+ * MCTSAgent._iterate_information_set, step for step, on worlds held here: the same tree (per
+ * node, children's statistics in flat arrays; chance the searcher cannot see merged into one
+ * branch), the same random() calls in the same order, the same floating-point operations, so
+ * that it chooses exactly what the Python loop chooses (the tests compare them). Leaves are
+ * judged as MCTSAgent._leaf does with no playout policy: a random playout of `depth` actions
+ * (none for depth 0), then the returns at the end or the lead evaluation of
+ * agents/knowledge/gobblestones.py (its scale handed in) before it.
+ */
+#define CHANCE_PLAYER (-1)
+#define TERMINAL_PLAYER (-4)
+#define MAX_LEGAL (COLOURS * SQUARES + 4)
+/* The bluffing variant's actions (B9): colour * 225 + square places a tile face down. */
+#define B_PASS (COLOURS * SQUARES)
+#define B_END (B_PASS + 1)
+#define B_CHALLENGE (B_PASS + 2)
+#define B_TRUST (B_PASS + 3)
+
+typedef struct {
+    int visits, merged;          /* merged: -1 not yet known, else 0 / 1 */
+    int nact, cap;
+    int *act, *n, *avail, *kid;  /* per child: action, visits, availability, node */
+    double *w;
+    int chance[COLOURS + 1];     /* chance children by colour drawn; [COLOURS]: merged */
+} Node;
+
+typedef struct {
+    int me, depth, count_laid, bluff;
+    double c, scale;
+    Node *nodes;
+    int nnodes, capnodes;
+    Game *worlds;
+    int nworlds, capworlds;
+    int *path;                   /* (node, child index, player) triples */
+    int cappath;
+} Search;
+
+static void search_free(PyObject *capsule) {
+    Search *S = PyCapsule_GetPointer(capsule, "gobblestones.search");
+    if (!S) return;
+    for (int i = 0; i < S->nnodes; i++) {
+        Node *nd = &S->nodes[i];
+        free(nd->act); free(nd->n); free(nd->avail); free(nd->kid); free(nd->w);
+    }
+    free(S->nodes);
+    free(S->worlds);
+    free(S->path);
+    free(S);
+}
+
+static int new_node(Search *S) {
+    if (S->nnodes == S->capnodes) {
+        int cap = S->capnodes ? 2 * S->capnodes : 1024;
+        Node *nodes = realloc(S->nodes, (size_t)cap * sizeof(Node));
+        if (!nodes) return -1;
+        S->nodes = nodes;
+        S->capnodes = cap;
+    }
+    Node *nd = &S->nodes[S->nnodes];
+    memset(nd, 0, sizeof *nd);
+    nd->merged = -1;
+    for (int k = 0; k <= COLOURS; k++) nd->chance[k] = -1;
+    return S->nnodes++;
+}
+
+/* A new child of node `at` for `action` (its statistics 0, availability 1); its index. */
+static int add_child(Search *S, int at, int action) {
+    int kid = new_node(S);
+    if (kid < 0) return -1;
+    Node *nd = &S->nodes[at];
+    if (nd->nact == nd->cap) {
+        int cap = nd->cap ? 2 * nd->cap : 8;
+        int *act = realloc(nd->act, (size_t)cap * sizeof(int));
+        if (act) nd->act = act;
+        int *n = realloc(nd->n, (size_t)cap * sizeof(int));
+        if (n) nd->n = n;
+        int *avail = realloc(nd->avail, (size_t)cap * sizeof(int));
+        if (avail) nd->avail = avail;
+        int *k = realloc(nd->kid, (size_t)cap * sizeof(int));
+        if (k) nd->kid = k;
+        double *w = realloc(nd->w, (size_t)cap * sizeof(double));
+        if (w) nd->w = w;
+        if (!act || !n || !avail || !k || !w) return -1;
+        nd->cap = cap;
+    }
+    int i = nd->nact++;
+    nd->act[i] = action;
+    nd->n[i] = 0;
+    nd->w[i] = 0.0;
+    nd->avail[i] = 1;
+    nd->kid[i] = kid;
+    return i;
+}
+
+static int current(const Game *g) {
+    if (g->phase == PLAY) return g->turn;
+    if (g->phase == CHALLENGE) return g->decider;
+    if (g->phase == END) return TERMINAL_PLAYER;
+    return CHANCE_PLAYER;
+}
+
+/* GobbleStonesState._legal_actions, ascending. */
+static int legal_actions(Game *g, int *out) {
+    int count = 0, squares[SQUARES], n = 0, can_end = 0;
+    if (g->phase == CHALLENGE) {
+        out[0] = B_CHALLENGE;
+        out[1] = B_TRUST;
+        return 2;
+    }
+    if (!g->fresh) turn_plays(g);
+    if (g->npending == 0) {
+        for (int s = 0; s < SQUARES; s++)
+            if (g->single[s] || g->lengths[0][s] || g->lengths[1][s]) squares[n++] = s;
+    } else {
+        int p0 = g->pending[0], k = g->npending;
+        if (k == 1) {
+            if (g->lengths[0][p0]) squares[n++] = p0 + 1;
+            if (g->lengths[1][p0]) squares[n++] = p0 + SIZE;
+            can_end = g->single[p0];
+        } else {
+            int d = g->pending[1] - p0 == 1 ? 0 : 1;
+            int bits = g->lengths[d][p0];
+            if (bits >> (k + 1)) squares[n++] = g->pending[k - 1] + (d ? SIZE : 1);
+            can_end = (bits >> k) & 1;
+        }
+    }
+    if (g->bluff) {  /* B9: any tile of the rack, face down, on each square */
+        for (int c = 0; c < COLOURS; c++)
+            if (g->racks[g->turn][c])
+                for (int i = 0; i < n; i++) out[count++] = c * SQUARES + squares[i];
+    } else
+        for (int i = 0; i < n; i++) out[count++] = squares[i];
+    if (g->npending == 0) out[count++] = g->bluff ? B_PASS : PASS_ACTION;
+    else if (can_end) out[count++] = g->bluff ? B_END : END_ACTION;
+    return count;
+}
+
+/* GobbleStonesState._apply_decision (B9): trust passes the decision on, and once every other
+ * player trusted the play stands; the first to challenge turns the tiles up. */
+static void decide(Game *g, int challenge) {
+    if (!challenge) {
+        g->decider = (g->decider + 1) % g->n;
+        if (g->decider == g->turn) commit(g, -1);
+        return;
+    }
+    int correct = 1;
+    for (int i = 0; i < g->npending; i++) correct &= g->colour[g->pending[i]] == g->pcolour[i];
+    if (correct) {
+        commit(g, g->decider);
+        return;
+    }
+    for (int i = 0; i < g->npending; i++) g->racks[g->turn][g->pcolour[i]]++;
+    after_play(g, 0, 0);  /* a wrong play goes back to the rack, unscored, with no draw */
+}
+
+static void apply_player(Game *g, int action) {
+    if (g->phase == CHALLENGE) decide(g, action == B_CHALLENGE);
+    else if (!g->bluff) {
+        if (action == PASS_ACTION) after_play(g, 0, 1);
+        else if (action == END_ACTION) commit(g, -1);
+        else {
+            g->racks[g->turn][g->colour[action]]--;
+            g->pcolour[g->npending] = g->colour[action];
+            g->pending[g->npending++] = action;
+        }
+    } else if (action == B_PASS) after_play(g, 0, 1);
+    else if (action == B_END) {
+        g->phase = CHALLENGE;
+        g->decider = (g->turn + 1) % g->n;
+    } else {
+        int colour = action / SQUARES, square = action % SQUARES;
+        g->racks[g->turn][colour]--;
+        g->pcolour[g->npending] = colour;
+        g->pending[g->npending++] = square;
+    }
+}
+
+/* pick_chance_outcome over the bag's colours, then the draw (_apply_chance). */
+static int chance_step(Game *g, double r) {
+    int total = bag_total(g), colour = -1, last = -1;
+    for (int c = 0; c < COLOURS; c++) {
+        if (!g->bag[c]) continue;
+        last = c;
+        r -= (double)g->bag[c] / (double)total;
+        if (r < 0) {
+            colour = c;
+            break;
+        }
+    }
+    if (colour < 0) colour = last;
+    g->bag[colour]--;
+    g->racks[g->drawer][colour]++;
+    if (--g->to_draw == 0) {
+        if (g->phase == DEAL) next_drawer(g);
+        else {
+            g->drawer = -1;
+            begin_turn(g, (g->turn + 1) % g->n);
+        }
+    }
+    return colour;
+}
+
+/* GobbleStonesState.chance_seen_by */
+static int seen_by(const Game *g, int player) {
+    int colours = 0;
+    for (int c = 0; c < COLOURS; c++) colours += g->bag[c] > 0;
+    return g->drawer == player || colours < 2;
+}
+
+/* GobbleStonesState.returns at the end (G-4, B8). */
+static void end_returns(const Game *g, double *out) {
+    double scores[MAX_PLAYERS], best = -1e300;
+    for (int p = 0; p < g->n; p++) {
+        int tiles = 0;
+        for (int c = 0; c < COLOURS; c++) tiles += g->racks[p][c];
+        scores[p] = (double)(g->points[p] + tiles);
+        if (scores[p] > best) best = scores[p];
+    }
+    for (int p = 0; p < g->n; p++) out[p] = scores[p] == best ? 1.0 : -1.0;
+}
+
+/* agents/knowledge/gobblestones.lead, for a state that is not over. */
+static void lead(const Search *S, const Game *g, double *out) {
+    double points[MAX_PLAYERS];
+    for (int p = 0; p < g->n; p++) {
+        int tiles = 0;
+        for (int c = 0; c < COLOURS; c++) tiles += g->racks[p][c];
+        points[p] = (double)g->points[p] + (double)tiles;
+    }
+    if (g->phase == PLAY && g->npending && S->count_laid) {
+        int laid = 0;
+        for (int i = 0; i < g->npending; i++) laid += g->value[g->pending[i]];
+        points[g->turn] += (double)laid;
+    }
+    for (int p = 0; p < g->n; p++) {
+        double best = -1e300;
+        for (int q = 0; q < g->n; q++)
+            if (q != p && points[q] > best) best = points[q];
+        out[p] = tanh((points[p] - best) / S->scale);
+    }
+}
+
+/* MCTSAgent._leaf without a playout policy. */
+static int leaf(const Search *S, Game *g, double *out) {
+    for (long done = 0; done != S->depth && g->phase != END; done++) {
+        int rc = g->phase == PLAY ? play_step(g) : draw_step(g);
+        if (rc < 0) return -1;
+    }
+    if (g->phase == END) end_returns(g, out);
+    else lead(S, g, out);
+    return 0;
+}
+
+static int push(Search *S, int *np, int node, int i, int player) {
+    if (*np + 3 > S->cappath) {
+        int cap = S->cappath ? 2 * S->cappath : 768;
+        int *path = realloc(S->path, (size_t)cap * sizeof(int));
+        if (!path) return -1;
+        S->path = path;
+        S->cappath = cap;
+    }
+    S->path[(*np)++] = node;
+    S->path[(*np)++] = i;
+    S->path[(*np)++] = player;
+    return 0;
+}
+
+/* One iteration on a copy of world `k`; -1 on a Python error, -2 out of memory. */
+static int iterate(Search *S, int k, PyObject *random) {
+    Game g = S->worlds[k];
+    g.random = random;
+    g.actions = NULL;
+    int node = 0, np = 0, legal[MAX_LEGAL], index[MAX_LEGAL], untried[MAX_LEGAL];
+    double returns[MAX_PLAYERS], r;
+    for (;;) {
+        int player = current(&g);
+        if (player == TERMINAL_PLAYER) {
+            end_returns(&g, returns);
+            break;
+        }
+        if (player == CHANCE_PLAYER) {
+            if (S->nodes[node].merged < 0) S->nodes[node].merged = !seen_by(&g, S->me);
+            if (draw_number(&g, &r) < 0) return -1;
+            int colour = chance_step(&g, r);
+            int key = S->nodes[node].merged ? COLOURS : colour;
+            int child = S->nodes[node].chance[key];
+            S->nodes[node].visits++;
+            if (child < 0) {
+                child = new_node(S);
+                if (child < 0) return -2;
+                S->nodes[node].chance[key] = child;
+                if (leaf(S, &g, returns) < 0) return -1;
+                break;
+            }
+            node = child;
+            continue;
+        }
+        int count = legal_actions(&g, legal), nu = 0;
+        if (count == 0) {  /* never in a sound world (B4: a started play can be finished) */
+            PyErr_SetString(PyExc_RuntimeError, "gobblestones search: no legal action");
+            return -1;
+        }
+        Node *nd = &S->nodes[node];
+        for (int j = 0; j < count; j++) {
+            int i = -1;
+            for (int t = 0; t < nd->nact; t++)
+                if (nd->act[t] == legal[j]) {
+                    i = t;
+                    break;
+                }
+            index[j] = i;
+            if (i < 0) untried[nu++] = legal[j];
+        }
+        if (nu) {
+            if (draw_number(&g, &r) < 0) return -1;
+            if (!(r >= 0.0 && r < 1.0)) {
+                PyErr_SetString(PyExc_ValueError, "random() must give a number in [0, 1)");
+                return -1;
+            }
+            int action = untried[(long)(r * (double)nu)];
+            int i = add_child(S, node, action);
+            if (i < 0) return -2;
+            apply_player(&g, action);
+            if (push(S, &np, node, i, player) < 0) return -2;
+            if (leaf(S, &g, returns) < 0) return -1;
+            break;
+        }
+        int best_i = 0;
+        double best_v = -INFINITY, c = S->c;
+        for (int j = 0; j < count; j++) {
+            int i = index[j];
+            nd->avail[i]++;
+            double v = nd->w[i] / (double)nd->n[i]
+                + c * sqrt(log((double)nd->avail[i]) / (double)nd->n[i]);
+            if (v > best_v) {
+                best_i = i;
+                best_v = v;
+            }
+        }
+        apply_player(&g, nd->act[best_i]);
+        if (push(S, &np, node, best_i, player) < 0) return -2;
+        node = nd->kid[best_i];
+    }
+    for (int t = 0; t < np; t += 3) {
+        Node *parent = &S->nodes[S->path[t]];
+        int i = S->path[t + 1];
+        parent->visits++;
+        parent->n[i]++;
+        parent->w[i] += returns[S->path[t + 2]];
+    }
+    return 0;
+}
+
+static Search *get_search(PyObject *capsule) {
+    return PyCapsule_GetPointer(capsule, "gobblestones.search");
+}
+
+/* search_new(observer, c, depth, scale, count_laid, bluff) -> a search with its root. */
+static PyObject *search_new(PyObject *self, PyObject *args) {
+    int me, depth, count_laid, bluff;
+    double c, scale;
+    if (!PyArg_ParseTuple(args, "ididpp", &me, &c, &depth, &scale, &count_laid, &bluff))
+        return NULL;
+    if (bluff && depth != 0) {  /* the compiled playouts are the normal game's */
+        PyErr_SetString(PyExc_ValueError, "bluffing variant: leaves without a playout only");
+        return NULL;
+    }
+    Search *S = calloc(1, sizeof(Search));
+    if (!S) return PyErr_NoMemory();
+    S->me = me;
+    S->c = c;
+    S->depth = depth;
+    S->scale = scale;
+    S->count_laid = count_laid;
+    S->bluff = bluff;
+    PyObject *capsule = PyCapsule_New(S, "gobblestones.search", search_free);
+    if (!capsule) {
+        free(S);
+        return NULL;
+    }
+    if (new_node(S) < 0) {
+        Py_DECREF(capsule);
+        return PyErr_NoMemory();
+    }
+    return capsule;
+}
+
+/* search_add_world(search, <playout's state fields>, pending colours, decider) -> the world's
+ * number. */
+static PyObject *search_add_world(PyObject *self, PyObject *args) {
+    PyObject *capsule, *tiles, *racks, *bag, *points, *pending, *colours;
+    Py_buffer board;
+    Game g;
+    int decider;
+    if (!PyArg_ParseTuple(args, "Oy*O!O!O!O!iiiiiiiO!O!i", &capsule, &board, &PyList_Type,
+                          &tiles, &PyList_Type, &racks, &PyList_Type, &bag, &PyList_Type,
+                          &points, &g.phase, &g.turn, &g.drawer, &g.to_draw, &g.passes,
+                          &g.turns, &g.max_turns, &PyList_Type, &pending, &PyList_Type,
+                          &colours, &decider))
+        return NULL;
+    Search *S = get_search(capsule);
+    if (!S) {
+        PyBuffer_Release(&board);
+        return NULL;
+    }
+    if (PyList_GET_SIZE(colours) != PyList_GET_SIZE(pending)) {
+        PyBuffer_Release(&board);
+        PyErr_SetString(PyExc_ValueError, "one colour per pending square");
+        return NULL;
+    }
+    if (load_game(&g, &board, tiles, racks, bag, points, pending, colours) < 0) return NULL;
+    if (g.phase < DEAL || g.phase > CHALLENGE) {
+        PyErr_SetString(PyExc_ValueError, "bad phase");
+        return NULL;
+    }
+    g.bluff = S->bluff;
+    g.decider = decider;
+    if (g.phase == PLAY) turn_plays(&g);
+    g.random = NULL;
+    g.actions = NULL;
+    if (S->nworlds == S->capworlds) {
+        int cap = S->capworlds ? 2 * S->capworlds : 64;
+        Game *worlds = realloc(S->worlds, (size_t)cap * sizeof(Game));
+        if (!worlds) return PyErr_NoMemory();
+        S->worlds = worlds;
+        S->capworlds = cap;
+    }
+    S->worlds[S->nworlds] = g;
+    return PyLong_FromLong(S->nworlds++);
+}
+
+/* search_iterate(search, world, random): one iteration on a copy of that world. */
+static PyObject *search_iterate(PyObject *self, PyObject *args) {
+    PyObject *capsule, *random;
+    int k;
+    if (!PyArg_ParseTuple(args, "OiO", &capsule, &k, &random)) return NULL;
+    Search *S = get_search(capsule);
+    if (!S) return NULL;
+    if (k < 0 || k >= S->nworlds) {
+        PyErr_SetString(PyExc_IndexError, "no such world");
+        return NULL;
+    }
+    int rc = iterate(S, k, random);
+    if (rc == -2) return PyErr_NoMemory();
+    if (rc < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* search_root(search) -> (actions, visits per action, wins per action, root visits). */
+static PyObject *search_root(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    Search *S = get_search(capsule);
+    if (!S) return NULL;
+    Node *root = &S->nodes[0];
+    PyObject *w = PyList_New(root->nact);
+    if (!w) return NULL;
+    for (int i = 0; i < root->nact; i++) {
+        PyObject *x = PyFloat_FromDouble(root->w[i]);
+        if (!x) {
+            Py_DECREF(w);
+            return NULL;
+        }
+        PyList_SET_ITEM(w, i, x);
+    }
+    return Py_BuildValue("(NNNi)", ints(root->act, root->nact), ints(root->n, root->nact), w,
+                         root->visits);
 }
 
 /* ---------------------------------------------------------------- the board (B1) */
@@ -473,6 +968,15 @@ static PyMethodDef methods[] = {
      "playout(board, tiles, racks, bag, points, phase, turn, drawer, to_draw, passes, turns, "
      "max_turns, pending, random, budget) -> (actions, tiles, occupied, racks, bag, points, phase, "
      "turn, drawer, to_draw, passes, turns, end, pending)"},
+    {"search_new", search_new, METH_VARARGS,
+     "search_new(observer, c, depth, scale, count_laid, bluff) -> search (information-set MCTS)"},
+    {"search_add_world", search_add_world, METH_VARARGS,
+     "search_add_world(search, board, tiles, racks, bag, points, phase, turn, drawer, to_draw, "
+     "passes, turns, max_turns, pending, pending colours, decider) -> the world's number"},
+    {"search_iterate", search_iterate, METH_VARARGS,
+     "search_iterate(search, world, random): one iteration on a copy of that world"},
+    {"search_root", search_root, METH_VARARGS,
+     "search_root(search) -> (actions, visits, wins, root visits)"},
     {NULL, NULL, 0, NULL},
 };
 

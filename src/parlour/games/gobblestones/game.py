@@ -144,7 +144,10 @@ except ImportError:  # built by `pip install` when a C compiler is present; opti
 COMPILED_PLAYOUTS = [True]
 """``COMPILED_PLAYOUTS[0] = False`` makes ``random_playout`` run in Python even where the
 compiled playouts were built (the tests compare the two)."""
-_PHASE_CODE = {Phase.DEAL: 0, Phase.PLAY: 1, Phase.DRAW: 2}
+COMPILED_SEARCH = [True]
+"""``COMPILED_SEARCH[0] = False``: :meth:`GobbleStonesState.compiled_search` offers nothing, so
+the information-set search runs in Python even where it was built (the tests compare the two)."""
+_PHASE_CODE = {Phase.DEAL: 0, Phase.PLAY: 1, Phase.DRAW: 2, Phase.CHALLENGE: 4}
 _CODE_PHASE = (Phase.DEAL, Phase.PLAY, Phase.DRAW, Phase.END)
 _END_CODE = (None, "bag", "no-tiles", "passes", "max-turns")
 
@@ -595,10 +598,15 @@ class GobbleStonesState(State[GobbleStonesGame]):
             return done
         return done + self._compiled_playout(random, -1 if limit is None else limit - done)
 
-    def _compiled_playout(self, random: Callable[[], float], budget: int) -> int:
+    def _board_bytes(self) -> bytes:
+        """The drawn board for ``_cplayout``: 225 colours, then 225 values."""
         board = self._cboard
         if board is None:
             board = self._cboard = bytes(self._colour) + bytes(self._value)
+        return board
+
+    def _compiled_playout(self, random: Callable[[], float], budget: int) -> int:
+        board = self._board_bytes()
         (actions, self._tile, occupied, self._racks, self._bag, self._points, phase, self._turn,
          self._drawer, self._to_draw, self._passes, self._turns, end, pending) = (
             _cplayout.playout(
@@ -619,6 +627,42 @@ class GobbleStonesState(State[GobbleStonesGame]):
             self._decider = -1
         self._history.extend(actions)
         return len(actions)
+
+    def compiled_search(
+        self, observer: int, *, c: float, rollout_depth: int, scale: float
+    ) -> CompiledSearch | None:
+        """The compiled information-set search from this decision (``_cplayout``), or None
+        where there is none: no C compiler at install, not ``observer``'s decision, playouts
+        in the bluffing variant (the compiled playouts are the normal game's),
+        ``COMPILED_SEARCH[0]`` false.
+
+        It runs ``MCTSAgent``'s information-set iterations on worlds handed to it, judging a
+        leaf after ``rollout_depth`` random actions by the returns or, before the end, by the
+        lead evaluation of ``agents/knowledge/gobblestones.py`` with that ``scale`` (a play
+        being laid counted for its mover, except in the bluffing variant). Only the rules'
+        mechanics are compiled; which world to search stays the caller's. See
+        :class:`CompiledSearch`.
+        """
+        if (
+            _cplayout is None or not COMPILED_SEARCH[0]
+            or (self._bluff and rollout_depth != 0)
+            or self._phase not in (Phase.PLAY, Phase.CHALLENGE)
+            or observer != self.current_player()
+        ):
+            return None
+        return CompiledSearch(_cplayout.search_new(
+            observer, c, rollout_depth, scale, not self._bluff, self._bluff
+        ))
+
+    def _search_fields(self) -> tuple[Any, ...]:
+        """This state for ``_cplayout.search_add_world`` (the arguments ``playout`` reads, then
+        the colours of the play being laid and who decides on it, B9)."""
+        return (
+            self._board_bytes(), self._tile, self._racks, self._bag, self._points,
+            _PHASE_CODE[self._phase], self._turn, self._drawer, self._to_draw, self._passes,
+            self._turns, self._game.max_turns, [square for square, _c in self._pending],
+            [colour for _s, colour in self._pending], self._decider,
+        )
 
     def _python_playout(self, random: Callable[[], float], limit: int | None) -> int:
         self._legal = self._legal_set = None
@@ -1032,3 +1076,34 @@ class GobbleStonesState(State[GobbleStonesGame]):
         """The colour letter and value of a stone square, e.g. ``('R', 4)``."""
         s = parse_square(name)
         return (COLOURS[self._colour[s]] if self._colour[s] >= 0 else "?", self._value[s])
+
+
+class CompiledSearch:
+    """A compiled information-set search (``_cplayout``'s ``search_*``), for ``MCTSAgent``.
+
+    The tree lives in C; so do the worlds it is given (:meth:`add_world`, each copied once),
+    and each iteration (:attr:`iterate`) searches a fresh copy of one of them. Iterations are
+    ``MCTSAgent._iterate_information_set`` step for step: the same ``random()`` calls in the
+    same order and the same arithmetic, so a seeded search chooses what the Python loop
+    chooses (the tests compare them action for action).
+    """
+
+    __slots__ = ("_handle", "iterate")
+
+    def __init__(self, handle: Any) -> None:
+        self._handle = handle
+        self.iterate: Callable[[int, Callable[[], float]], None] = functools.partial(
+            _cplayout.search_iterate, handle
+        )
+        """``iterate(world, random)``: one iteration on a copy of world number ``world``."""
+
+    def add_world(self, world: GobbleStonesState) -> int:
+        """Keep a copy of ``world`` (a state at the search's decision); its number."""
+        number: int = _cplayout.search_add_world(self._handle, *world._search_fields())
+        return number
+
+    def root(self) -> tuple[list[int], list[int], list[float], int]:
+        """The root's children: actions, visits, summed returns of the mover; the root's
+        visits."""
+        actions, visits, wins, total = _cplayout.search_root(self._handle)
+        return actions, visits, wins, total

@@ -24,6 +24,10 @@ state returned in disguise. Once the game is over, ruling G-5 turns every rack a
 tile up, so nothing is hidden and the world is a copy. The look-ahead keeps failures rare: the
 tests sample worlds along random games of every configuration, at every seat, without one.
 
+What a draw works out from the history alone (each seat's events, the peak demand of its known
+placements, the look-ahead's answers for a given rack) is kept with the history's script, so
+the many draws of one search work it out once; the worlds drawn are the same (tested).
+
 The distribution is the chance law restricted step by step to consistent choices; it is not
 the exact posterior (which weighs a choice by how many completions it leaves), a deliberate
 trade of exactness for speed that every information-set search in parlour shares.
@@ -84,6 +88,14 @@ class _Script:
     events: list[_Event] = field(default_factory=list)
     root_pool: list[int] = field(default_factory=lambda: [0] * NUM_COLOURS)
     root_racks: list[list[int]] = field(default_factory=list)
+    # What every draw from this history re-derives, kept (a search draws hundreds of worlds
+    # from one script): per seat its events' numbers; the sampler's own draws by colour; per
+    # (seat, events done) the peak demand of its known placements (``_peak``); and the answers
+    # of ``_possible`` by (seat, events done, change, rack).
+    by_seat: list[list[int]] | None = None
+    own_draws: list[int] = field(default_factory=lambda: [0] * NUM_COLOURS)
+    peaks: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+    answers: dict[tuple[int, ...], tuple[bool, ...]] = field(default_factory=dict)
 
 
 def _script(state: GobbleStonesState, player: int) -> _Script:
@@ -179,33 +191,32 @@ def _attempt_world(
     n = state._n
     bag = list(script.root_pool)
     racks = [list(r) for r in script.root_racks]
-    own_later = [0] * NUM_COLOURS  # the sampling player's later draws, by colour
-    for e in events:
-        if e.kind == DRAW and not e.hidden:
-            own_later[e.colour] += 1
-    by_seat: list[list[int]] = [[] for _ in range(n)]
-    for k, e in enumerate(events):
-        by_seat[e.seat].append(k)
+    if script.by_seat is None:
+        _prepare(script, n)
+    assert script.by_seat is not None
+    own_later = list(script.own_draws)  # the sampling player's later draws, by colour
     position = [0] * n  # per seat: how many of its events are done
     # the sampler's own draws are known (own_later): only the others' needs are counted here
     deficit = [
-        [0] * NUM_COLOURS if seat == player else _deficit(racks[seat], by_seat[seat], events)
+        [0] * NUM_COLOURS if seat == player else _deficit(racks[seat], _peak(script, seat, 0))
         for seat in range(n)
     ]
+    owed = [sum(d[c] for d in deficit) for c in range(NUM_COLOURS)]  # summed over the seats
     chosen: dict[int, int] = {}  # event number -> colour drawn / placed
     for k, e in enumerate(events):
         seat = e.seat
         position[seat] += 1
-        later = by_seat[seat][position[seat]:]
+        done = position[seat]
         if e.kind == DRAW:
             if e.hidden:
-                options = []
-                for c in range(NUM_COLOURS):
-                    # the bag must keep what the sampler's own draws and every other seat's
-                    # known placements still need from it
-                    need = own_later[c] + sum(d[c] for d in deficit) - (deficit[seat][c] > 0)
-                    if bag[c] - 1 >= need and _possible(racks[seat], c, +1, later, events):
-                        options.append(c)
+                # the bag must keep what the sampler's own draws and every other seat's known
+                # placements still need from it; the drawer must still make its placements
+                mine = deficit[seat]
+                fits = _possible_after(script, seat, done, racks[seat], +1)
+                options = [
+                    c for c in range(NUM_COLOURS)
+                    if bag[c] - 1 >= own_later[c] + owed[c] - (mine[c] > 0) and fits[c]
+                ]
                 if not options:
                     return None
                 c = _pick(rng, options, bag)
@@ -220,10 +231,8 @@ def _attempt_world(
         elif e.kind == PLACE:
             if e.hidden:
                 rack = racks[seat]
-                options = [
-                    c for c in range(NUM_COLOURS)
-                    if rack[c] and _possible(rack, c, -1, later, events)
-                ]
+                fits = _possible_after(script, seat, done, rack, -1)
+                options = [c for c in range(NUM_COLOURS) if rack[c] and fits[c]]
                 if not options:
                     return None
                 c = _pick(rng, options, rack)
@@ -237,23 +246,74 @@ def _attempt_world(
             for c in e.colours:
                 racks[seat][c] += 1
         if seat != player:
-            deficit[seat] = _deficit(racks[seat], later, events)
+            new = _deficit(racks[seat], _peak(script, seat, done))
+            old = deficit[seat]
+            for c in range(NUM_COLOURS):
+                owed[c] += new[c] - old[c]
+            deficit[seat] = new
     return _build(state, player, script, chosen, racks, bag)
 
 
-def _deficit(rack: list[int], later: list[int], events: list[_Event]) -> list[int]:
+ANSWERS = 200_000
+"""``_possible`` answers a script keeps (they start again when full)."""
+
+
+def _prepare(script: _Script, n: int) -> None:
+    """The parts of every draw that depend on the script alone: each seat's events, the
+    sampler's own (known) draws by colour."""
+    by_seat: list[list[int]] = [[] for _ in range(n)]
+    own = [0] * NUM_COLOURS
+    for k, e in enumerate(script.events):
+        by_seat[e.seat].append(k)
+        if e.kind == DRAW and not e.hidden:
+            own[e.colour] += 1
+    script.by_seat, script.own_draws = by_seat, own
+
+
+def _peak(script: _Script, seat: int, done: int) -> list[int]:
+    """Per colour, the most tiles the seat's known placements after its first ``done`` events
+    take beyond what it gets back (B9 returns) before them: what its rack must cover."""
+    key = (seat, done)
+    peak = script.peaks.get(key)
+    if peak is None:
+        assert script.by_seat is not None
+        events = script.events
+        demand = [0] * NUM_COLOURS
+        peak = [0] * NUM_COLOURS
+        for k in script.by_seat[seat][done:]:
+            e = events[k]
+            if e.kind == PLACE and not e.hidden:
+                demand[e.colour] += 1
+                peak[e.colour] = max(peak[e.colour], demand[e.colour])
+            elif e.kind == RETURN:
+                for c in e.colours:
+                    demand[c] -= 1
+        script.peaks[key] = peak
+    return peak
+
+
+def _deficit(rack: list[int], peak: list[int]) -> list[int]:
     """Per colour, how many more tiles the seat must still draw for its known placements."""
-    demand = [0] * NUM_COLOURS
-    peak = [0] * NUM_COLOURS
-    for k in later:
-        e = events[k]
-        if e.kind == PLACE and not e.hidden:
-            demand[e.colour] += 1
-            peak[e.colour] = max(peak[e.colour], demand[e.colour])
-        elif e.kind == RETURN:
-            for c in e.colours:
-                demand[c] -= 1
     return [max(0, peak[c] - rack[c]) for c in range(NUM_COLOURS)]
+
+
+def _possible_after(script: _Script, seat: int, done: int, rack: list[int],
+                    change: int) -> tuple[bool, ...]:
+    """Per colour ``c``, :func:`_possible` for ``rack`` with ``change`` tiles of ``c`` and the
+    seat's events after its first ``done``; remembered (draws from one script ask the same
+    questions again and again)."""
+    key = (seat, done, change, *rack)
+    answers = script.answers
+    known = answers.get(key)
+    if known is None:
+        assert script.by_seat is not None
+        if len(answers) >= ANSWERS:
+            answers.clear()
+        later, events = script.by_seat[seat][done:], script.events
+        known = answers[key] = tuple(
+            _possible(rack, c, change, later, events) for c in range(NUM_COLOURS)
+        )
+    return known
 
 
 def _pick(rng: random.Random, options: list[int], weights: list[int]) -> int:
