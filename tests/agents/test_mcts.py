@@ -204,10 +204,13 @@ def test_information_set_mcts_beats_random_at_gobblestones() -> None:
     assert wins == 4
 
 
-def test_information_set_search_draws_a_fresh_world_every_few_iterations(monkeypatch) -> None:
+@pytest.mark.parametrize("spec", ["mcts:iterations=200", "mcts:iterations=200:time=60"])
+def test_information_set_search_draws_a_fresh_world_every_few_iterations(monkeypatch,
+                                                                          spec: str) -> None:
     """With an iteration budget the search draws one world in ``WORLD_EVERY`` from the view
-    (a rule without a clock, so it reproduces from its seed), and searches copies of drawn
-    worlds in between; it never searches the true state."""
+    (a rule without a clock, so it reproduces from its seed, also when a time caps it as for
+    the named strengths), and searches copies of drawn worlds in between; it never searches
+    the true state."""
     from parlour.agents import mcts
     from parlour.games.gobblestones import GobbleStonesState
 
@@ -222,8 +225,8 @@ def test_information_set_search_draws_a_fresh_world_every_few_iterations(monkeyp
         return world
 
     monkeypatch.setattr(GobbleStonesState, "sample_world", counting)
-    agent = make_agent("mcts:iterations=40", game, 0)
+    agent = make_agent(spec, game, 0)
     agent.step(state)
-    assert agent.last_search["iterations"] == 40  # no action wins at once here: it searched
-    assert len(drawn) == mcts.DECISIVE_WORLDS + 40 // mcts.WORLD_EVERY
+    assert agent.last_search["iterations"] == 200  # no action wins at once here: it searched
+    assert len(drawn) == mcts.DECISIVE_WORLDS + 200 // mcts.WORLD_EVERY
     assert all(world is not state for world in drawn)

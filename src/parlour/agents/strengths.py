@@ -17,7 +17,7 @@ medium    MCTS (information-set MCTS when information is hidden)               0
 hard      MCTS (information-set MCTS when information is hidden); in Clobber   1.0 s; Stomple
           the solver's proofs first, then compiled MCTS over bitboards         2000 iterations,
                                                                                GobbleStones
-                                                                               5000 (<= 2 s)
+                                                                               20000 (<= 2 s)
 ========  ===================================================================  ==============
 
 Stomple and GobbleStones search a fixed number of iterations (``SEARCH_ITERATIONS``), so that a
@@ -68,7 +68,7 @@ MEDIUM_SECONDS = 0.25
 HARD_SECONDS = 1.0
 SEARCH_ITERATIONS: dict[str, tuple[int, int]] = {
     "stomple": (200, 2000),
-    "gobblestones": (100, 5000),
+    "gobblestones": (100, 20000),
 }
 """``(medium, hard)`` iterations a move where the strengths search a fixed number of iterations
 instead of a time: the strength is then the same on every machine and at any load, and a game
@@ -77,8 +77,8 @@ replays exactly from its seed. Chosen so that each step up wins about two pairs 
 may take on a slow machine."""
 HARD_CEILING = 2.0
 """Seconds a move of an iteration-budget ``hard`` may take at most: a ceiling for slow or busy
-machines (here 5000 GobbleStones iterations take about 0.5 s, drawing a world from the view for
-every fourth of them, and 2000 Stomple iterations about 0.2 s)."""
+machines (here 20000 GobbleStones iterations take 0.15-0.5 s, and 2000 Stomple iterations
+about 0.2 s)."""
 
 
 def _mcts(seconds: float, level: int = 0):
@@ -134,6 +134,6 @@ register_agent(
     "hard",
     hard,
     f"MCTS / information-set MCTS, {HARD_SECONDS} s a move (Stomple and GobbleStones: a fixed "
-    "number of iterations, 10 and 50 times medium's; Clobber: solver proofs, then compiled "
+    "number of iterations, 10 and 200 times medium's; Clobber: solver proofs, then compiled "
     "MCTS; Stomp the Plank: solved tables, best response to a model of the opponent)",
 )
