@@ -39,7 +39,7 @@ log = logging.getLogger("parlour.server")
 
 AI_DEADLINE = 5.0
 """Seconds a computer player may think about one move before the server stops it. The web
-offers agents whose own budgets are far below it (``hard`` thinks 1 s); it catches agents
+offers agents whose own budgets are far below it (``hard`` thinks at most 2 s); it catches agents
 whose time grows with the board (a greedy player on a 99 x 26 Clobber board)."""
 WORKER_START_TIMEOUT = 60.0
 """Seconds a new worker process may take to start and import parlour."""
