@@ -503,8 +503,9 @@ def test_a_restart_loads_only_the_tables_that_wait_for_the_server(tmp_path: Path
     db = tmp_path / "lazy.db"
     first = ServerProcess(db).start()
     humans = [first.create("clobber") for _ in range(30)]
-    ai = first.create("clobber", {"rows": 3, "columns": 4},
-                      seats=[{"kind": "me"}, {"kind": "ai", "agent": "random"}])
+    # `hard` thinks 1 s on the 5x6 board, so the kill below comes before its reply (a `random`
+    # seat sometimes answered first on a busy machine, and then nothing waited for the restart)
+    ai = first.create("clobber", seats=[{"kind": "me"}, {"kind": "ai", "agent": "hard"}])
     with first.client(ai["url"]) as me:
         message = me.wait_state()
         assert me.act([message["legal"][0]["a"]], at=0)["type"] == "ack"
