@@ -405,7 +405,7 @@ def main() -> None:
         bench_engine_speed(args.slices, args.slice)
     if args.what in ("ladder", "all"):
         print(f"\n## Ladder: hard vs medium, medium vs easy ({args.games} games per table, "
-              f"search budgets x{args.scale:g})", flush=True)
+              f"search budgets x{args.scale:g}; target: a share of 65% or more)", flush=True)
         pairs = tuple(pair for pair in LADDER_PAIRS
                       if args.pair is None or "-".join(pair) in args.pair)
         bench_ladder(args.game or list(LADDER_GAMES), args.players, args.games, args.scale,
@@ -417,9 +417,9 @@ def main() -> None:
         bench_openspiel(args.games, args.time, args.workers, opponents, args.ours)
     if args.what in ("plank", "all"):
         bench_plank(*args.plank_games, workers=args.workers)
-    if args.what == "clobber":
+    if args.what in ("clobber", "all"):
         bench_clobber(args.games, args.times, args.boards, args.workers, args.seed)
-    if args.what == "clobber-medium":
+    if args.what in ("clobber-medium", "all"):
         bench_clobber_medium(args.games, args.times, args.medium_time, args.workers)
 
 
