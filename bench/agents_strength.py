@@ -5,7 +5,7 @@
     python bench/agents_strength.py openspiel --games 200 --time 0.1 --workers 2
     python bench/agents_strength.py openspiel --opponent cpp --games 200 --time 0.1
     python bench/agents_strength.py plank --workers 1           # Stomp the Plank, issue 16
-    python bench/agents_strength.py all --games 200             # everything above
+    python bench/agents_strength.py all --games 200             # every figure here, one run
     python bench/agents_strength.py speed --slices 3 --slice 1  # + issue 16's old-vs-new
     python bench/agents_strength.py ladder --game gobblestones --players 2 --games 40 \
         --workers 1                                             # hard > medium > easy
