@@ -148,16 +148,21 @@ def test_terminal_game_plays_without_the_extras(light_venv, tmp_path):
     assert json.loads(record.read_text(encoding="utf-8"))["actions"] == [7]
 
 
-@pytest.mark.slow
-def test_serve_without_the_web_extra_says_what_to_install(light_venv, tmp_path):
-    result = subprocess.run(
-        [light_venv / "bin" / "parlour", "serve", "--no-open"],
+def _refusal(light_venv: Path, tmp_path: Path, *argv: str) -> subprocess.CompletedProcess:
+    """Run a command of the light install that needs an extra it does not have."""
+    return subprocess.run(
+        [light_venv / "bin" / argv[0], *argv[1:]],
         capture_output=True,
         text=True,
         env=_env(tmp_path),
         cwd=tmp_path,
         timeout=120,
     )
+
+
+@pytest.mark.slow
+def test_serve_without_the_web_extra_says_what_to_install(light_venv, tmp_path):
+    result = _refusal(light_venv, tmp_path, "parlour", "serve", "--no-open")
     assert result.returncode == 2
     assert "pip install 'parlour[web]'" in " ".join(result.stderr.split())
     assert "Traceback" not in result.stderr
@@ -165,14 +170,7 @@ def test_serve_without_the_web_extra_says_what_to_install(light_venv, tmp_path):
 
 @pytest.mark.slow
 def test_the_server_module_without_the_web_extra_says_what_to_install(light_venv, tmp_path):
-    result = subprocess.run(
-        [light_venv / "bin" / "python", "-m", "parlour.server", "--no-open"],
-        capture_output=True,
-        text=True,
-        env=_env(tmp_path),
-        cwd=tmp_path,
-        timeout=120,
-    )
+    result = _refusal(light_venv, tmp_path, "python", "-m", "parlour.server", "--no-open")
     assert result.returncode == 2
     assert "pip install 'parlour[web]'" in " ".join(result.stderr.split())
     assert "Traceback" not in result.stderr
@@ -180,14 +178,8 @@ def test_the_server_module_without_the_web_extra_says_what_to_install(light_venv
 
 @pytest.mark.slow
 def test_solving_on_ray_without_the_ray_extra_says_what_to_install(light_venv, tmp_path):
-    result = subprocess.run(
-        [light_venv / "bin" / "parlour", "solve", "clobber", "--size", "3x3", "--ray"],
-        capture_output=True,
-        text=True,
-        env=_env(tmp_path),
-        cwd=tmp_path,
-        timeout=120,
-    )
+    result = _refusal(light_venv, tmp_path, "parlour", "solve", "clobber", "--size", "3x3",
+                      "--ray")
     assert result.returncode == 2
     assert "pip install 'parlour[ray]'" in " ".join(result.stderr.split())
     assert "Traceback" not in result.stderr
