@@ -149,10 +149,7 @@ def solve(
 
     cgt_value = _value_text(state, configured) if value else None
     if as_json:
-        data = solution.as_dict()
-        if value:
-            data["value"] = cgt_value
-        print(json.dumps(data))
+        _print_json(solution.as_dict(), value, cgt_value)
         return
     _print_answer(configured, state, solution, all_moves)
     if value:
@@ -235,10 +232,7 @@ def _solve_on_ray(
                 raise typer.Exit(1) from None
     cgt_value = _value_text(state, configured) if value else None
     if as_json:
-        data = found.as_dict()
-        if value:
-            data["value"] = cgt_value
-        print(json.dumps(data))
+        _print_json(found.as_dict(), value, cgt_value)
         return
     solution, stats = found.solution, found.stats
     _print_answer(configured, state, solution, all_moves)
@@ -278,6 +272,13 @@ def stop_on_sigterm() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _print_json(data: dict[str, Any], value: bool, cgt_value: str | None) -> None:
+    """The ``--json`` answer of a local or a Ray solve, with the value when it was asked for."""
+    if value:
+        data["value"] = cgt_value
+    print(json.dumps(data))
 
 
 def _value_text(state: Any, configured: Any) -> str:
