@@ -40,7 +40,7 @@ def test_reconnect_mid_game(server: Server, browser: Browser):
         them.wait_for_selector("li[data-seat='0'] .dot.on")
         _play_first(again)
         assert wait_version(them, 3)["version"] == 3
-        assert latest(again)["view"] == latest(them)["view"] | {"player": 0}
+        assert wait_version(again, 3)["view"] == latest(them)["view"] | {"player": 0}
     finally:
         me_context.close()
         them_context.close()
