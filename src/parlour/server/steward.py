@@ -265,7 +265,11 @@ class Steward:
     async def start_early(self, table: Table) -> None:
         """The creator starts an open table with the players seated so far, where the game
         allows that many: the free seats go, the seats are renumbered in order and the deal
-        is drawn again for the smaller game. Only before anyone has moved."""
+        is drawn again for the smaller game. Only before anyone has moved.
+
+        The new deal is drawn from a fresh secret seed (stored in place of the old one): drawn
+        from the old seed, it would hand a renumbered player the very rack the seat before
+        theirs was dealt and its holder has seen."""
         async with table.lock:
             await self.hub.catch_up(table)
             if table.started:
@@ -292,14 +296,15 @@ class Steward:
                 for h in table.hands
             )
             now = time.time()
+            seed = secrets.randbits(63)
             state = game.new_initial_state()
             rows: list[Any] = []
             notes: list[Any] = []
-            self.hub.resolve_chance(state, table.seed, rows, notes, now)
+            self.hub.resolve_chance(state, seed, rows, notes, now)
             event = EventData(len(table.events), 0, "start", None,
                               {"players": len(seated), "seats": renumber}, now)
             await self.store.run(lambda: self.store.restart(
-                table.id, game.non_default_parameters(), seats, hands, rows, event,
+                table.id, game.non_default_parameters(), seed, seats, hands, rows, event,
                 None if state.is_terminal() else state.current_player(), None))
         await self.hub.reload(table.id)
 

@@ -783,6 +783,7 @@ class Store:
         self,
         table_id: str,
         params: dict[str, Any],
+        seed: int,
         seats: Sequence[SeatData],
         hands: Sequence[HandData],
         actions: Sequence[ActionData],
@@ -791,8 +792,8 @@ class Store:
         deadline: float | None,
     ) -> None:
         """Start an open table early with the players seated: its game's player count, seats
-        and hands renumbered, the deal drawn again (the old deal is kept as taken back, undo
-        number -1), and a ``start`` event, in one transaction."""
+        and hands renumbered, the deal drawn again from the fresh secret ``seed`` (the old deal
+        is kept as taken back, undo number -1), and a ``start`` event, in one transaction."""
         now = event.created_at
         with self.engine.begin() as connection:
             old = connection.execute(
@@ -825,7 +826,7 @@ class Store:
                 "seat": event.seat, "data": event.data, "created_at": now,
             }])
             connection.execute(update(TableRow).where(TableRow.id == table_id).values(
-                params=params, to_act=to_act, updated_at=now, deadline_at=deadline))
+                params=params, seed=seed, to_act=to_act, updated_at=now, deadline_at=deadline))
             if self.shared:
                 self._notify(connection, table_id, -1 - event.seq)
 

@@ -468,8 +468,9 @@ class Hub:
 
     def _replace(self, table: Table, fresh: Table) -> None:
         """Give a loaded table (and so its listeners) the contents of a fresh rebuild."""
-        for name in ("game", "seats", "hands", "state", "notes", "acks", "clock", "events",
-                     "outcome", "covered", "taken_over", "resigned", "timeouts", "archived"):
+        for name in ("game", "seed", "seats", "hands", "state", "notes", "acks", "clock",
+                     "events", "outcome", "covered", "taken_over", "resigned", "timeouts",
+                     "archived"):
             setattr(table, name, getattr(fresh, name))
         table.undo_request = None
         for hand in table.hands:
