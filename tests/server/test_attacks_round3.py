@@ -82,3 +82,47 @@ def test_g3_an_early_start_deals_again_from_fresh_randomness(tmp_path: Path, blu
                 assert message["view"]["rack"] == state.view(seat)["rack"]
     finally:
         server.stop()
+
+
+# -- 2. a set-up position through an open table ------------------------------------------------
+def _dealt_position(seed: int) -> str:
+    rng = random.Random(seed)
+    dealt = load_game("gobblestones").new_initial_state()
+    while dealt.is_chance_node():
+        dealt.apply_action(rng.choice([a for a, _p in dealt.chance_outcomes()]))
+    return dealt.position()
+
+
+def test_g3_a_set_up_position_with_hidden_racks_cannot_be_offered_to_strangers(
+    server: ServerProcess,
+):
+    """The position text holds every rack: whoever takes a free seat would hold a rack its
+    creator wrote. Refused as for invited seats, and nothing is listed."""
+    position = _dealt_position(7)
+    before = server.get("/api/tables").json()
+    response = server.post(
+        "/api/tables", {"game": "gobblestones", "params": {"position": position}, "open": True}
+    )
+    assert response.status_code == 400
+    assert "cannot be open to the lobby" in response.json()["detail"]
+    after = server.get("/api/tables").json()
+    assert [t["table"] for t in after["open"]] == [t["table"] for t in before["open"]]
+    assert position not in json.dumps(after)
+
+
+def test_the_lobby_says_custom_start_for_a_table_set_up_from_a_position(server: ServerProcess):
+    """Clobber shows everything, so a set-up position may be offered in the lobby; the lobby
+    says that the table does not start from the usual start."""
+    custom = server.create("clobber", {"position": "xo./.ox o"}, seats=None)
+    assert custom  # a private table: not listed
+    response = server.post(
+        "/api/tables", {"game": "clobber", "params": {"position": "xox/oxo o"}, "open": True}
+    )
+    assert response.status_code == 201, response.text
+    plain = server.post(
+        "/api/tables", {"game": "clobber", "params": {"rows": 3, "columns": 3}, "open": True}
+    ).json()
+    listed = {t["table"]: t for t in server.get("/api/tables").json()["open"]}
+    assert listed[response.json()["table"]]["custom_start"] is True
+    assert listed[plain["table"]]["custom_start"] is False
+    assert custom["table"] not in listed

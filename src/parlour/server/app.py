@@ -115,7 +115,8 @@ def _clean_params(params: dict[str, ParamValue]) -> dict[str, Any]:
 
 
 def _listing(data: Any) -> dict[str, Any]:
-    """One table of the public lobby, as anyone may see it (no tokens, no hidden parameter)."""
+    """One table of the public lobby, as anyone may see it (no tokens, no hidden parameter;
+    ``custom_start`` says that it starts from a set-up position instead of the game's own)."""
     game = game_class(data.game)
     params = {k: v for k, v in data.params.items() if k not in HIDDEN_PARAMS}
     joined = {e.seat for e in data.events if e.kind in ("join", "fill")}
@@ -125,6 +126,7 @@ def _listing(data: Any) -> dict[str, Any]:
         "game": data.game,
         "title": game.game_type.long_name,
         "params": params,
+        "custom_start": any(k in data.params for k in HIDDEN_PARAMS),
         "seats": [
             {"seat": s.seat, "free": s.kind == "open", "kind": s.kind, "agent": s.agent,
              "joined": s.seat in joined}

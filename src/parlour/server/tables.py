@@ -777,11 +777,12 @@ class Hub:
             raise CreateError("an open table fills its free seats from the lobby: no invites")
         hidden = [k for k in HIDDEN_PARAMS if k in params]
         invited = any(h.role == "invite" for h in hands)
-        if hidden and invited and game.get_type().information != Information.PERFECT:
+        if hidden and (invited or listed) and game.get_type().information != Information.PERFECT:
+            whom = "be open to the lobby" if listed else "have invited players"
             raise CreateError(
                 f"a {game.get_type().long_name} table that starts from a set-up position "
-                "cannot have invited players: the position shows every player's hidden "
-                "tiles or cards to whoever wrote it. Play it hot-seat or against the computer"
+                f"cannot {whom}: the position shows every player's hidden tiles or cards to "
+                "whoever wrote it. Play it hot-seat or against the computer"
             )
         if client is not None:
             count = await self.store.run(self.store.open_tables_created_by, client)
