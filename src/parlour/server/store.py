@@ -39,6 +39,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -554,10 +555,7 @@ class Store:
         """
         now = time.time()
         dialect = self.engine.dialect.name
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as upsert
-        else:
-            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        upsert: Callable[..., Any] = postgresql.insert if dialect == "postgresql" else sqlite.insert
         statement = upsert(ClaimRow).values(
             table_id=table_id, owner=owner, version=version, expires_at=now + ttl
         )
