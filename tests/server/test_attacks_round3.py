@@ -126,3 +126,65 @@ def test_the_lobby_says_custom_start_for_a_table_set_up_from_a_position(server: 
     assert listed[response.json()["table"]]["custom_start"] is True
     assert listed[plain["table"]]["custom_start"] is False
     assert custom["table"] not in listed
+
+
+# -- 3. one client starving every computer player -------------------------------------------------
+def test_six_computer_tables_on_the_largest_board_do_not_starve_another_clients_computer(
+    tmp_path: Path,
+):
+    """One client (127.0.0.2) watches six computer-against-computer tables on 99 x 26 Clobber
+    boards; another (127.0.0.3) plays ``easy`` on the usual board. Before, its reply came after
+    32 s (every job of the six tables ran to the 5 s deadline, first come first served); now
+    the computer answers it in under 2 s beyond its own thinking (milliseconds here): people
+    waiting go first, clients take turns, and one client never holds every worker."""
+    import time
+
+    server = ServerProcess(tmp_path / "starve.db", ai="process").start()
+    watchers = []
+    try:
+        with server.http_from("127.0.0.2") as attacker:
+            hard = {"kind": "ai", "agent": "hard"}
+            for _ in range(6):
+                response = attacker.post("/api/tables", json={
+                    "game": "clobber", "params": {"rows": 99, "columns": 26},
+                    "seats": [hard, hard]})
+                assert response.status_code == 201, response.text
+                watchers.append(server.client(response.json()["watch"], source="127.0.0.2"))
+        watchers[0].wait_state(lambda m: m["version"] >= 1, timeout=60)  # under way
+        with server.http_from("127.0.0.3") as victim:
+            mine = victim.post("/api/tables", json={
+                "game": "clobber", "seats": [{"kind": "me"}, {"kind": "ai", "agent": "easy"}],
+            }).json()
+        waits = []
+        with server.client(mine["url"], source="127.0.0.3") as me:
+            for _ in range(3):
+                state = me.wait_state(lambda m: bool(m["legal"]) or m["terminal"])
+                if state["terminal"]:
+                    break
+                reply = me.act([state["legal"][0]["a"]], at=state["version"])
+                assert reply["type"] == "ack"
+                sent = time.monotonic()
+                answered = me.wait_state(
+                    lambda m, v=reply["version"]: m["version"] > v or m["terminal"], timeout=60)
+                waits.append(time.monotonic() - sent)
+                assert answered["notices"] == [] or "ran out" not in answered["notices"][-1]
+        print("easy's replies under the attack (s):", [round(w, 3) for w in waits])
+        assert waits and max(waits) < 2.0, waits
+    finally:
+        for watcher in watchers:
+            watcher.close()
+        server.stop()
+
+
+def test_a_table_where_only_computers_play_waits_while_nobody_watches(server: ServerProcess):
+    """Its moves would cost the server's thinking for no one: it waits, and goes on as soon as
+    someone opens it."""
+    import time
+
+    table = server.create("clobber", {"rows": 3, "columns": 4},
+                          seats=[{"kind": "ai", "agent": "random"},
+                                 {"kind": "ai", "agent": "random"}])
+    time.sleep(1.0)
+    assert server.get(f"/api/watch/{table['table']}").json()["version"] == 0
+    with server.client(table["watch"]) as spectator:
+        assert spectator.wait_state(lambda m: m["terminal"], timeout=30)["version"] > 0

@@ -82,7 +82,7 @@ class Hub:
         self.finisher = Finisher(self.changes)
         self.takebacker = Takebacker(store, self.changes, self.reload)
         self.chat = Chat(store)
-        self.presence = Presence(self.registry, self.limits)
+        self.presence = Presence(self.registry, self.limits, self.computer.wake)
         self.archivist = Archivist(store, self.registry, archive_after) if archive_after else None
 
         if store.shared:

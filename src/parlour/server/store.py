@@ -229,6 +229,8 @@ class TableData:
     archived: bool = False
     created_at: float = 0.0
     to_act: int | None = None
+    created_by: str | None = None
+    """The creating client's address hash (the per-client quota and fair thinking)."""
 
 
 Batch = tuple[str, Sequence[ActionData], bool, int | None, float | None]
@@ -507,6 +509,7 @@ class Store:
                 archived=bool(row.archived),
                 created_at=row.created_at,
                 to_act=row.to_act,
+                created_by=row.created_by,
             )
 
     def table_of_token(self, token: str) -> str | None:

@@ -99,6 +99,9 @@ class Table:
     undo_request: dict[str, Any] | None = None
     timer: asyncio.Task[None] | None = None
     created_at: float = 0.0
+    created_by: str | None = None
+    """The client (address hash) that created the table: its computer players' thinking is
+    counted against that client's share (:mod:`parlour.server.fairness`)."""
 
     @property
     def version(self) -> int:
@@ -116,6 +119,11 @@ class Table:
     def over(self) -> bool:
         """The game ended by its rules, or the table decided it (time, resignation)."""
         return self.outcome is not None or self.state.is_terminal()
+
+    @property
+    def has_people(self) -> bool:
+        """Whether a person plays at this table (else only computers do)."""
+        return any(s.kind == "human" for s in self.seats)
 
     @property
     def started(self) -> bool:
