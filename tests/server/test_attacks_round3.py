@@ -188,3 +188,83 @@ def test_a_table_where_only_computers_play_waits_while_nobody_watches(server: Se
     assert server.get(f"/api/watch/{table['table']}").json()["version"] == 0
     with server.client(table["watch"]) as spectator:
         assert spectator.wait_state(lambda m: m["terminal"], timeout=30)["version"] > 0
+
+
+# -- 4. memory under sockets that never read -------------------------------------------------------
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def _unread_socket(port: int, path: str) -> Any:
+    """A websocket that completes its handshake, then sends and never reads again (a small
+    receive buffer, so the server's writes back up at once)."""
+    import base64
+    import os
+    import socket
+
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        .encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert b" 101 " in head.split(b"\r\n", 1)[0]
+    return sock
+
+
+def _masked_text_frame(text: str) -> bytes:
+    import os
+    import struct
+
+    payload = text.encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    assert len(payload) < 126
+    return struct.pack("!BB", 0x81, 0x80 | len(payload)) + mask + masked
+
+
+def test_sockets_that_never_read_cannot_grow_the_server(tmp_path: Path):
+    """Eight websockets that never read, each asking for the state of a 99 x 26 table again and
+    again (a message of 130 kB) at the rate the limits allow, for 16 s. Before, the server
+    grew from 148 MB to 1,728 MB; now each socket holds one fresh state at most (a new state
+    replaces the one waiting) and outgoing bytes are bounded per socket and per client."""
+    import time
+
+    server = ServerProcess(tmp_path / "unread.db", limits="").start()
+    sockets = []
+    try:
+        table = server.create("clobber", {"rows": 99, "columns": 26})
+        assert server.proc is not None
+        with server.client(table["url"]) as me:
+            me.wait_state()
+        idle = _rss_mb(server.proc.pid)
+        # the seat to act: its state lists its 5,023 legal moves
+        sockets = [_unread_socket(server.port, f"/ws{table['url']}") for _ in range(8)]
+        request = _masked_text_frame('{"type":"state"}')
+        peak = idle
+        end = time.monotonic() + 16
+        while time.monotonic() < end:
+            for sock in sockets:
+                try:
+                    sock.sendall(request)
+                except OSError:
+                    pass  # the server let this one go: that is allowed too
+            time.sleep(0.1)
+            peak = max(peak, _rss_mb(server.proc.pid))
+        print(f"server memory: idle {idle:.0f} MB, peak under the attack {peak:.0f} MB")
+        assert peak - idle < 300, (idle, peak)
+        with server.client(table["url"]) as me:  # and it still serves
+            assert me.wait_state()["version"] == 0
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.stop()

@@ -12,9 +12,10 @@ import time
 from collections import deque
 from typing import Any
 
+from parlour.server.outgoing import Connection
 from parlour.server.protocol import error
 from parlour.server.store import Store
-from parlour.server.table import Connection, Table
+from parlour.server.table import Table
 
 CHAT_LENGTH = 500
 CHAT_BURST = 5

@@ -20,10 +20,11 @@ from typing import Any
 
 from parlour.core import IllegalActionError, State
 from parlour.games.wording import illegal_message, notation_message
+from parlour.server.outgoing import Connection
 from parlour.server.protocol import error
 from parlour.server.replay import is_table_move, note_for, resolve_chance
 from parlour.server.store import ActionData, ConflictError, Store
-from parlour.server.table import Connection, Table, deciding, to_act
+from parlour.server.table import Table, deciding, to_act
 from parlour.server.unit import Changes, Unit
 from parlour.server.views import Note, state_payload
 

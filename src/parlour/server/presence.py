@@ -13,9 +13,10 @@ import time
 from collections.abc import Callable
 
 from parlour.server.limits import Limits
+from parlour.server.outgoing import Connection
 from parlour.server.registry import Registry
 from parlour.server.store import HandData
-from parlour.server.table import Connection, Table
+from parlour.server.table import Table
 
 
 class Presence:
