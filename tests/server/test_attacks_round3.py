@@ -268,3 +268,43 @@ def test_sockets_that_never_read_cannot_grow_the_server(tmp_path: Path):
         for sock in sockets:
             sock.close()
         server.stop()
+
+
+# -- 6. the analysis board monopolised --------------------------------------------------------------
+def test_one_client_cannot_monopolise_the_analysis_board(tmp_path: Path):
+    """Eight analyses in flight at once for the 5 x 6 start (each runs to the 5 s limit) from
+    one client (127.0.0.2), within its rate: before, every other client got ``503 busy`` for
+    50 s. Now a client has one analysis in flight at a time (the others are refused at once,
+    saying why) and the clients take turns for the worker: another client (127.0.0.3) gets its
+    answer."""
+    import threading
+
+    server = ServerProcess(tmp_path / "board.db", limits="").start()
+    try:
+        start = "oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxox o"
+        replies: list[Any] = []
+        gate = threading.Barrier(8)
+
+        def flood() -> None:
+            with server.http_from("127.0.0.2") as attacker:
+                gate.wait()
+                replies.append(attacker.post("/api/analyse/clobber", json={"position": start}))
+
+        threads = [threading.Thread(target=flood) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        import time
+
+        time.sleep(0.5)  # the flood is in
+        with server.http_from("127.0.0.3") as other:
+            answer = other.post("/api/analyse/clobber", json={"position": "xoxo/oxox o"})
+        for thread in threads:
+            thread.join(60)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["winner"] == "o"
+        codes = sorted(r.status_code for r in replies)
+        assert codes == [200] + [429] * 7, codes
+        refused = [r.json() for r in replies if r.status_code == 429]
+        assert all(r["code"] == "one_at_a_time" for r in refused)
+    finally:
+        server.stop()
