@@ -308,3 +308,45 @@ def test_one_client_cannot_monopolise_the_analysis_board(tmp_path: Path):
         assert all(r["code"] == "one_at_a_time" for r in refused)
     finally:
         server.stop()
+
+
+# -- 7. an archived table accepts a resignation -----------------------------------------------------
+def test_an_archived_table_refuses_every_change(tmp_path: Path):
+    """Archived tables are read-only: a resignation (before: 200, then terminal, reason
+    "resignation", still archived), a move, a name, chat and undo are all refused with
+    ``archived``, and nothing is stored."""
+    import time
+
+    from .helpers import token_of
+
+    db = tmp_path / "archived.db"
+    server = ServerProcess(db, extra_args=("--archive-after", "2s")).start()
+    try:
+        table = server.create("clobber", {"rows": 3, "columns": 4})
+        me = token_of(table["url"])
+        with server.client(table["url"]) as player:
+            first = player.wait_state()
+            assert player.act([first["legal"][0]["a"]], at=0)["type"] == "ack"
+        deadline = time.monotonic() + 30
+        while not server.get(f"/api/play/{me}").json()["archived"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+        _seed, before, _ = _stored(db, table["table"])
+
+        resigned = server.post(f"/api/play/{me}/resign")
+        assert resigned.status_code == 409 and resigned.json()["code"] == "archived"
+        named = server.post(f"/api/play/{me}/name", {"name": "Ada"})
+        assert named.status_code == 409 and "archived" in named.json()["detail"]
+        with server.client(table["invites"][0]["url"]) as them:
+            state = them.wait_state()
+            assert them.act([0], at=state["version"])["code"] == "archived"
+            for message in ({"type": "resign"}, {"type": "chat", "text": "hello"},
+                            {"type": "undo", "answer": "ask"}):
+                them.send(message)
+                reply = them.wait(lambda m: m["type"] == "error")
+                assert reply["code"] == "archived", (message, reply)
+        state = server.get(f"/api/play/{me}").json()
+        assert state["archived"] and not state["terminal"] and state["result"] is None
+        assert _stored(db, table["table"])[1] == before
+    finally:
+        server.stop()

@@ -17,7 +17,7 @@ from parlour.server.names import clean_name
 from parlour.server.registry import Registry
 from parlour.server.replay import resolve_chance
 from parlour.server.store import EventData, HandData, SeatData, Store
-from parlour.server.table import Table, to_act
+from parlour.server.table import ARCHIVED, Table, to_act
 from parlour.server.unit import Changes, Spawn, TableWork, Unit
 
 
@@ -62,7 +62,7 @@ class Seats:
     @staticmethod
     def _check_free(table: Table, seat: int, message: str) -> None:
         if table.archived:
-            raise SeatError("this table was archived: it can be replayed, not played")
+            raise SeatError(ARCHIVED)
         if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "open":
             raise SeatError(message)
 
@@ -108,6 +108,8 @@ class Seats:
         from the old seed, it would hand a renumbered player the very rack the seat before
         theirs was dealt and its holder has seen."""
         async with self.changes.at(table):
+            if table.archived:
+                raise SeatError(ARCHIVED)
             if table.started:
                 raise SeatError("the game has started already")
             if any(n.player >= 0 for n in table.notes):
@@ -148,6 +150,8 @@ class Seats:
     async def rename(self, table: Table, names: dict[int, str | None]) -> None:
         """Store players' display names for human seats, then show them to everyone."""
         async with self.changes.at(table) as unit:
+            if table.archived:
+                raise SeatError(ARCHIVED)
             names = {
                 seat: clean_name(name)
                 for seat, name in names.items()

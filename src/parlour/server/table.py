@@ -27,6 +27,8 @@ from parlour.server.views import Note, is_public, public_params, state_payload, 
 
 log = logging.getLogger("parlour.server")
 
+ARCHIVED = "this table was archived: it can be replayed, not played"
+"""What every change to an archived table is refused with (code ``archived``)."""
 NOTICES = 5
 """How many of a table's recent notices (a computer player's move cut short...) each state
 message carries."""

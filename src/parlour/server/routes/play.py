@@ -65,7 +65,10 @@ async def play_name(request: Request, found: SeatLink, hub: HubDep) -> dict[str,
     seat = hand.seats[0] if body.seat is None else body.seat
     if seat not in hand.seats:
         raise HTTPException(403, f"this link does not hold seat {seat + 1}")
-    await hub.seats.rename(table, {seat: body.name})
+    try:
+        await hub.seats.rename(table, {seat: body.name})
+    except SeatError as exc:
+        raise HTTPException(409, str(exc)) from None
     return {"seat": seat, "name": table.seats[seat].name}
 
 
