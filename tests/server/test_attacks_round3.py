@@ -7,6 +7,7 @@ not hand anyone tiles another player has seen or written.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from pathlib import Path
@@ -32,7 +33,7 @@ def _stored(db: Path, table_id: str) -> tuple[int, list[int], list[tuple[int, in
         store.close()
 
 
-# -- 1. an early start re-deals ----------------------------------------------------------------
+# -- 1. an early start re-deals --------------------------------------------------------------------
 @pytest.mark.parametrize("bluff", [False, True])
 def test_g3_an_early_start_deals_again_from_fresh_randomness(tmp_path: Path, bluff: bool):
     """Four seats offered, seat 2 left free, seats 3 and 4 taken and their racks seen; the
@@ -84,7 +85,7 @@ def test_g3_an_early_start_deals_again_from_fresh_randomness(tmp_path: Path, blu
         server.stop()
 
 
-# -- 2. a set-up position through an open table ------------------------------------------------
+# -- 2. a set-up position through an open table ----------------------------------------------------
 def _dealt_position(seed: int) -> str:
     rng = random.Random(seed)
     dealt = load_game("gobblestones").new_initial_state()
@@ -128,7 +129,7 @@ def test_the_lobby_says_custom_start_for_a_table_set_up_from_a_position(server: 
     assert custom["table"] not in listed
 
 
-# -- 3. one client starving every computer player -------------------------------------------------
+# -- 3. one client starving every computer player --------------------------------------------------
 def test_six_computer_tables_on_the_largest_board_do_not_starve_another_clients_computer(
     tmp_path: Path,
 ):
@@ -198,9 +199,10 @@ def _rss_mb(pid: int) -> float:
     raise AssertionError("no VmRSS")
 
 
-def _unread_socket(port: int, path: str) -> Any:
-    """A websocket that completes its handshake, then sends and never reads again (a small
-    receive buffer, so the server's writes back up at once)."""
+def _upgrade(port: int, path: str, host: str | None = None,
+             origin: str | None = None) -> tuple[Any, bytes]:
+    """A raw websocket handshake (a small receive buffer, so that the server's writes back up
+    at once if it is never read): the socket and the status line of the answer."""
     import base64
     import os
     import socket
@@ -209,15 +211,25 @@ def _unread_socket(port: int, path: str) -> Any:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.connect(("127.0.0.1", port))
     key = base64.b64encode(os.urandom(16)).decode()
+    extra = f"Origin: {origin}\r\n" if origin else ""
     sock.sendall(
-        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        .encode()
+        f"GET {path} HTTP/1.1\r\nHost: {host or f'127.0.0.1:{port}'}\r\n{extra}"
+        f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
     )
     head = b""
     while b"\r\n\r\n" not in head:
-        head += sock.recv(1)
-    assert b" 101 " in head.split(b"\r\n", 1)[0]
+        chunk = sock.recv(1)
+        if not chunk:
+            break
+        head += chunk
+    return sock, head.split(b"\r\n", 1)[0]
+
+
+def _unread_socket(port: int, path: str) -> Any:
+    """A websocket that completes its handshake, then sends and never reads again."""
+    sock, status = _upgrade(port, path)
+    assert b" 101 " in status
     return sock
 
 
@@ -254,10 +266,8 @@ def test_sockets_that_never_read_cannot_grow_the_server(tmp_path: Path):
         end = time.monotonic() + 16
         while time.monotonic() < end:
             for sock in sockets:
-                try:
+                with contextlib.suppress(OSError):  # a socket let go: allowed too
                     sock.sendall(request)
-                except OSError:
-                    pass  # the server let this one go: that is allowed too
             time.sleep(0.1)
             peak = max(peak, _rss_mb(server.proc.pid))
         print(f"server memory: idle {idle:.0f} MB, peak under the attack {peak:.0f} MB")
@@ -270,7 +280,7 @@ def test_sockets_that_never_read_cannot_grow_the_server(tmp_path: Path):
         server.stop()
 
 
-# -- 6. the analysis board monopolised --------------------------------------------------------------
+# -- 6. the analysis board monopolised -------------------------------------------------------------
 def test_one_client_cannot_monopolise_the_analysis_board(tmp_path: Path):
     """Eight analyses in flight at once for the 5 x 6 start (each runs to the 5 s limit) from
     one client (127.0.0.2), within its rate: before, every other client got ``503 busy`` for
@@ -310,7 +320,7 @@ def test_one_client_cannot_monopolise_the_analysis_board(tmp_path: Path):
         server.stop()
 
 
-# -- 7. an archived table accepts a resignation -----------------------------------------------------
+# -- 7. an archived table accepts a resignation ----------------------------------------------------
 def test_an_archived_table_refuses_every_change(tmp_path: Path):
     """Archived tables are read-only: a resignation (before: 200, then terminal, reason
     "resignation", still archived), a move, a name, chat and undo are all refused with
@@ -348,5 +358,38 @@ def test_an_archived_table_refuses_every_change(tmp_path: Path):
         state = server.get(f"/api/play/{me}").json()
         assert state["archived"] and not state["terminal"] and state["result"] is None
         assert _stored(db, table["table"])[1] == before
+    finally:
+        server.stop()
+
+
+# -- 8. DNS rebinding ------------------------------------------------------------------------------
+def test_a_host_the_server_is_not_served_as_is_refused(tmp_path: Path):
+    """A page of evil.example whose name the attacker has pointed at 127.0.0.1 sends
+    ``Host: evil.example`` and a matching ``Origin``: before, it was served (tables created,
+    analyses run, websockets upgraded). Now every request and websocket naming another host is
+    refused; the loopback names and the hosts given with ``--allowed-host`` are served."""
+    import httpx
+
+    server = ServerProcess(tmp_path / "rebind.db",
+                           extra_args=("--allowed-host", "parlour.example")).start()
+    try:
+        evil = {"Host": "evil.example:80", "Origin": "http://evil.example:80"}
+        created = httpx.post(server.base + "/api/tables", json={"game": "clobber"},
+                             headers=evil)
+        assert created.status_code == 400 and created.json()["code"] == "unknown_host"
+        assert httpx.get(server.base + "/", headers=evil).status_code == 400
+        analysed = httpx.post(server.base + "/api/analyse/clobber",
+                              json={"position": "xo o"}, headers=evil)
+        assert analysed.status_code == 400
+        table = server.create("clobber")
+        sock, status = _upgrade(server.port, "/ws" + table["watch"], host="evil.example",
+                                origin="http://evil.example")
+        sock.close()
+        assert b" 101 " not in status and b" 403 " in status, status
+        assert server.get("/api/tables").status_code == 200  # 127.0.0.1 is served
+        named = {"Host": "parlour.example", "Origin": "http://parlour.example"}
+        assert httpx.post(server.base + "/api/tables", json={"game": "clobber"},
+                          headers=named).status_code == 201
+        assert httpx.get(server.base + "/healthz", headers=evil).status_code == 200
     finally:
         server.stop()

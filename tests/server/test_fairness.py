@@ -9,7 +9,7 @@ import asyncio
 
 from parlour.server.fairness import FairQueue, JobClass
 
-I, B = JobClass.INTERACTIVE, JobClass.BACKGROUND
+PERSON, ALONE = JobClass.INTERACTIVE, JobClass.BACKGROUND
 
 
 def _run(body):
@@ -19,7 +19,7 @@ def _run(body):
 def test_a_free_worker_takes_a_job_at_once():
     async def body():
         queue = FairQueue(2)
-        ticket = queue.join("a", I)
+        ticket = queue.join("a", PERSON)
         assert ticket.ready.done()
         queue.done(ticket)
         assert queue.busy == 0
@@ -31,9 +31,9 @@ def test_one_client_never_holds_every_worker():
     client's job always finds one."""
     async def body():
         queue = FairQueue(2)
-        first, second = queue.join("a", I), queue.join("a", I)
+        first, second = queue.join("a", PERSON), queue.join("a", PERSON)
         assert first.ready.done() and not second.ready.done()
-        other = queue.join("b", I)
+        other = queue.join("b", PERSON)
         assert other.ready.done()
         queue.done(first)
         assert second.ready.done()
@@ -43,10 +43,10 @@ def test_one_client_never_holds_every_worker():
 def test_clients_take_turns_however_many_jobs_one_queued():
     async def body():
         queue = FairQueue(2, per_client=1)
-        running = queue.join("x", I)
-        holder = queue.join("y", I)
-        waiting_a = [queue.join("a", I) for _ in range(5)]
-        waiting_b = queue.join("b", I)
+        running = queue.join("x", PERSON)
+        holder = queue.join("y", PERSON)
+        waiting_a = [queue.join("a", PERSON) for _ in range(5)]
+        waiting_b = queue.join("b", PERSON)
         assert running.ready.done() and holder.ready.done()
         queue.done(running)  # a's first job goes (a came first)...
         assert waiting_a[0].ready.done() and not waiting_b.ready.done()
@@ -58,9 +58,9 @@ def test_clients_take_turns_however_many_jobs_one_queued():
 def test_a_person_waiting_goes_before_tables_where_only_computers_play():
     async def body():
         queue = FairQueue(2, per_client=2, background_share=2)
-        busy = [queue.join("z", I), queue.join("z", I)]
-        background = queue.join("a", B)
-        person = queue.join("b", I)
+        busy = [queue.join("z", PERSON), queue.join("z", PERSON)]
+        background = queue.join("a", ALONE)
+        person = queue.join("b", PERSON)
         queue.done(busy[0])
         assert person.ready.done() and not background.ready.done()
     _run(body)
@@ -69,18 +69,18 @@ def test_a_person_waiting_goes_before_tables_where_only_computers_play():
 def test_background_jobs_never_take_the_last_worker():
     async def body():
         queue = FairQueue(2, per_client=2)
-        first, second = queue.join("a", B), queue.join("a", B)
+        first, second = queue.join("a", ALONE), queue.join("a", ALONE)
         assert first.ready.done() and not second.ready.done()
-        assert queue.join("b", I).ready.done()  # the worker kept for people
+        assert queue.join("b", PERSON).ready.done()  # the worker kept for people
     _run(body)
 
 
 def test_a_job_that_gives_up_waiting_leaves_its_place():
     async def body():
         queue = FairQueue(1)
-        running = queue.join("a", I)
-        gone = queue.join("b", I)
-        after = queue.join("c", I)
+        running = queue.join("a", PERSON)
+        gone = queue.join("b", PERSON)
+        after = queue.join("c", PERSON)
         queue.leave(gone)
         queue.done(running)
         assert gone.ready.cancelled() and after.ready.done()

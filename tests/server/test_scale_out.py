@@ -201,12 +201,13 @@ def test_two_people_taking_free_seats_through_two_processes_both_get_them(three,
             gate = threading.Barrier(2)
             replies: dict[int, object] = {}
 
-            def take(process: ServerProcess, seat: int) -> None:
+            def take(process: ServerProcess, seat: int, gate: threading.Barrier,
+                     replies: dict[int, object], table_id: str) -> None:
                 gate.wait()
-                replies[seat] = process.post(f"/api/tables/{table['table']}/seats/{seat}")
+                replies[seat] = process.post(f"/api/tables/{table_id}/seats/{seat}")
 
-            threads = [threading.Thread(target=take, args=(a, 1)),
-                       threading.Thread(target=take, args=(b, 2))]
+            threads = [threading.Thread(target=take, args=(p, s, gate, replies, table["table"]))
+                       for p, s in ((a, 1), (b, 2))]
             for thread in threads:
                 thread.start()
             for thread in threads:
