@@ -98,6 +98,18 @@ class Tutorial:
         raise KeyError(step_id)
 
 
+@dataclass(frozen=True)
+class Applied:
+    """One action applied in a step, as the learner may know it."""
+
+    player: int
+    action: int
+    text: str
+    """The action's notation as the learner may read it (another's hidden tile is not named)."""
+    scores: tuple[float, ...]
+    """Everyone's points just before it (public in every game)."""
+
+
 @dataclass
 class Attempt:
     """What became of the learner's moves in a step."""
@@ -107,12 +119,13 @@ class Attempt:
     status: Status
     actions: list[int] = field(default_factory=list)
     """The learner's moves applied, as action ids."""
-    history: list[tuple[int, int, str]] = field(default_factory=list)
-    """Every action applied from the step's position: (player, action, text as the learner
-    may read it); chance events included."""
+    history: list[Applied] = field(default_factory=list)
+    """Every action applied from the step's position, chance events included."""
     error: ParlourError | None = None
     """The refusal of the move that could not be played (the moves before it stand)."""
     error_index: int | None = None
+    mid_turn: bool = False
+    """The step begins part-way through the learner's turn (cards already out, a string)."""
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -258,8 +271,9 @@ class _Script:
 def _apply(state: State[Any], action: int, player: int, attempt: Attempt) -> None:
     text = (state.safe_action_string(action, attempt.learner) if player == attempt.learner
             else _public(state, action))
+    scores = tuple(state.scores())
     state.apply_action(action)
-    attempt.history.append((player, action, text))
+    attempt.history.append(Applied(player, action, text, scores))
 
 
 def _public(state: State[Any], action: int) -> str:
@@ -292,6 +306,7 @@ def attempt(tutorial: Tutorial, step: Step, moves: Sequence[int | str]) -> Attem
     result = Attempt(state, learner, "going")
     script.resolve_chance(state, result)
     learner = result.learner = state.current_player()
+    result.mid_turn = state.turn_in_progress()
     for index, move in enumerate(moves):
         try:
             if index and not _turn_goes_on(state, learner):
