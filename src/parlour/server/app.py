@@ -3,7 +3,7 @@
 Routes (``TOKEN`` is a hand's secret token, ``TABLE`` a table id):
 
 - ``/`` the lobby; ``/play/TOKEN`` a seat's table page; ``/watch/TABLE`` a spectator's;
-  ``/rules/GAME`` the rules.
+  ``/rules/GAME`` the rules and ``/learn/GAME`` the tutorials (:mod:`parlour.server.learn`).
 - ``GET /api/games``, ``POST /api/games/GAME/check``, ``POST /api/tables`` (create),
   ``GET /api/play/TOKEN`` (state), ``POST /api/play/TOKEN/act``, ``.../replay``,
   ``.../record``, ``POST .../rematch``; the same read routes under ``/api/watch/TABLE``.
@@ -29,13 +29,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from parlour.agents import agent_names, agents_for
 from parlour.core import ParlourError, game_class, list_games, load_game
+from parlour.server import learn
 from parlour.server.ai import AIRunner, is_web_agent
 from parlour.server.analyse import AnalysisRefused, Analyst, check_position, position_message
 from parlour.server.clocks import ClockConfig
@@ -234,6 +235,7 @@ def create_app(
     app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(learn.router)  # /learn/GAME, /api/learn/..., /rules/GAME
 
     def hub_of(request: Request | WebSocket) -> Hub:
         return request.app.state.hub
@@ -264,15 +266,6 @@ def create_app(
     async def watch_page(request: Request, table_id: str) -> FileResponse:
         await by_table(request, table_id)
         return FileResponse(STATIC / "table.html")
-
-    @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str) -> HTMLResponse:
-        html = _rules_or_404(game)
-        title = game_class(game).game_type.long_name
-        return HTMLResponse(
-            "<!doctype html><meta charset=utf-8><link rel=stylesheet href=/static/parlour.css>"
-            f"<title>{title} rules</title><main class=rules-page>{html}</main>"
-        )
 
     def _rules_or_404(game: str) -> str:
         if game not in list_games():

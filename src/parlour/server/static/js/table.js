@@ -6,6 +6,7 @@
 // GobbleStones play, a Stomple string) is composed with server previews and stored whole.
 // Names are put on the page as text only (textContent), never parsed as HTML.
 import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
+import { drawFigures } from "./figures.js";
 import * as life from "./tablelife.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
@@ -487,6 +488,9 @@ $("#rules-button").addEventListener("click", async () => {
     try {
       const data = await api(`/api/rules/${latest.game}`);
       $("#rules").innerHTML = data.html;  // rendered server-side from the project's own rules text
+      drawFigures($("#rules"), renderer);
+      $("#rules").append(el("p", {}, el("a", { href: `/learn/${latest.game}`, target: "_blank",
+        rel: "noopener", text: "Learn to play, step by step" })));
       $("#rules").dataset.loaded = "1";
     } catch (err) { $("#rules").textContent = err.message; }
   }
