@@ -370,12 +370,23 @@ function drawCurtain(model) {
   if (needs) $("#curtain-text").textContent = `Pass the screen to ${seatName(model.viewer)}.`;
 }
 
+// Fair play: the analysis board names the winning move, so it is offered only where it cannot
+// help one person against another: once the game is over (its replay included), or at a table
+// with no human opponent (against the computer, hot-seat). A spectator is offered it only if
+// at most one person plays. Open seats count as people: someone will sit there.
+function analysisFair() {
+  if (latest.terminal) return true;
+  const people = latest.seats.filter((s) => s.kind !== "ai");
+  if (MODE !== "play") return people.length <= 1;
+  return people.every((s) => mySeats().includes(s.seat));
+}
+
 // Clobber on a grid: the analysis board opens on the position shown (the live one or a
 // replay's step), in a tab of its own
 function drawAnalyseLink(view) {
   const link = $("#analyse-link");
   const can = latest.game === "clobber" && Boolean(view && view.rows && view.position) &&
-    !(latest.params && latest.params.cannibal);
+    !(latest.params && latest.params.cannibal) && analysisFair();
   link.hidden = !can;
   if (can) link.href = `/analyse/clobber?position=${encodeURIComponent(view.position)}`;
 }
