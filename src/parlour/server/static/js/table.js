@@ -6,6 +6,7 @@
 // GobbleStones play, a Stomple string) is composed with server previews and stored whole.
 // Names are put on the page as text only (textContent), never parsed as HTML.
 import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
+import * as arrivals from "./arrivals.js";
 import { drawFigures } from "./figures.js";
 import * as life from "./tablelife.js";
 
@@ -205,6 +206,8 @@ function statusText(model) {
   if (model.started === false) return "Waiting for players to sit down…";
   if (model.to_act < 0) return "Dealing…";
   const mine = MODE === "play" && mySeats().includes(model.to_act);
+  const waiting = MODE === "play" ? arrivals.statusText(latest, mySeats(), seatName) : null;
+  if (waiting) return waiting;
   if (mine) {
     if (mySeats().length > 1) return `${seatName(model.to_act)}: your turn`;
     const colour = colourOf(model.to_act);
@@ -410,6 +413,7 @@ function draw() {
   drawCompose();
   drawEnd();
   drawShare();
+  arrivals.draw(latest, MODE === "play" ? mySeats() : null, seatName);
   drawCurtain(model);
   drawAnalyseLink(model.view);
   life.draw(latest);
