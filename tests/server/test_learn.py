@@ -7,6 +7,7 @@ learner's view; hostile bodies get a clear error and change nothing.
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -88,8 +89,8 @@ def test_the_learner_sees_only_their_own_view(server: ServerProcess):
     b'{"moves": [true]}',
     b'{"moves": [""]}',
     b'{"moves": [["c2d2"]]}',
-    ('{"moves": [%s]}' % ",".join(['"c2d2"'] * (MAX_STEPS + 1))).encode(),
-    ('{"moves": ["%s"]}' % ("c" * (MAX_STEP_TEXT + 1))).encode(),
+    json.dumps({"moves": ["c2d2"] * (MAX_STEPS + 1)}).encode(),
+    json.dumps({"moves": ["c" * (MAX_STEP_TEXT + 1)]}).encode(),
 ])
 def test_hostile_bodies_are_refused_with_a_reason(server: ServerProcess, body: bytes):
     answer = httpx.post(server.base + "/api/learn/clobber/basics/capture", content=body,

@@ -7,9 +7,9 @@ import { loadRenderer } from "./figures.js";
 
 // Every string a player reads on this page (one place, for the translations to come).
 const TEXT = {
-  progress: (n, total) => `Step ${n} of ${total}`,
+  progress: (title, n, total) => `${title} · step ${n} of ${total}`,
   dot: (n, title, done) => `Step ${n}: ${title}${done ? " (done)" : ""}`,
-  right: "Well done.",
+  right: "That's it.",
   missed: "Not quite.",
   shown: "Here is one way.",
   next: "Next step",
@@ -123,12 +123,12 @@ function drawFeedback(step) {
     box.replaceChildren(el("p", { text: reply.message }));
   } else if (reply.status === "done") {
     box.classList.add("right");
-    box.replaceChildren(el("p", { class: "verdict", text: reply.shown ? TEXT.shown : TEXT.right }),
-      moveList(), el("p", { text: step.explain }));
+    box.replaceChildren(...[el("p", { class: "verdict", text: reply.shown ? TEXT.shown : TEXT.right }),
+      moveList(), el("p", { text: step.explain })].filter(Boolean));
   } else if (reply.status === "missed") {
     box.classList.add("missed");
-    box.replaceChildren(el("p", { class: "verdict", text: TEXT.missed }), moveList(),
-      el("p", { text: step.hint }));
+    box.replaceChildren(...[el("p", { class: "verdict", text: TEXT.missed }), moveList(),
+      el("p", { text: step.hint })].filter(Boolean));
   } else {
     box.replaceChildren();
   }
@@ -156,7 +156,7 @@ function draw() {
   if (!tutorial || !reply) return;
   const step = tutorial.steps[index];
   const last = index === tutorial.steps.length - 1;
-  $("#progress").textContent = TEXT.progress(index + 1, tutorial.steps.length);
+  $("#progress").textContent = TEXT.progress(tutorial.title, index + 1, tutorial.steps.length);
   $("#step-title").textContent = step.title;
   $("#intro").textContent = tutorial.intro;
   $("#intro").hidden = index !== 0;
@@ -230,6 +230,10 @@ $("#show").addEventListener("click", async () => {
 });
 $("#play-easy").addEventListener("click", playEasy);
 window.addEventListener("resize", () => { if (reply) drawBoard(); });
+window.addEventListener("hashchange", () => {  // a link to a step of this tutorial
+  const wanted = tutorial ? tutorial.steps.findIndex((s) => `#${s.id}` === window.location.hash) : -1;
+  if (wanted >= 0 && wanted !== index) openStep(wanted);
+});
 
 async function main() {
   try {
@@ -240,7 +244,7 @@ async function main() {
   }
   tutorial = course.tutorials.find((t) => t.id === path[2]) || course.tutorials[0];
   document.title = `parlour: ${tutorial.title}`;
-  $("#title").textContent = tutorial.title;
+  $("#title").textContent = course.title;
   $("#rules-link").href = `/rules/${GAME}`;
   $("#finish-rules").href = `/rules/${GAME}`;
   $("#back-link").href = `/?game=${GAME}`;
