@@ -21,6 +21,9 @@ from .conftest import Screenshots, named_context
 from .pages import WAIT_MS, axe_violations, horizontal_overflow, latest, watch_errors
 
 SIZES = ("desktop", "phone")
+README_SHOTS = {("stomple", "basics", 3, "desktop"): "learn-desktop.png",
+                ("gobblestones", "bluffing", 2, "phone"): "learn-phone.png"}
+"""The steps whose screenshots docs/web.md shows (refreshed with PARLOUR_UPDATE_SCREENSHOTS)."""
 TUTORIALS = [(game, t.id) for game in list_games() for t in lessons.tutorials(game)]
 FILES = "abcdefghijklmno"
 RULING_ID = re.compile(r"\[[A-Z]-?\d+\]|\b[CSPBG]-?\d{1,2}\b")  # squares are lower case
@@ -126,6 +129,9 @@ def test_each_tutorial_clicked_through_to_a_game_against_easy(
                 box = page.locator("#next").bounding_box()
                 assert box is not None and box["y"] + box["height"] <= 844
             screenshots.save(page, f"{name}-{number}-done-{size}.png")
+            shot = README_SHOTS.get((game, tutorial_id, number, size))
+            if shot:
+                screenshots.save(page, shot, readme=True)
             page.click("#next")
             if number < len(tutorial.steps):
                 page.wait_for_function(
@@ -232,7 +238,8 @@ def test_the_rules_page_for_people(
             assert page.evaluate("getComputedStyle(document.querySelector('main p')).fontSize"
                                  ) == "16px"
         assert axe_violations(page, axe_source) == []
-        screenshots.save(page, f"rules-{game}-{size}.png")
+        screenshots.save(page, f"rules-{game}-{size}.png",
+                         readme=(game, size) == ("stomp-the-plank", "desktop"))
         page.click(".back a")
         page.wait_for_selector(f".card[data-game='{game}']")
         assert errors == []

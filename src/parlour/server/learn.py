@@ -95,6 +95,7 @@ def verdict(tutorial: lessons.Tutorial, step: lessons.Step, attempt: lessons.Att
         "learner": attempt.learner,
         "log": _log(attempt, notes),
         **state_payload(state, attempt.learner, last),
+        **({} if attempt.status == "going" else {"legal": []}),  # the step is over
     }
 
 
