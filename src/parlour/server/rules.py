@@ -116,3 +116,43 @@ def rules_html(game: str) -> str | None:
     if text is None:
         return None
     return _renderer(game).render(text)
+
+
+# -- the page -----------------------------------------------------------------------------
+RULES_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} rules · parlour</title>
+<link rel="stylesheet" href="/static/parlour.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<script type="module" src="/static/js/rules.js"></script>
+</head>
+<body data-game="{game}">
+<header class="bar">
+  <p class="brand"><a href="/">parlour</a> · {title}</p>
+  <span class="spacer"></span>
+  <a class="button quiet" href="/learn/{game}">Learn to play</a>
+</header>
+<main class="rules-page">
+  <p class="back"><a href="/?game={game}">← Back to the games</a></p>
+  <article class="rules">
+{body}
+  </article>
+  <p class="rules-next">
+    <a class="button" href="/learn/{game}">Learn to play, step by step</a>
+    <a class="button quiet" href="/?game={game}">Play {title}</a>
+  </p>
+</main>
+</body>
+</html>
+"""
+"""The page around a game's rules text (this module's player strings)."""
+
+
+def rules_page(game: str, body: str) -> str:
+    """The whole ``/rules/GAME`` page around ``body`` (:func:`rules_html`): the site's header, a
+    way back to the lobby, the viewport meta, links to the tutorial and to a game."""
+    title = html.escape(game_class(game).game_type.long_name)
+    return RULES_PAGE.format(title=title, game=html.escape(game), body=body)

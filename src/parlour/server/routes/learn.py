@@ -1,4 +1,4 @@
-"""The pages that teach the games: "Learn to play" and the rules for people.
+""""Learn to play": the tutorials' page and their engine-checked steps.
 
 Routes:
 
@@ -11,8 +11,7 @@ Routes:
   learner's view after them (built by :func:`parlour.server.views.state_payload`, like every
   state message). The position is the step's own, read from the game's tutorial data: a client
   names a step, never sends a position, so this endpoint is no general-purpose engine and
-  the scripted chance outcomes stay on the server;
-- ``/rules/GAME``: the rules page for people (:mod:`parlour.server.rules`).
+  the scripted chance outcomes stay on the server.
 
 Every reply is computed from nothing but the step and the moves (no state is kept between
 requests), in microseconds; the requests are counted by the server's rate limits like any.
@@ -20,22 +19,20 @@ requests), in microseconds; the requests are counted by the server's rate limits
 
 from __future__ import annotations
 
-import html
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse, HTMLResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.core import IllegalActionError, ParlourError, game_class, list_games
 from parlour.games import tutorial as lessons
 from parlour.games.wording import illegal_message, notation_message
+from parlour.server.deps import json_body
 from parlour.server.protocol import MAX_STEPS, Step
-from parlour.server.rules import rules_html
+from parlour.server.routes.pages import STATIC
 from parlour.server.views import Note, state_payload, turn_log
 
-STATIC = Path(__file__).parent / "static"
 LEARNER_NAMES = ("you", "your opponent")
 """How the game's messages name the seats in a tutorial (every lesson has two)."""
 
@@ -135,55 +132,5 @@ async def learn_try(request: Request, game: str, tutorial_id: str, step_id: str
         step = tutorial.step(step_id)
     except KeyError:
         raise HTTPException(404, f"no step {step_id!r} in this tutorial") from None
-    try:
-        body = LearnMoves.model_validate_json(await request.body() or b"{}")
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "body"
-        raise HTTPException(400, f"{where}: {first['msg']}") from None
+    body = await json_body(request, LearnMoves)
     return verdict(tutorial, step, lessons.attempt(tutorial, step, body.moves))
-
-
-# -- the rules page -------------------------------------------------------------------------
-RULES_PAGE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} rules · parlour</title>
-<link rel="stylesheet" href="/static/parlour.css">
-<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-<script type="module" src="/static/js/rules.js"></script>
-</head>
-<body data-game="{game}">
-<header class="bar">
-  <p class="brand"><a href="/">parlour</a> · {title}</p>
-  <span class="spacer"></span>
-  <a class="button quiet" href="/learn/{game}">Learn to play</a>
-</header>
-<main class="rules-page">
-  <p class="back"><a href="/?game={game}">← Back to the games</a></p>
-  <article class="rules">
-{body}
-  </article>
-  <p class="rules-next">
-    <a class="button" href="/learn/{game}">Learn to play, step by step</a>
-    <a class="button quiet" href="/?game={game}">Play {title}</a>
-  </p>
-</main>
-</body>
-</html>
-"""
-"""The page around a game's rules text (the player strings of this module: here and
-:data:`LEARNER_NAMES`)."""
-
-
-@router.get("/rules/{game}", include_in_schema=False)
-async def rules_page(game: str) -> HTMLResponse:
-    if game not in list_games():
-        raise HTTPException(404, f"no game {game!r}; games: {', '.join(list_games())}")
-    body = rules_html(game)
-    if body is None:
-        raise HTTPException(404, f"no rules text shipped for {game}")
-    title = html.escape(game_class(game).game_type.long_name)
-    return HTMLResponse(RULES_PAGE.format(title=title, game=html.escape(game), body=body))
