@@ -4,7 +4,7 @@ Routes (``TOKEN`` is a hand's secret token, ``TABLE`` a table id), each group in
 (:mod:`parlour.server.routes`):
 
 - ``/`` the lobby; ``/play/TOKEN`` a seat's table page; ``/watch/TABLE`` a spectator's;
-  ``/rules/GAME`` the rules.
+  ``/rules/GAME`` the rules for people, ``/learn/GAME`` the tutorials.
 - ``GET /api/games``, ``POST /api/games/GAME/check``, ``POST /api/tables`` (create),
   ``GET /api/play/TOKEN`` (state), ``POST /api/play/TOKEN/act``, ``.../replay``,
   ``.../record``, ``POST .../rematch``; the same read routes under ``/api/watch/TABLE``.

@@ -261,6 +261,7 @@ function gameCard(game) {
     picture(game.name),
     el("p", { class: "blurb", text: about.blurb }),
     el("p", { class: "facts" }, el("span", { text: players }), el("span", { text: about.length }),
+      el("a", { href: `/learn/${game.name}`, text: "Learn to play" }),
       el("a", { href: `/rules/${game.name}`, text: "Rules" }),
       game.name === "clobber" ? el("a", { href: "/analyse/clobber", text: "Analysis board" }) : null),
     el("div", { class: "modes" },

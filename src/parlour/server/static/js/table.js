@@ -6,6 +6,8 @@
 // GobbleStones play, a Stomple string) is composed with server previews and stored whole.
 // Names are put on the page as text only (textContent), never parsed as HTML.
 import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
+import * as arrivals from "./arrivals.js";
+import { drawFigures } from "./figures.js";
 import * as life from "./tablelife.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
@@ -204,6 +206,8 @@ function statusText(model) {
   if (model.started === false) return "Waiting for players to sit down…";
   if (model.to_act < 0) return "Dealing…";
   const mine = MODE === "play" && mySeats().includes(model.to_act);
+  const waiting = MODE === "play" ? arrivals.statusText(latest, mySeats(), seatName) : null;
+  if (waiting) return waiting;
   if (mine) {
     if (mySeats().length > 1) return `${seatName(model.to_act)}: your turn`;
     const colour = colourOf(model.to_act);
@@ -369,12 +373,23 @@ function drawCurtain(model) {
   if (needs) $("#curtain-text").textContent = `Pass the screen to ${seatName(model.viewer)}.`;
 }
 
+// Fair play: the analysis board names the winning move, so it is offered only where it cannot
+// help one person against another: once the game is over (its replay included), or at a table
+// with no human opponent (against the computer, hot-seat). A spectator is offered it only if
+// at most one person plays. Open seats count as people: someone will sit there.
+function analysisFair() {
+  if (latest.terminal) return true;
+  const people = latest.seats.filter((s) => s.kind !== "ai");
+  if (MODE !== "play") return people.length <= 1;
+  return people.every((s) => mySeats().includes(s.seat));
+}
+
 // Clobber on a grid: the analysis board opens on the position shown (the live one or a
 // replay's step), in a tab of its own
 function drawAnalyseLink(view) {
   const link = $("#analyse-link");
   const can = latest.game === "clobber" && Boolean(view && view.rows && view.position) &&
-    !(latest.params && latest.params.cannibal);
+    !(latest.params && latest.params.cannibal) && analysisFair();
   link.hidden = !can;
   if (can) link.href = `/analyse/clobber?position=${encodeURIComponent(view.position)}`;
 }
@@ -398,6 +413,7 @@ function draw() {
   drawCompose();
   drawEnd();
   drawShare();
+  arrivals.draw(latest, MODE === "play" ? mySeats() : null, seatName);
   drawCurtain(model);
   drawAnalyseLink(model.view);
   life.draw(latest);
@@ -487,6 +503,9 @@ $("#rules-button").addEventListener("click", async () => {
     try {
       const data = await api(`/api/rules/${latest.game}`);
       $("#rules").innerHTML = data.html;  // rendered server-side from the project's own rules text
+      drawFigures($("#rules"), renderer);
+      $("#rules").append(el("p", {}, el("a", { href: `/learn/${latest.game}`, target: "_blank",
+        rel: "noopener", text: "Learn to play, step by step" })));
       $("#rules").dataset.loaded = "1";
     } catch (err) { $("#rules").textContent = err.message; }
   }
