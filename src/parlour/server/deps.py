@@ -89,9 +89,9 @@ def acting_seat(table: Table, hand: HandData, seat: int | None) -> int:
     if not hand.seats:
         raise HTTPException(403, "this link holds no seat")
     chosen = table.focus(hand) if seat is None else seat
-    if chosen not in hand.seats:
-        raise HTTPException(403, not_held(chosen))
-    return int(chosen)
+    if chosen is None or chosen not in hand.seats:
+        raise HTTPException(403, not_held(hand.seats[0] if chosen is None else chosen))
+    return chosen
 
 
 
