@@ -6,6 +6,7 @@ No server here: the queue is plain asyncio, driven step by step.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from parlour.server.fairness import FairQueue, JobClass
 
@@ -13,7 +14,10 @@ PERSON, ALONE = JobClass.INTERACTIVE, JobClass.BACKGROUND
 
 
 def _run(body):
-    return asyncio.run(body())
+    """Run ``body`` on an event loop of its own, in a thread: the browser tests' Playwright
+    keeps a loop running in the main thread for the whole session."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, body()).result()
 
 
 def test_a_free_worker_takes_a_job_at_once():
