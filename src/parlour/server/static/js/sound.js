@@ -16,6 +16,7 @@ const WORDS = {
 
 export const played = [];
 let context = null;
+let allowed = false;     // the player has clicked or pressed a key: the browser lets audio start
 let lastAt = 0;
 
 function stored() {
@@ -31,6 +32,7 @@ export function setEnabled(on) {
 }
 
 function audio() {
+  if (!allowed) return null;
   const Ctx = window.AudioContext || window.webkitAudioContext;
   if (!Ctx) return null;
   if (!context) {
@@ -149,7 +151,7 @@ export function setupToggle(button) {
     if (enabled()) { audio(); cue("move"); }
   });
   // the first click or key on the page lets the browser start audio
-  const unlock = () => { if (enabled()) audio(); };
+  const unlock = () => { allowed = true; if (enabled()) audio(); };
   document.addEventListener("pointerdown", unlock, { once: true, capture: true });
   document.addEventListener("keydown", unlock, { once: true, capture: true });
   window.addEventListener("storage", (event) => { if (event.key === KEY) show(button); });
