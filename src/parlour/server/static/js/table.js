@@ -7,6 +7,7 @@
 // Names are put on the page as text only (textContent), never parsed as HTML.
 import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
 import * as life from "./tablelife.js";
+import * as chatJump from "./chatjump.js";
 import * as motion from "./motion.js";
 import * as sound from "./sound.js";
 
@@ -529,6 +530,7 @@ document.addEventListener("keydown", (e) => {
 window.addEventListener("resize", () => { if (latest) draw(); });
 
 life.setup({ send, latest: () => latest, seatName, mySeats, say, key: KEY });
+chatJump.setup({ mySeats });
 sound.setupToggle($("#sound-toggle"));
 window.parlour = { get latest() { return latest; }, get pending() { return pending; },
   get sounds() { return sound.played; } };

@@ -177,14 +177,14 @@ export default {
     let section = 4;
     if (narrow) {
       const mine = (model.mine || []).includes(last ? last.player : -1);
+      const turnNow = last ? last.turn : null;
       if (ui.keep.section === undefined) {
         const first = last ? last.squares[0] : [...moves.keys()][0];
         ui.keep.section = first ? sectionOfName(first) : 4;
-      } else if (last && ui.keep.seenTurn !== undefined && ui.keep.seenTurn !== last.turn && !mine &&
-        !pendingPlaces.length) {
+      } else if (last && ui.keep.seenTurn !== turnNow && !mine && !pendingPlaces.length) {
         ui.keep.section = sectionOfName(last.squares[0]);  // someone just played: show it
       }
-      if (last) ui.keep.seenTurn = last.turn;
+      ui.keep.seenTurn = turnNow;
       section = ui.keep.section;
     }
     const r0 = narrow ? Math.floor(section / 3) * 5 : 0;

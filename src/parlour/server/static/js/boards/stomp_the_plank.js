@@ -84,7 +84,7 @@ function geometry(view, narrow) {
     rootGap: narrow ? 4 : 6,
     length: W / 2 - hw - (narrow ? 10 : 16),
     thick: narrow ? 8 : 11,
-    scale: narrow ? 0.62 : 1,
+    scale: narrow ? 0.7 : 1,
     crate: narrow ? 9 : 13,
     crateCols: narrow ? 3 : 4,
     signW: narrow ? 134 : 196,
@@ -152,8 +152,7 @@ export default {
     pic.classList.add("plank-scene");
     pic.append(art.defs());
     pic.append(svg("rect", { x: 0, y: 0, width: g.W, height: g.water, fill: "url(#stp-sky)" }));
-    const lowest = view.planks.length > 2 ? g.y2 : g.y1;
-    pic.append(art.ship(g.cx, g.hw, g.deck, lowest + g.signTop + g.signH, narrow ? 10 : 12));
+    pic.append(art.ship(g.cx, g.hw, g.deck, g.water + 40, narrow ? 10 : 12));
 
     const planks = view.planks.map((p) => {
       const [side, deckIndex] = placeOf(p.player, view.planks.length);

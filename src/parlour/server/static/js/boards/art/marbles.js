@@ -137,7 +137,7 @@ export function stomperIcon(colour, size = 28) {
 
 export function hopIcon(colour, size = 22) {
   const pic = svg("svg", { viewBox: "-11 -11 22 22", width: size, height: size, "aria-hidden": "true",
-    focusable: "false", class: "stomper-icon" });
+    focusable: "false", class: "hop-icon" });
   pic.append(hopBadge(colour, 9.5));
   return pic;
 }

@@ -89,7 +89,21 @@ export function ship(cx, halfWidth, deck, keel, mastTop) {
       stroke: "#3a2112", "stroke-width": 2, fill: "none", opacity: 0.7 }));
   }
   g.append(svg("path", { d: `M ${cx - w - 14} ${deck - 18} L ${cx - w + 6} ${deck - 6} L ${cx + w - 6} ${deck - 6} L ${cx + w + 14} ${deck - 18}`,
-    stroke: "#c9955a", "stroke-width": 3, fill: "none", "stroke-linejoin": "round" }));
+    stroke: "#d9a948", "stroke-width": 3, fill: "none", "stroke-linejoin": "round" }));
+  // the stern: a row of lit windows under the rail, a carved board, and the rudder
+  const panes = w > 60 ? 4 : 2;
+  const paneW = (w * 1.3) / panes - 4;
+  for (let k = 0; k < panes; k++) {
+    const x = cx - w * 0.65 + k * (paneW + 4) + 2;
+    g.append(svg("rect", { x, y: deck + 2, width: paneW, height: Math.min(16, paneW * 0.9), rx: 3, fill: "#ffd98a",
+      stroke: "#3a2112", "stroke-width": 2 }));
+    g.append(svg("path", { d: `M ${x + paneW / 2} ${deck + 2} v ${Math.min(16, paneW * 0.9)}`, stroke: "#3a2112",
+      "stroke-width": 1.2 }));
+  }
+  g.append(svg("path", { d: `M ${cx - w * 0.7} ${deck + 24} Q ${cx} ${deck + 32} ${cx + w * 0.7} ${deck + 24}`,
+    stroke: "#d9a948", "stroke-width": 2.5, fill: "none" }));
+  g.append(svg("path", { d: `M ${cx - 5} ${deck + 34} L ${cx + 5} ${deck + 34} L ${cx + 7} ${keel} L ${cx - 7} ${keel} Z`,
+    fill: "#3f2414", stroke: "#2a170b", "stroke-width": 1 }));
   return g;
 }
 
@@ -289,19 +303,21 @@ const PICTURES = {
 };
 
 // A treasure card, w x h, its top-left corner at (0, 0).
-export function card(treasure, w, h) {
+export function card(treasure, w, h, { label = true } = {}) {
   const info = TREASURES[treasure] || { name: treasure, frame: "#777", tint: "#eee" };
   const g = svg("g", { "data-card": treasure, class: "card" });
   g.append(svg("rect", { x: 1.5, y: 2.5, width: w, height: h, rx: 7, fill: "#000", opacity: 0.25 }));
   g.append(svg("rect", { x: 0, y: 0, width: w, height: h, rx: 7, fill: "#fbf4e0", stroke: "#5b4a30", "stroke-width": 1 }));
   g.append(svg("rect", { x: 4, y: 4, width: w - 8, height: h - 8, rx: 5, fill: info.tint, stroke: info.frame,
     "stroke-width": 2 }));
-  const scale = Math.min((w - 12) / 60, (h - 28) / 60);
-  const pic = svg("g", { transform: `translate(${w / 2} ${(h - 14) / 2 + 2}) scale(${scale})` });
+  const scale = label ? Math.min((w - 12) / 60, (h - 28) / 60) : Math.min(w - 8, h - 8) / 60;
+  const pic = svg("g", { transform: `translate(${w / 2} ${label ? (h - 14) / 2 + 2 : h / 2}) scale(${scale})` });
   (PICTURES[treasure] || (() => {}))(pic);
   g.append(pic);
-  g.append(svg("rect", { x: 8, y: h - 20, width: w - 16, height: 14, rx: 3, fill: info.frame }));
-  g.append(svg("text", { x: w / 2, y: h - 9.5, "text-anchor": "middle", class: "card-name", text: info.name }));
+  if (label) {
+    g.append(svg("rect", { x: 8, y: h - 20, width: w - 16, height: 14, rx: 3, fill: info.frame }));
+    g.append(svg("text", { x: w / 2, y: h - 9.5, "text-anchor": "middle", class: "card-name", text: info.name }));
+  }
   return g;
 }
 
