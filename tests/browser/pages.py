@@ -70,3 +70,31 @@ def small_tap_targets(page: Page, selector: str, minimum: int = 40) -> list[str]
                       + `${Math.round(e.getBoundingClientRect().height)}`)""",
         [selector, minimum],
     )
+
+
+def boxes(page: Page, selector: str) -> list[dict[str, float]]:
+    """The on-screen boxes (CSS pixels, relative to the screen) of the visible elements."""
+    return page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
+            .map(e => e.getBoundingClientRect())
+            .filter(r => r.width > 0 && r.height > 0)
+            .map(r => ({left: r.left, top: r.top, right: r.right, bottom: r.bottom}))""",
+        selector,
+    )
+
+
+def on_screen(page: Page, selector: str) -> bool:
+    """Whether every visible element matching ``selector`` lies inside the screen as it is now
+    (nothing to scroll to), and there is at least one."""
+    size = page.viewport_size
+    assert size is not None
+    found = boxes(page, selector)
+    return bool(found) and all(
+        b["top"] >= 0 and b["left"] >= 0 and b["bottom"] <= size["height"] + 0.5
+        and b["right"] <= size["width"] + 0.5 for b in found
+    )
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] \
+        and b["top"] < a["bottom"]
