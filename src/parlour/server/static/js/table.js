@@ -282,6 +282,8 @@ function drawLog() {
 
 function drawBoard(model, interactive, before = previous, focus = null) {
   const key = `${model.version}|${model.viewer}|${JSON.stringify(pending)}|${replay ? replay.index : "live"}`;
+  // the same position drawn again (an ack after its state) lets the last move's animation run
+  if (key === memoKey && motion.busy() && !model.preview) return;
   if (key !== memoKey) { memo = {}; memoKey = key; }
   const board = $("#board");
   const active = document.activeElement && document.activeElement.closest
@@ -527,7 +529,7 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowLeft") moveReplay(-1);
   if (e.key === "ArrowRight") moveReplay(1);
 });
-window.addEventListener("resize", () => { if (latest) draw(); });
+window.addEventListener("resize", () => { motion.skip(); if (latest) draw(); });
 
 life.setup({ send, latest: () => latest, seatName, mySeats, say, key: KEY });
 chatJump.setup({ mySeats });
