@@ -21,6 +21,9 @@ const WORDS = {
   pile: (n) => `${n} card${n === 1 ? "" : "s"}`,
   discards: (n) => `${n} discarded`,
   caught: "Caught!",
+  caughtNote: (name) => `Caught by the captain: ${name}'s elephant steps forward.`,
+  stoppedNote: (name, n, others) => (n ? `${name} stopped: ${n} crate${n === 1 ? "" : "s"} to ${others > 1 ? "each other plank" : "the other plank"}.`
+    : `${name} stopped: no crates.`),
   elephant: (name, step, crates, balance) => `${name}'s plank: elephant ${step === 0 ? "at the start" : `${step} step${step === 1 ? "" : "s"} out`}, ` +
     `${crates} crate${crates === 1 ? "" : "s"}, ${balance > 0 ? `${balance} more crate${balance === 1 ? "" : "s"} tip it` : "tipped into the sea"}`,
   spot: (i, prize, treasure) => `Spot ${i}, ${prize}: ${treasure || "empty"}`,
@@ -166,7 +169,10 @@ export default {
       const old = before ? before.planks[plank.player] : null;
       this.drawPlank(pic, g, view, plank, old, model, animations);
     }
+    if (before) ui.keep.outcome = this.outcome(view, before);
+    if (view.pontoon.length) ui.keep.outcome = null;
     this.drawPontoon(pic, g, view, before, model, animations);
+    if (ui.keep.outcome && !view.terminal) this.drawOutcome(pic, g, ui.keep.outcome, model);
     this.drawLeftToDraw(pic, g, view);
 
     const controls = html("div", { class: "controls centred" });
@@ -248,12 +254,12 @@ export default {
       if (old && old.balance > 0) {
         const [fx, fy] = toScene(g, plank, stepX(g, old.step), lean(old, view.tip_at));
         animations.push(() => {
-          animate(tilt, [{ transform: `rotate(${lean(old, view.tip_at)}deg)` }, { transform: `rotate(${angle}deg)` }], 450,
+          animate(tilt, [{ transform: `rotate(${lean(old, view.tip_at)}deg)` }, { transform: `rotate(${angle}deg)` }], 350,
             { easing: "ease-in" });
           animate(fallen, [{ transform: `translate(${fx}px, ${fy}px)`, opacity: 1 },
             { transform: `translate(${fx + plank.side * 20}px, ${fy}px)`, offset: 0.35 },
-            { transform: `translate(${wx}px, ${g.water + 6}px)` }], 900, { easing: "ease-in" });
-          animate(foam, [{ opacity: 0 }, { opacity: 0, offset: 0.8 }, { opacity: 1 }], 1000);
+            { transform: `translate(${wx}px, ${g.water + 6}px)` }], 750, { easing: "ease-in" });
+          animate(foam, [{ opacity: 0 }, { opacity: 0, offset: 0.8 }, { opacity: 1 }], 850);
         });
       }
       return;
@@ -262,15 +268,15 @@ export default {
     const oldAngle = lean(old, view.tip_at);
     animations.push(() => {
       if (Math.abs(oldAngle - angle) > 0.01) {
-        animate(tilt, [{ transform: `rotate(${oldAngle}deg)` }, { transform: `rotate(${angle}deg)` }], 600,
-          { delay: fresh.length ? 350 : 150, easing: "cubic-bezier(.3,1.6,.5,1)" });
+        animate(tilt, [{ transform: `rotate(${oldAngle}deg)` }, { transform: `rotate(${angle}deg)` }], 420,
+          { delay: fresh.length ? 220 : 100, easing: "cubic-bezier(.3,1.6,.5,1)" });
       }
       fresh.forEach((box, k) => animate(box, [{ transform: "translateY(-70px)", opacity: 0 },
-        { transform: "translateY(0)", opacity: 1 }], 320, { delay: 80 + 45 * k, easing: "ease-in" }));
+        { transform: "translateY(0)", opacity: 1 }], 240, { delay: 40 + 30 * k, easing: "ease-in" }));
       if (old.step !== plank.step) {
         const dx = stepX(g, old.step) - stepX(g, plank.step);
-        animate(walker, [{ transform: `translateX(${dx}px)` }, { transform: "translateX(0)" }], 600,
-          { delay: 350, easing: "ease-in-out" });
+        animate(walker, [{ transform: `translateX(${dx}px)` }, { transform: "translateX(0)" }], 420,
+          { delay: 180, easing: "ease-in-out" });
       }
     });
   },
@@ -354,11 +360,11 @@ export default {
       animations.push(() => {
         transient(flying, [
           { transform: `translate(${sx - tx}px, ${sy - ty}px) scaleX(1)`, transformOrigin: `${g.cw / 2}px ${g.ch / 2}px` },
-          { transform: "translate(0, 0) scaleX(1)", transformOrigin: `${g.cw / 2}px ${g.ch / 2}px`, offset: 0.6 },
+          { transform: "translate(0, 0) scaleX(1)", transformOrigin: `${g.cw / 2}px ${g.ch / 2}px`, offset: 0.7 },
           { transform: "translate(0, 0) scaleX(0)", transformOrigin: `${g.cw / 2}px ${g.ch / 2}px` }],
-        { duration: 420, easing: "ease-out" }, mover);
+        { duration: 190, easing: "ease-out" }, mover);
         animate(newest.face, [{ transform: "scaleX(0)", transformOrigin: `${g.cw / 2}px ${g.ch / 2}px` },
-          { transform: "scaleX(1)", transformOrigin: `${g.cw / 2}px ${g.ch / 2}px` }], 200, { delay: 420 });
+          { transform: "scaleX(1)", transformOrigin: `${g.cw / 2}px ${g.ch / 2}px` }], 120, { delay: 190 });
       });
       return;
     }
@@ -380,12 +386,12 @@ export default {
           { transform: "translate(0, 0)", opacity: 1 },
           { transform: "translate(0, 0)", opacity: 1, offset: caught ? 0.55 : 0.2 },
           { transform: `translate(${away[0]}px, ${away[1]}px)`, opacity: 0.2 }],
-        { duration: caught ? 1000 : 600, delay: i * 40 }, holder));
+        { duration: caught ? 700 : 420, delay: i * 30 }, holder));
         if (dup) {
           const ring = svg("rect", { x: x - 3, y: y - 3, width: g.cw + 6, height: g.ch + 6, rx: 9, fill: "none",
             stroke: "#d62828", "stroke-width": 4 });
           layer.append(ring);
-          animations.push(() => transient(ring, [{ opacity: 1 }, { opacity: 1, offset: 0.6 }, { opacity: 0 }], { duration: 900 }));
+          animations.push(() => transient(ring, [{ opacity: 1 }, { opacity: 1, offset: 0.6 }, { opacity: 0 }], { duration: 650 }));
         }
       });
       if (caught) {
@@ -396,9 +402,38 @@ export default {
         layer.append(banner);
         animations.push(() => transient(banner, [{ opacity: 0, transform: "scale(.6)", transformOrigin: `${bx}px ${by}px` },
           { opacity: 1, transform: "scale(1)", transformOrigin: `${bx}px ${by}px`, offset: 0.25 },
-          { opacity: 1, offset: 0.75 }, { opacity: 0 }], { duration: 1100 }));
+          { opacity: 1, offset: 0.75 }, { opacity: 0 }], { duration: 700 }));
       }
     }
+  },
+
+  // how the last turn ended, while the pontoon is empty: caught, or stopped with crates given
+  outcome(view, before) {
+    if (view.pontoon.length || !before.pontoon.length) return null;
+    const player = before.active;
+    if (view.planks.some((p, i) => p.step > before.planks[i].step)) return { kind: "caught", player };
+    const given = Math.max(0, ...view.planks.map((p, i) => p.crates - before.planks[i].crates));
+    return { kind: "stop", player, given };
+  },
+
+  drawOutcome(pic, g, outcome, model) {
+    const name = model.shortName(outcome.player);
+    const text = outcome.kind === "caught" ? WORDS.caughtNote(name)
+      : WORDS.stoppedNote(name, outcome.given, model.view.planks.length - 1);
+    // on a phone, two lines: the sentence is cut after its colon
+    const lines = g.narrow && text.includes(": ") ? [text.slice(0, text.indexOf(": ") + 1), text.slice(text.indexOf(": ") + 2)]
+      : [text];
+    const [x, y] = [g.raftX + g.raftW / 2, g.raftY + g.head + g.ch / 2];
+    const longest = Math.max(...lines.map((l) => l.length));
+    const w = Math.min(g.raftW - 16, longest * (g.narrow ? 6.4 : 7.4) + 24);
+    const h = 16 * lines.length + 18;
+    const note = svg("g", { class: "turn-outcome", "data-outcome": outcome.kind },
+      svg("rect", { x: x - w / 2, y: y - h / 2, width: w, height: h, rx: 8, fill: outcome.kind === "caught" ? "#8f1d1d" : "#1f4f44",
+        opacity: 0.94 }));
+    const label = svg("text", { x, y: y - h / 2 + 9 + 12, "text-anchor": "middle", class: "outcome-text" });
+    lines.forEach((line, k) => label.append(svg("tspan", { x, dy: k ? 16 : 0, text: line })));
+    note.append(label);
+    pic.append(note);
   },
 
   // what is left in the draw pile, by treasure: the odds a player weighs before drawing again
