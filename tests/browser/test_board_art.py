@@ -158,6 +158,38 @@ def test_stomp_the_plank_cards_are_drawn_on_the_pontoon(
         context.close()
 
 
+@pytest.mark.parametrize("ending", ["stop", "caught"])
+def test_stomp_the_plank_says_how_the_last_turn_ended(
+    server: Server, browser: Browser, screenshots: Screenshots, ending: str,
+):
+    # Ada has turned over five treasures; the draw pile holds only those five (every hook and
+    # spyglass is discarded), so a sixth card must match one of them
+    position = ("turn=3 active=0 phase=choose pontoon=coins,ruby,map,compass,sword "
+                "discards=0,0,0,0,0,7,7 supply=56 planks=1/1,3/0")
+    table = server.create("stomp-the-plank", {"position": position})  # Ada, and an invited friend
+    host, guest = named_context(browser, "Ada"), named_context(browser, "Bo", "phone")
+    ada, bo = host.new_page(), guest.new_page()
+    try:
+        ada.goto(server.base + table["url"])
+        bo.goto(server.base + table["invites"][0]["url"])
+        state = _ready(ada)
+        bo.wait_for_function(f"window.parlour.latest && window.parlour.latest.version >= {state['version']}")
+        bo.wait_for_selector("#board svg.board-pic")
+        ada.click(f"[data-move='{'stop' if ending == 'stop' else 'draw'}']")
+        note = bo.locator(f"[data-outcome='{ending}']")
+        note.wait_for()
+        expected = ("Ada stopped: 5 crates to the other plank." if ending == "stop"
+                    else "Caught by the captain: Ada's elephant steps forward.")
+        assert " ".join(note.locator("tspan").all_text_contents()) == expected
+        assert bo.locator("[data-move='draw']").is_visible()  # and it is Bo's turn, with the note
+        if ending == "caught":
+            bo.wait_for_function("document.getAnimations().length === 0", timeout=WAIT_MS)
+            screenshots.save(bo, "stomp-the-plank-caught-phone.png", full=False)
+    finally:
+        host.close()
+        guest.close()
+
+
 # -- Stomple ------------------------------------------------------------------------------------
 # Ada (red) on b4; a yellow string c4-d4-e5 next to her and one red marble far away, on g1.
 HOP = "1w...../g....../....y../.0yy.../......./......./k.....r 0 rb ss - 0,0 1"

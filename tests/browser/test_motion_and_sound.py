@@ -136,9 +136,14 @@ def test_moves_are_animated_briefly_and_never_under_reduced_motion(
         page.context.close()
 
 
+FIRST_ON_BOARD = """() => { window.__first = document.getAnimations().find(a => a.playState === 'running'
+    && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest('#board'));
+    return Boolean(window.__first); }"""
+
+
 @pytest.mark.parametrize("ending", ["click", "update"])
 def test_a_click_or_the_next_update_ends_an_animation(server: Server, browser: Browser, ending: str):
-    # the pontoon is empty: the card drawn cannot match, so the turn (and the board) stays Ada's
+    # the pontoon is empty: the card drawn cannot match, so the turn stays Ada's
     position = ("turn=3 active=0 phase=start pontoon=- discards=0,0,0,0,0,0,0 supply=58 "
                 "planks=1/0,1/0")
     table = server.create("stomp-the-plank", {"position": position}, seats=[ME, COMPUTER])
@@ -146,15 +151,22 @@ def test_a_click_or_the_next_update_ends_an_animation(server: Server, browser: B
     try:
         page.goto(server.base + table["url"])
         state = _ready(page)
-        page.click("[data-move='draw']")
-        page.wait_for_function(RUNNING_ON_BOARD, timeout=WAIT_MS)  # the card turns over
-        if ending == "click":
-            page.mouse.click(5, 300)  # anywhere: here, the page's margin
-        else:  # the page draws again (as on every message): what moved is at its place
-            page.evaluate("window.dispatchEvent(new Event('resize'))")
-        assert page.evaluate(RUNNING_ON_BOARD) == 0
-        assert latest(page)["version"] == state["version"] + 2  # nothing else happened meanwhile
-        assert page.locator("[data-spot] [data-card]").count() == 1
+        with server.client(table["url"]) as same_seat:  # Ada's seat, from another window
+            page.click("[data-move='draw']")
+            page.wait_for_function(FIRST_ON_BOARD, timeout=WAIT_MS)  # the card turns over
+            assert page.evaluate("window.__first.playState") == "running"
+            if ending == "click":
+                page.mouse.click(5, 300)  # anywhere: here, the page's margin
+                assert page.evaluate(RUNNING_ON_BOARD) == 0
+                assert latest(page)["version"] == state["version"] + 2  # nothing else came
+            else:  # the next message: Ada stops from her other window
+                now = same_seat.wait_state(lambda m: m["version"] == state["version"] + 2)
+                stop = next(m["a"] for m in now["legal"] if m["s"] == "stop")
+                assert page.evaluate("window.__first.playState") == "running"
+                assert same_seat.act([stop], at=now["version"])["type"] == "ack"
+                page.wait_for_function(f"window.parlour.latest.version > {now['version']}",
+                                       timeout=WAIT_MS)
+            assert page.evaluate("window.__first.playState") == "finished"
     finally:
         page.context.close()
 
