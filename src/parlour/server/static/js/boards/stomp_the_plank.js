@@ -163,7 +163,8 @@ export default {
       return { ...p, side, y, rootX: g.cx + side * (g.hw + g.rootGap) };
     });
     // the sea goes over the hull's bottom; the planks over the sea
-    pic.append(art.sea(g.W, g.water, g.height));
+    g.sea = art.sea(g.W, g.water, g.height);
+    pic.append(g.sea);
     const animations = [];
     for (const plank of planks) {
       const old = before ? before.planks[plank.player] : null;
@@ -216,7 +217,8 @@ export default {
     stand.append(walker);
     if (!tipped) tilt.append(stand);
     outer.append(tilt);
-    pic.append(outer);
+    if (tipped) pic.insertBefore(outer, g.sea);  // what went under is hidden by the water
+    else pic.append(outer);
 
     // the name sign under the plank, by the ship: never where an elephant can stand
     const acting = view.active === plank.player && !view.terminal;
@@ -240,14 +242,15 @@ export default {
 
     let fallen = null;
     if (tipped) {
-      // the elephant went into the sea off the end of its plank
-      const [wx] = toScene(g, plank, g.length * 0.8, 0);
-      fallen = svg("g", { transform: `translate(${wx} ${g.water + 6})` });
-      const body = svg("g", { "data-elephant": plank.player, transform: `rotate(${plank.side * 150})` });
+      // the elephant went into the sea where its plank goes under: only its feet show
+      const under = Math.min(g.length, (g.water - plank.y) / Math.tan((angle * Math.PI) / 180));
+      const wx = Math.max(34, Math.min(g.W - 34, plank.rootX + plank.side * under));
+      const legs = 16 * g.scale;
+      fallen = svg("g", { transform: `translate(${wx} ${g.water - legs})` });
+      const body = svg("g", { "data-elephant": plank.player, transform: `rotate(${plank.side * 172})` });
       body.append(art.elephant(colour, { scale: g.scale, flip: plank.side < 0 }));
       fallen.append(body);
-      pic.append(fallen);
-      pic.append(svg("rect", { x: wx - 40, y: g.water + 4, width: 80, height: 34, fill: "url(#stp-sea)", opacity: 0.92 }));
+      pic.insertBefore(fallen, g.sea);
       const foam = art.splash();
       foam.setAttribute("transform", `translate(${wx} ${g.water + 4}) scale(${g.narrow ? 0.7 : 1})`);
       pic.append(foam);
@@ -258,7 +261,7 @@ export default {
             { easing: "ease-in" });
           animate(fallen, [{ transform: `translate(${fx}px, ${fy}px)`, opacity: 1 },
             { transform: `translate(${fx + plank.side * 20}px, ${fy}px)`, offset: 0.35 },
-            { transform: `translate(${wx}px, ${g.water + 6}px)` }], 750, { easing: "ease-in" });
+            { transform: `translate(${wx}px, ${g.water - legs}px)` }], 750, { easing: "ease-in" });
           animate(foam, [{ opacity: 0 }, { opacity: 0, offset: 0.8 }, { opacity: 1 }], 850);
         });
       }
