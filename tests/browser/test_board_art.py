@@ -115,8 +115,10 @@ def test_stomp_the_plank_elephants_never_cover_a_name(
 
 def _leans(page: Page) -> list[float]:
     """How many degrees each plank leans, seat by seat."""
-    return page.locator("[data-plank] .tilt").evaluate_all(
-        "els => els.map(e => parseFloat(/rotate\\(([-\\d.]+)/.exec(e.getAttribute('transform'))[1]))")
+    found = page.locator("[data-plank]").evaluate_all(
+        """els => els.map(e => [Number(e.dataset.plank), parseFloat(
+            /rotate\\(([-\\d.]+)/.exec(e.querySelector('.tilt').getAttribute('transform'))[1])])""")
+    return [angle for _, angle in sorted(found)]
 
 
 def test_a_plank_leans_more_as_it_loads(server: Server, browser: Browser):
@@ -130,6 +132,27 @@ def test_a_plank_leans_more_as_it_loads(server: Server, browser: Browser):
         empty, eight, twelve = _leans(page)  # loads 0, 5 + 3 for the step, 12
         assert empty == 0 < eight < twelve < 7
         assert page.locator("[data-plank='2'] .crate").count() == 12
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_tipped_plank_sends_its_elephant_into_the_sea(server: Server, browser: Browser, size: str):
+    position = ("turn=9 active=0 phase=over end=tip-stop pontoon=coins,ruby discards=0,0,0,0,0,0,0 "
+                "supply=40 planks=3/0,17/0")
+    table = server.create("stomp-the-plank", {"position": position}, seats=[ME, *_computers(1)])
+    context = named_context(browser, "Ada", size)
+    page = context.new_page()
+    try:
+        page.goto(server.base + table["url"])
+        _ready(page)
+        assert _leans(page)[1] > 30  # tipped
+        assert "overboard!" in (page.text_content("[data-plank-name='1']") or "")
+        elephant = boxes(page, "[data-elephant='1']")[0]
+        for sign in boxes(page, "[data-plank-name]"):
+            assert not overlap(elephant, sign)
+        water = page.evaluate("document.querySelector('#board svg.board-pic').getBoundingClientRect()")
+        assert elephant["left"] >= water["left"] and elephant["right"] <= water["right"]
     finally:
         context.close()
 

@@ -67,7 +67,7 @@ function geometry(view, narrow) {
   const y2 = y1 + laneGap;
   const signTop = narrow ? 26 : 30;
   const signH = narrow ? 46 : 40;
-  const water = (lower ? y2 : y1) + signTop + signH + (narrow ? 14 : 18);
+  const water = (lower ? y2 : y1) + signTop + signH + (narrow ? 18 : 26);
   const cw = narrow ? 70 : 76;
   const ch = narrow ? 94 : 100;
   const gap = narrow ? 8 : 10;
@@ -245,7 +245,7 @@ export default {
       // the elephant went into the sea where its plank goes under: only its feet show
       const under = Math.min(g.length, (g.water - plank.y) / Math.tan((angle * Math.PI) / 180));
       const wx = Math.max(34, Math.min(g.W - 34, plank.rootX + plank.side * under));
-      const legs = 16 * g.scale;
+      const legs = 13 * g.scale;
       fallen = svg("g", { transform: `translate(${wx} ${g.water - legs})` });
       const body = svg("g", { "data-elephant": plank.player, transform: `rotate(${plank.side * 172})` });
       body.append(art.elephant(colour, { scale: g.scale, flip: plank.side < 0 }));
