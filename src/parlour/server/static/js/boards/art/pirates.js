@@ -305,7 +305,7 @@ const PICTURES = {
 // A treasure card, w x h, its top-left corner at (0, 0).
 export function card(treasure, w, h, { label = true } = {}) {
   const info = TREASURES[treasure] || { name: treasure, frame: "#777", tint: "#eee" };
-  const g = svg("g", { "data-card": treasure, class: "card" });
+  const g = svg("g", { "data-card": treasure, class: "treasure-card" });
   g.append(svg("rect", { x: 1.5, y: 2.5, width: w, height: h, rx: 7, fill: "#000", opacity: 0.25 }));
   g.append(svg("rect", { x: 0, y: 0, width: w, height: h, rx: 7, fill: "#fbf4e0", stroke: "#5b4a30", "stroke-width": 1 }));
   g.append(svg("rect", { x: 4, y: 4, width: w - 8, height: h - 8, rx: 5, fill: info.tint, stroke: info.frame,
