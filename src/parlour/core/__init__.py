@@ -24,6 +24,7 @@ from parlour.core.game import (
     parse_position_error,
     pick_chance_outcome,
 )
+from parlour.core.presentation import Presentation, Turn, presentation, register_presentation
 from parlour.core.record import GameRecord, RecordError
 from parlour.core.registry import game_class, list_games, load_game, register_game
 
@@ -42,9 +43,11 @@ __all__ = [
     "NotationError",
     "Param",
     "ParlourError",
+    "Presentation",
     "RecordError",
     "State",
     "SupportsRandom",
+    "Turn",
     "UnknownGameError",
     "Utility",
     "View",
@@ -54,5 +57,7 @@ __all__ = [
     "needs_extra",
     "parse_position_error",
     "pick_chance_outcome",
+    "presentation",
     "register_game",
+    "register_presentation",
 ]
