@@ -279,6 +279,9 @@ def test_stomple_draws_the_path_of_a_string(
         assert page.locator("[data-square='e5'] [data-stomper='1']").count() == 1
         marked = page.locator("[data-path-hole]").evaluate_all("els => els.map(e => e.dataset.square)")
         assert sorted(marked) == ["c4", "d4", "e5"]
+        # Ada (red) has no red marble left to hop to: the sentence under the board says so
+        assert "no red marble is left to hop to" in page.inner_text("[data-legend] .legend-you")
+        assert page.locator("[data-hop]").count() == 0
         _clean(page, axe_source, f"Stomple path at {size} size")
         screenshots.save(page, f"stomple-path-{size}.png")
         assert errors == []

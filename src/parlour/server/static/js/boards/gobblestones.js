@@ -376,12 +376,12 @@ export default {
       const w = 5 * unit + 2;
       const has = [...moves.keys()].some((n) => sectionOfName(n) === s);
       const area = svg("rect", { x, y, width: w, height: w, fill: "transparent", rx: 2,
-        stroke: s === section ? "#111" : "none", "stroke-width": s === section ? 3 : 0, "data-section": s });
+        stroke: s === section ? "#ffd23f" : "none", "stroke-width": s === section ? 3 : 0, "data-section": s });
       const label = WORDS.showSection(WORDS.sections[s], has, lastSections.has(s));
       pic.append(playable(area, label, () => { ui.keep.section = s; ui.redraw(); }));
       if (s === section) {
-        pic.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: w - 3, height: w - 3, rx: 2, fill: "none",
-          stroke: "#fff", "stroke-width": 1.2, "pointer-events": "none" }));
+        pic.append(svg("rect", { x: x - 1.5, y: y - 1.5, width: w + 3, height: w + 3, rx: 3, fill: "none",
+          stroke: "#111", "stroke-width": 1, "pointer-events": "none" }));
       }
     }
     return html("div", { class: "board-map" }, pic);

@@ -32,6 +32,7 @@ const WORDS = {
   string: (colour) => `Keep stomping the ${colour} string: the marbles next to your stomper are outlined.`,
   choose: (colour) => `Stomp a marble next to it, or hop to any ${colour} marble:`,
   marked: "marks them.",
+  noHop: (colour) => `Stomp a marble next to it (no ${colour} marble is left to hop to).`,
   out: (colour) => `Your ${colour} stomper is out of this round.`,
   key: "Stompers:",
   isOut: "(out)",
@@ -257,6 +258,7 @@ export default {
         if (status === "out") line.append(` ${WORDS.out(colour)}`);
         else if (model.interactive && view.string) line.append(` ${WORDS.string(view.string)}`);
         else if (status === "first") line.append(` ${WORDS.first}`);
+        else if (!view.board.join("").includes(art.LETTER_OF[colour])) line.append(` ${WORDS.noHop(colour)}`);
         else line.append(` ${WORDS.choose(colour)} `, art.hopIcon(colour), ` ${WORDS.marked}`);
         box.append(line);
       }
