@@ -122,7 +122,8 @@ def _leans(page: Page) -> list[float]:
 
 
 def test_a_plank_leans_more_as_it_loads(server: Server, browser: Browser):
-    position = "turn=4 active=0 phase=start pontoon=- discards=0,0,0,0,0,0,0 supply=43 planks=0/0,5/1,12/0"
+    position = ("turn=4 active=0 phase=start pontoon=- discards=0,0,0,0,0,0,0 supply=43 "
+                "planks=0/0,5/1,12/0")
     table = server.create("stomp-the-plank", {"position": position}, seats=[ME, *_computers(2)])
     context = named_context(browser, "Ada")
     page = context.new_page()
@@ -137,7 +138,9 @@ def test_a_plank_leans_more_as_it_loads(server: Server, browser: Browser):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_tipped_plank_sends_its_elephant_into_the_sea(server: Server, browser: Browser, size: str):
+def test_a_tipped_plank_sends_its_elephant_into_the_sea(
+    server: Server, browser: Browser, size: str,
+):
     position = ("turn=9 active=0 phase=over end=tip-stop pontoon=coins,ruby discards=0,0,0,0,0,0,0 "
                 "supply=40 planks=3/0,17/0")
     table = server.create("stomp-the-plank", {"position": position}, seats=[ME, *_computers(1)])
@@ -151,8 +154,8 @@ def test_a_tipped_plank_sends_its_elephant_into_the_sea(server: Server, browser:
         elephant = boxes(page, "[data-elephant='1']")[0]
         for sign in boxes(page, "[data-plank-name]"):
             assert not overlap(elephant, sign)
-        water = page.evaluate("document.querySelector('#board svg.board-pic').getBoundingClientRect()")
-        assert elephant["left"] >= water["left"] and elephant["right"] <= water["right"]
+        scene = boxes(page, "#board svg.board-pic")[0]
+        assert elephant["left"] >= scene["left"] and elephant["right"] <= scene["right"]
     finally:
         context.close()
 
@@ -168,12 +171,15 @@ def test_stomp_the_plank_cards_are_drawn_on_the_pontoon(
     try:
         page.goto(server.base + table["url"])
         _ready(page)
-        cards = page.locator("[data-spot] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        cards = page.locator("[data-spot] [data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)")
         assert cards == ["coins", "ruby", "map", "compass", "sword"]
         # each card is a picture of its own: no two treasures are drawn alike
-        shapes = page.locator("[data-spot] [data-card]").evaluate_all("els => els.map(e => e.innerHTML)")
+        shapes = page.locator("[data-spot] [data-card]").evaluate_all(
+            "els => els.map(e => e.innerHTML)")
         assert len(set(shapes)) == 5
-        labels = page.locator("[data-spot]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+        labels = page.locator("[data-spot]").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))")
         assert labels[0] == "Spot 1, stopping here gives 0 crates: Coins"
         assert labels[5] == "Spot 6, filling it wins: empty"
         screenshots.save(page, "stomp-the-plank-pontoon.png", readme=True, full=False)
@@ -196,7 +202,8 @@ def test_stomp_the_plank_says_how_the_last_turn_ended(
         ada.goto(server.base + table["url"])
         bo.goto(server.base + table["invites"][0]["url"])
         state = _ready(ada)
-        bo.wait_for_function(f"window.parlour.latest && window.parlour.latest.version >= {state['version']}")
+        bo.wait_for_function(
+            f"window.parlour.latest && window.parlour.latest.version >= {state['version']}")
         bo.wait_for_selector("#board svg.board-pic")
         ada.click(f"[data-move='{'stop' if ending == 'stop' else 'draw'}']")
         note = bo.locator(f"[data-outcome='{ending}']")
@@ -241,7 +248,8 @@ def test_stomple_says_which_stomper_is_yours_and_marks_the_hops(
         # your stomper is labelled on the board; the marble you may hop to carries the mark
         assert page.locator("[data-square='b4'] [data-stomper='0']").count() == 1
         assert page.text_content("[data-square='b4'] .you-tag") == "you"
-        hops = page.locator("[data-hop]").evaluate_all("els => els.map(e => e.closest('[data-square]').dataset.square)")
+        hops = page.locator("[data-hop]").evaluate_all(
+            "els => els.map(e => e.closest('[data-square]').dataset.square)")
         assert hops == ["g1"]
         assert page.locator("[data-square='g1'] [data-marble='r']").count() == 1
         assert "hop to it" in (page.get_attribute("[data-square='g1']", "aria-label") or "")
@@ -273,11 +281,13 @@ def test_stomple_draws_the_path_of_a_string(
         assert state["log"][-1]["text"] == "c4 > d4 > e5"
         path = page.locator("[data-path]")
         assert path.get_attribute("data-path") == "c4 d4 e5"
-        assert path.get_attribute("aria-label") == "Computer (easy, blue)'s last turn: c4 then d4 then e5"
+        assert path.get_attribute("aria-label") == (
+            "Computer (easy, blue)'s last turn: c4 then d4 then e5")
         # the holes stomped on the way are numbered in order; the stomper stands at the end
         assert path.locator("text").all_text_contents() == ["1", "2"]
         assert page.locator("[data-square='e5'] [data-stomper='1']").count() == 1
-        marked = page.locator("[data-path-hole]").evaluate_all("els => els.map(e => e.dataset.square)")
+        marked = page.locator("[data-path-hole]").evaluate_all(
+            "els => els.map(e => e.dataset.square)")
         assert sorted(marked) == ["c4", "d4", "e5"]
         # Ada (red) has no red marble left to hop to: the sentence under the board says so
         assert "no red marble is left to hop to" in page.inner_text("[data-legend] .legend-you")
@@ -334,7 +344,8 @@ def test_gobblestones_whole_turn_on_one_screen_and_why_no_end_play(
         assert page.inner_text("#status") == "Your turn"
         if size == "desktop":  # "Your turn", the rack and Pass together, with no scrolling
             assert page.evaluate("window.scrollY") == 0
-            for selector in ("#status", "[data-rack]", "[data-move='pass']", "#board svg.board-pic"):
+            for selector in ("#status", "[data-rack]", "[data-move='pass']",
+                             "#board svg.board-pic"):
                 assert on_screen(page, selector), selector
         # a first tile that covers no centre square: no End play, and the reason in player words
         if size == "phone":  # the board shows one board square: go to the one with that square
@@ -344,7 +355,8 @@ def test_gobblestones_whole_turn_on_one_screen_and_why_no_end_play(
         page.wait_for_selector("[data-why-no-end]")
         assert page.locator("[data-move='end']").count() == 0
         why = page.inner_text("[data-why-no-end]")
-        assert why.startswith("No End play yet: the game's first play must cover one of the dotted centre squares")
+        assert why.startswith("No End play yet: the game's first play must cover one of the "
+                              "dotted centre squares")
         summary = page.inner_text("[data-play-summary]")
         assert re.fullmatch(r"Your play so far: 1 tile, \d points?\.", summary), summary
         body = page.inner_text("body")
@@ -352,7 +364,8 @@ def test_gobblestones_whole_turn_on_one_screen_and_why_no_end_play(
         if size == "desktop":
             assert on_screen(page, "[data-why-no-end]") and on_screen(page, "#status")
         _clean(page, axe_source, f"GobbleStones first tile at {size} size")
-        screenshots.save(page, f"gobblestones-why-no-end-{size}.png", readme=True, full=size == "phone")
+        screenshots.save(page, f"gobblestones-why-no-end-{size}.png", readme=True,
+                         full=size == "phone")
         # take it back, lay one on a centre square: End play is offered, beside the rack
         page.locator("[data-take-back]").click()
         page.wait_for_function("window.parlour.pending.length === 0", timeout=WAIT_MS)
@@ -398,7 +411,8 @@ def test_gobblestones_on_a_phone_shows_and_marks_the_last_play(
             pytest.fail("no deal in 20 let Ada open away from the middle board square")
         bo.goto(server.base + table["invites"][0]["url"])
         ada.wait_for_selector("#board svg.board-pic")
-        bo.wait_for_function(f"window.parlour.latest && window.parlour.latest.version >= {state['version']}")
+        bo.wait_for_function(
+            f"window.parlour.latest && window.parlour.latest.version >= {state['version']}")
         assert bo.locator("#board svg.board-pic [data-last]").count() == 0  # nothing played yet
         shown = bo.get_attribute("#board svg.board-pic", "aria-label")
         assert shown == "GobbleStones board, the centre board square"
@@ -406,7 +420,8 @@ def test_gobblestones_on_a_phone_shows_and_marks_the_last_play(
         ada.locator(f"#board g[data-square='{centre}']").click()
         ada.click("[data-move='end']")
         bo.wait_for_function(
-            "window.parlour.latest.log.length > 0 && window.parlour.latest.to_act === 1", timeout=WAIT_MS)
+            "window.parlour.latest.log.length > 0 && window.parlour.latest.to_act === 1",
+            timeout=WAIT_MS)
         bo.wait_for_selector(f"#board [data-square='{centre}'] [data-last]")
         # Bo's phone went to that board square: the play is on the screen, marked, and on the map
         assert on_screen(bo, f"#board [data-square='{centre}'] [data-last]")

@@ -106,8 +106,9 @@ def test_an_empty_open_tables_panel_waits_under_the_games(
             first_card = boxes(page, ".card")[0]
             assert first_card["top"] < 260  # the games come first
         # a table anyone may join: the panel comes first, to take a seat at it
-        response = server.post("/api/tables", {"game": "clobber", "params": {}, "open": True,
-                                              "seats": [{"kind": "me", "name": "Ada"}, {"kind": "open"}]})
+        seats = [{"kind": "me", "name": "Ada"}, {"kind": "open"}]
+        response = server.post("/api/tables",
+                               {"game": "clobber", "params": {}, "open": True, "seats": seats})
         assert response.status_code == 201, response.text
         page.wait_for_function(f"({order})() === 'before'", timeout=WAIT_MS)
         assert page.locator("#open-list li").count() >= 1

@@ -28,7 +28,8 @@ Element.prototype.animate = function (frames, options) {
 };
 """
 RUNNING_ON_BOARD = """() => document.getAnimations().filter(a => a.playState === 'running' &&
-    a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest('#board')).length"""
+    a.effect && a.effect.target && a.effect.target.closest &&
+    a.effect.target.closest('#board')).length"""
 
 # Positions where the next turns animate a move of each kind.
 STRING = "1w...../g....../....y../.0yy.../......./......./k.....r 0 rb ss - 0,0 1"
@@ -62,10 +63,10 @@ def _after(page: Page, version: int) -> dict:
 
 def _stomple_turn(page: Page) -> None:  # the string c4 > d4 > e5, stomp by stomp
     state = _ready(page)
-    for hole in ("c4", "d4", "e5"):
+    for stomped, hole in enumerate(("c4", "d4", "e5"), start=1):
         page.locator(f"#board g[data-square='{hole}']").click()
-        if hole != "e5":
-            page.wait_for_function(f"window.parlour.pending.length === {'c4 d4'.split().index(hole) + 1}",
+        if hole != "e5":  # a preview: the string goes on
+            page.wait_for_function(f"window.parlour.pending.length === {stomped}",
                                    timeout=WAIT_MS)
     _after(page, state["version"])
 
@@ -73,7 +74,8 @@ def _stomple_turn(page: Page) -> None:  # the string c4 > d4 > e5, stomp by stom
 def _plank_turn(page: Page) -> None:  # draw a card: it turns over onto the pontoon
     state = _ready(page)
     page.click("[data-move='draw']")
-    page.wait_for_function(f"window.parlour.latest.version >= {state['version'] + 2}", timeout=WAIT_MS)
+    page.wait_for_function(f"window.parlour.latest.version >= {state['version'] + 2}",
+                           timeout=WAIT_MS)
     page.wait_for_timeout(100)
 
 
@@ -136,13 +138,16 @@ def test_moves_are_animated_briefly_and_never_under_reduced_motion(
         page.context.close()
 
 
-FIRST_ON_BOARD = """() => { window.__first = document.getAnimations().find(a => a.playState === 'running'
-    && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest('#board'));
+FIRST_ON_BOARD = """() => { window.__first = document.getAnimations().find(a =>
+    a.playState === 'running' && a.effect && a.effect.target && a.effect.target.closest &&
+    a.effect.target.closest('#board'));
     return Boolean(window.__first); }"""
 
 
 @pytest.mark.parametrize("ending", ["click", "update"])
-def test_a_click_or_the_next_update_ends_an_animation(server: Server, browser: Browser, ending: str):
+def test_a_click_or_the_next_update_ends_an_animation(
+    server: Server, browser: Browser, ending: str,
+):
     # the pontoon is empty: the card drawn cannot match, so the turn stays Ada's
     position = ("turn=3 active=0 phase=start pontoon=- discards=0,0,0,0,0,0,0 supply=58 "
                 "planks=1/0,1/0")
