@@ -18,6 +18,7 @@ from tests.server.helpers import ServerProcess as Server
 from .conftest import Screenshots, named_context
 from .pages import (
     WAIT_MS,
+    at_table,
     axe_violations,
     boxes,
     horizontal_overflow,
@@ -74,13 +75,8 @@ def test_stomp_the_plank_elephants_never_cover_a_name(
     size: str, players: int,
 ):
     params = {"position": LOADED} if players == 4 else {}
-    table = server.create("stomp-the-plank", params, seats=[ME, *_computers(players - 1)])
-    context = named_context(browser, "Ada", size)
-    page = context.new_page()
-    errors = watch_errors(page)
-    try:
-        page.goto(server.base + table["url"])
-        state = _ready(page)
+    with at_table(server, browser, "stomp-the-plank", params, [ME, *_computers(players - 1)],
+                  size) as (page, state, errors):
         assert page.locator("[data-elephant]").count() == players
         assert page.locator("[data-plank-name]").count() == players
         names = boxes(page, "[data-plank-name]")
@@ -109,8 +105,6 @@ def test_stomp_the_plank_elephants_never_cover_a_name(
         _clean(page, axe_source, f"Stomp the Plank, {players} players, {size}")
         screenshots.save(page, f"stomp-the-plank-{players}-players-{size}.png", readme=players == 4)
         assert errors == []
-    finally:
-        context.close()
 
 
 def _leans(page: Page) -> list[float]:
@@ -124,17 +118,11 @@ def _leans(page: Page) -> list[float]:
 def test_a_plank_leans_more_as_it_loads(server: Server, browser: Browser):
     position = ("turn=4 active=0 phase=start pontoon=- discards=0,0,0,0,0,0,0 supply=43 "
                 "planks=0/0,5/1,12/0")
-    table = server.create("stomp-the-plank", {"position": position}, seats=[ME, *_computers(2)])
-    context = named_context(browser, "Ada")
-    page = context.new_page()
-    try:
-        page.goto(server.base + table["url"])
-        _ready(page)
+    with at_table(server, browser, "stomp-the-plank", {"position": position}, [ME, *_computers(2)],
+                  "desktop") as (page, _, _):
         empty, eight, twelve = _leans(page)  # loads 0, 5 + 3 for the step, 12
         assert empty == 0 < eight < twelve < 7
         assert page.locator("[data-plank='2'] .crate").count() == 12
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -143,12 +131,8 @@ def test_a_tipped_plank_sends_its_elephant_into_the_sea(
 ):
     position = ("turn=9 active=0 phase=over end=tip-stop pontoon=coins,ruby discards=0,0,0,0,0,0,0 "
                 "supply=40 planks=3/0,17/0")
-    table = server.create("stomp-the-plank", {"position": position}, seats=[ME, *_computers(1)])
-    context = named_context(browser, "Ada", size)
-    page = context.new_page()
-    try:
-        page.goto(server.base + table["url"])
-        _ready(page)
+    with at_table(server, browser, "stomp-the-plank", {"position": position}, [ME, *_computers(1)],
+                  size) as (page, _, _):
         assert _leans(page)[1] > 30  # tipped
         assert "overboard!" in (page.text_content("[data-plank-name='1']") or "")
         elephant = boxes(page, "[data-elephant='1']")[0]
@@ -156,8 +140,6 @@ def test_a_tipped_plank_sends_its_elephant_into_the_sea(
             assert not overlap(elephant, sign)
         scene = boxes(page, "#board svg.board-pic")[0]
         assert elephant["left"] >= scene["left"] and elephant["right"] <= scene["right"]
-    finally:
-        context.close()
 
 
 def test_stomp_the_plank_cards_are_drawn_on_the_pontoon(
@@ -165,12 +147,8 @@ def test_stomp_the_plank_cards_are_drawn_on_the_pontoon(
 ):
     position = ("turn=3 active=0 phase=choose pontoon=coins,ruby,map,compass,sword "
                 "discards=0,0,0,0,0,0,0 supply=56 planks=1/1,3/0")
-    table = server.create("stomp-the-plank", {"position": position}, seats=[ME, *_computers(1)])
-    context = named_context(browser, "Ada")
-    page = context.new_page()
-    try:
-        page.goto(server.base + table["url"])
-        _ready(page)
+    with at_table(server, browser, "stomp-the-plank", {"position": position}, [ME, *_computers(1)],
+                  "desktop") as (page, _, _):
         cards = page.locator("[data-spot] [data-card]").evaluate_all(
             "els => els.map(e => e.dataset.card)")
         assert cards == ["coins", "ruby", "map", "compass", "sword"]
@@ -183,8 +161,6 @@ def test_stomp_the_plank_cards_are_drawn_on_the_pontoon(
         assert labels[0] == "Spot 1, stopping here gives 0 crates: Coins"
         assert labels[5] == "Spot 6, filling it wins: empty"
         screenshots.save(page, "stomp-the-plank-pontoon.png", readme=True, full=False)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("ending", ["stop", "caught"])
@@ -231,13 +207,8 @@ STRING = ".w...../g....../....y../.1yy.../......./......./k0....w 1 rb ss - 0,0 
 def test_stomple_says_which_stomper_is_yours_and_marks_the_hops(
     server: Server, browser: Browser, screenshots: Screenshots, axe_source: str, size: str,
 ):
-    table = server.create("stomple", {"position": HOP, "rounds": 1}, seats=[ME, *_computers(1)])
-    context = named_context(browser, "Ada", size)
-    page = context.new_page()
-    errors = watch_errors(page)
-    try:
-        page.goto(server.base + table["url"])
-        _ready(page)
+    with at_table(server, browser, "stomple", {"position": HOP, "rounds": 1}, [ME, *_computers(1)],
+                  size) as (page, _, errors):
         assert page.inner_text("#status") == "Your turn · you are the red stomper"
         legend = page.inner_text("[data-legend] .legend-you")
         assert legend.startswith("You are the red stomper.")
@@ -263,21 +234,15 @@ def test_stomple_says_which_stomper_is_yours_and_marks_the_hops(
         _clean(page, axe_source, f"Stomple legend at {size} size")
         screenshots.save(page, f"stomple-your-stomper-{size}.png", readme=size == "desktop")
         assert errors == []
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_stomple_draws_the_path_of_a_string(
     server: Server, browser: Browser, screenshots: Screenshots, axe_source: str, size: str,
 ):
-    table = server.create("stomple", {"position": STRING, "rounds": 1}, seats=[ME, *_computers(1)])
-    context = named_context(browser, "Ada", size)
-    page = context.new_page()
-    errors = watch_errors(page)
-    try:
-        page.goto(server.base + table["url"])
-        state = _ready(page)
+    params = {"position": STRING, "rounds": 1}
+    with at_table(server, browser, "stomple", params, [ME, *_computers(1)],
+                  size) as (page, state, errors):
         assert state["log"][-1]["text"] == "c4 > d4 > e5"
         path = page.locator("[data-path]")
         assert path.get_attribute("data-path") == "c4 d4 e5"
@@ -295,8 +260,6 @@ def test_stomple_draws_the_path_of_a_string(
         _clean(page, axe_source, f"Stomple path at {size} size")
         screenshots.save(page, f"stomple-path-{size}.png")
         assert errors == []
-    finally:
-        context.close()
 
 
 # -- GobbleStones --------------------------------------------------------------------------------
@@ -334,13 +297,8 @@ def test_gobblestones_whole_turn_on_one_screen_and_why_no_end_play(
     server: Server, browser: Browser, screenshots: Screenshots, axe_source: str, size: str,
 ):
     position, centre, other = _opening()
-    table = server.create("gobblestones", {"position": position}, seats=[ME, *_computers(1)])
-    context = named_context(browser, "Ada", size)
-    page = context.new_page()
-    errors = watch_errors(page)
-    try:
-        page.goto(server.base + table["url"])
-        _ready(page)
+    with at_table(server, browser, "gobblestones", {"position": position}, [ME, *_computers(1)],
+                  size) as (page, _, errors):
         assert page.inner_text("#status") == "Your turn"
         if size == "desktop":  # "Your turn", the rack and Pass together, with no scrolling
             assert page.evaluate("window.scrollY") == 0
@@ -379,8 +337,6 @@ def test_gobblestones_whole_turn_on_one_screen_and_why_no_end_play(
             for selector in ("#status", "[data-rack]", "[data-move='end']"):
                 assert on_screen(page, selector), selector
         assert errors == []
-    finally:
-        context.close()
 
 
 def _section(square: str) -> int:
