@@ -257,6 +257,12 @@ def test_stomple_draws_the_path_of_a_string(
         # Ada (red) has no red marble left to hop to: the sentence under the board says so
         assert "no red marble is left to hop to" in page.inner_text("[data-legend] .legend-you")
         assert page.locator("[data-hop]").count() == 0
+        # the replay shows each stomp of it: its last step, d4 to e5
+        page.click("#replay-any")
+        page.wait_for_selector(".replay-bar.on")
+        assert page.get_attribute("[data-path]", "data-path") == "e5"
+        assert page.locator("[data-square='e5'] [data-stomper='1']").count() == 1
+        assert page.locator("#board [data-last]").count() == 1
         _clean(page, axe_source, f"Stomple path at {size} size")
         screenshots.save(page, f"stomple-path-{size}.png")
         assert errors == []

@@ -98,6 +98,17 @@ function covered(view, name) {
 function lastPlay(model) {
   const { view, previous } = model;
   const turns = model.recentTurns || [];
+  const fresh = () => {
+    const found = [];
+    view.tiles.forEach((row, r) => [...row].forEach((mark, c) => {
+      if (mark !== "." && previous.tiles[r][c] === ".") found.push(squareName(r, c));
+    }));
+    return found;
+  };
+  if (!turns.length && previous && previous.tiles && model.last) {  // a replay's step
+    const found = fresh();
+    return found.length ? { player: model.last.player, turn: null, squares: found } : null;
+  }
   for (let k = turns.length - 1; k >= 0; k--) {
     const t = turns[k];
     if (t.player === null || t.player < 0) continue;
@@ -106,11 +117,8 @@ function lastPlay(model) {
       const still = squares.filter((s) => covered(view, s));
       if (still.length) return { player: t.player, turn: t.turn, squares: still };
     } else if (/face down/.test(t.text || "") && k === turns.length - 1 && previous && previous.tiles) {
-      const fresh = [];
-      view.tiles.forEach((row, r) => [...row].forEach((mark, c) => {
-        if (mark !== "." && previous.tiles[r][c] === ".") fresh.push(squareName(r, c));
-      }));
-      if (fresh.length) return { player: t.player, turn: t.turn, squares: fresh };
+      const found = fresh();
+      if (found.length) return { player: t.player, turn: t.turn, squares: found };
     }
   }
   return null;

@@ -84,7 +84,8 @@ function meOf(model) {
 
 // The last turn's path: who, where the stomper started (when this page saw it) and the holes.
 function lastPath(model) {
-  const turn = model.lastTurn;
+  // live: the move list's last turn (a whole string); in a replay: the step's own move
+  const turn = model.lastTurn || (model.last && model.last.player >= 0 ? model.last : null);
   if (!turn || turn.player === null || turn.player < 0 || !turn.text) return null;
   const holes = turn.text.match(/[a-g][1-7]/g);
   if (!holes || !holes.length) return null;
@@ -216,6 +217,9 @@ export default {
       layer.append(svg("path", { d: "M 0 0 L -11 -7 L -11 7 Z", fill: colour[1], stroke: "#111", "stroke-width": 1.5,
         transform: `translate(${x2 + ux * 3} ${y2 + uy * 3}) rotate(${a})` }));
     }
+    const [ex, ey] = centre(path.holes[path.holes.length - 1]);
+    layer.append(svg("circle", { cx: ex, cy: ey, r: CELL * 0.47, fill: "none", stroke: "#f2c94c",
+      "stroke-width": 4, "data-last": "1" }));
     path.holes.slice(0, -1).forEach((name, k) => {
       const [x, y] = centre(name);
       layer.append(svg("circle", { cx: x, cy: y, r: 10, fill: colour[1], stroke: "#111", "stroke-width": 1.5 }));
