@@ -143,6 +143,13 @@ function introduce(msg) {
 
 async function receive(msg) {
   if (msg.type === "state") {
+    if (rendererGame !== msg.game) {
+      // the board's drawing first: the message is taken in (window.parlour.latest) and drawn at once
+      renderer = await loadRenderer(msg.game);
+      rendererGame = msg.game;
+      $("#title").textContent = msg.title;
+      document.title = `parlour: ${msg.title}`;
+    }
     if (!latest || msg.version !== latest.version || msg.viewer !== latest.viewer) {
       previous = latest && msg.viewer === latest.viewer && msg.version !== latest.version
         ? latest.view : previous;
@@ -156,12 +163,6 @@ async function receive(msg) {
       if (MODE === "play") rememberGame({ url: window.location.pathname, game: msg.game, title: msg.title });
     }
     latest = msg;
-    if (rendererGame !== msg.game) {
-      renderer = await loadRenderer(msg.game);
-      rendererGame = msg.game;
-      $("#title").textContent = msg.title;
-      document.title = `parlour: ${msg.title}`;
-    }
     introduce(msg);
     life.onState(msg);
     if (!shown || !shown.preview) shown = msg;
