@@ -1,6 +1,7 @@
-// On a phone the chat is far down the page, under the board and the panels: a small "Chat"
-// button stays in the corner while the chat is out of sight, counts the messages that came
-// since it was last seen, and takes the player there (the message box ready to type in).
+// On a phone the chat is far down the page, under the board and the panels. A chat button in
+// the header takes the player there at any time (the message box ready to type in); when
+// messages come while the chat is out of sight, it counts them, and a button with the count
+// also appears in the corner of the screen until they are read.
 import { $, el } from "./common.js";
 
 const WORDS = {
@@ -10,33 +11,42 @@ const WORDS = {
 
 let unread = 0;
 let inView = true;
-let button = null;
+let buttons = [];
 let mine = () => [];
 
 function show() {
-  if (!button) return;
-  button.hidden = inView;
-  const badge = button.querySelector(".chat-count");
-  badge.textContent = unread > 99 ? "99+" : String(unread);
-  badge.hidden = unread === 0;
-  button.classList.toggle("fresh", unread > 0);
-  button.setAttribute("aria-label", WORDS.label(unread));
+  for (const button of buttons) {
+    const corner = button.id === "chat-jump";
+    button.hidden = corner ? inView || unread === 0 : false;
+    const badge = button.querySelector(".chat-count");
+    badge.textContent = unread > 99 ? "99+" : String(unread);
+    badge.hidden = unread === 0;
+    button.classList.toggle("fresh", unread > 0);
+    button.setAttribute("aria-label", WORDS.label(unread));
+  }
+}
+
+function chatButton(id, className) {
+  return el("button", { id, class: className, type: "button" },
+    el("span", { class: "chat-bubble", "aria-hidden": "true" }),
+    el("span", { class: "chat-count", "aria-hidden": "true", hidden: true }));
 }
 
 export function setup({ mySeats }) {
   const panel = $("#chat-panel");
   if (!panel) return;
   mine = mySeats;
-  button = el("button", { id: "chat-jump", class: "chat-jump", type: "button", hidden: true },
-    el("span", { class: "chat-bubble", "aria-hidden": "true" }),
-    el("span", { class: "chat-word", text: WORDS.chat, "aria-hidden": "true" }),
-    el("span", { class: "chat-count", "aria-hidden": "true", hidden: true }));
-  button.addEventListener("click", () => {
+  const go = () => {
     panel.scrollIntoView({ block: "end" });
     const input = $("#chat-text");
     if (input) input.focus({ preventScroll: true });
-  });
-  document.body.append(button);
+  };
+  buttons = [chatButton("chat-link", "quiet icon chat-link"), chatButton("chat-jump", "chat-jump")];
+  buttons[0].title = WORDS.chat;
+  for (const button of buttons) button.addEventListener("click", go);
+  const header = $("header.bar");
+  header.insertBefore(buttons[0], $("#sound-toggle") || null);
+  document.body.append(buttons[1]);
   if ("IntersectionObserver" in window) {
     new IntersectionObserver((entries) => {
       for (const entry of entries) inView = entry.isIntersecting;
@@ -49,4 +59,5 @@ export function setup({ mySeats }) {
     if (!inView && !(msg.seat !== null && msg.seat !== undefined && mine().includes(msg.seat))) unread += 1;
     show();
   });
+  show();
 }
