@@ -53,9 +53,11 @@ def _title_whole(page: Page) -> None:
     """The game's name in the header is shown whole: not cut, not under the buttons."""
     title = page.evaluate(
         """() => { const t = document.querySelector('#title').getBoundingClientRect();
-                   const b = document.querySelector('#sound-toggle').getBoundingClientRect();
+                   const b = Math.min(...[...document.querySelectorAll('header.bar button')]
+                       .map(e => e.getBoundingClientRect()).filter(r => r.width > 0)
+                       .map(r => r.left));
                    const e = document.querySelector('#title');
-                   return {right: t.right, toggle: b.left, cut: e.scrollWidth > e.clientWidth + 1,
+                   return {right: t.right, toggle: b, cut: e.scrollWidth > e.clientWidth + 1,
                            text: e.textContent}; }"""
     )
     assert not title["cut"]

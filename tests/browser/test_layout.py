@@ -12,7 +12,15 @@ from parlour import list_games
 from tests.server.helpers import ServerProcess as Server
 
 from .conftest import Screenshots, named_context
-from .pages import WAIT_MS, axe_violations, boxes, on_screen, wait_my_turn, watch_errors
+from .pages import (
+    WAIT_MS,
+    axe_violations,
+    boxes,
+    on_screen,
+    small_tap_targets,
+    wait_my_turn,
+    watch_errors,
+)
 
 ME = {"kind": "me", "name": "Ada"}
 COMPUTER = {"kind": "ai", "agent": "easy"}
@@ -61,27 +69,42 @@ def test_on_a_phone_the_chat_is_one_tap_away_and_counts_new_messages(
         bo.goto(server.base + table["invites"][0]["url"])
         for page in (ada, bo):
             page.wait_for_selector("#board svg.board-pic")
-        jump = bo.locator("#chat-jump")
-        jump.wait_for()
-        assert on_screen(bo, "#chat-jump") and not on_screen(bo, "#chat-text")
-        assert jump.get_attribute("aria-label") == "Go to the chat"
-        assert ada.locator("#chat-jump").is_hidden()  # a desktop shows the chat beside the board
+        # the header's chat button, from the top of the page; nothing in the corner yet
+        header = bo.locator("#chat-link")
+        assert on_screen(bo, "#chat-link") and not on_screen(bo, "#chat-text")
+        assert header.get_attribute("aria-label") == "Go to the chat"
+        assert bo.locator("#chat-jump").is_hidden()
+        assert small_tap_targets(bo, "#chat-link") == []
+        for page in (ada,):  # a desktop shows the chat beside the board: no chat buttons
+            assert page.locator("#chat-link").is_hidden() and page.locator("#chat-jump").is_hidden()
         for text in ("Good luck!", "Your move"):
             ada.fill("#chat-text", text)
             ada.click("#chat-form button[type=submit]")
-        bo.wait_for_function("document.querySelector('#chat-jump .chat-count').textContent === '2'",
-                             timeout=WAIT_MS)
-        assert jump.get_attribute("aria-label") == "Chat: 2 new messages"
-        assert bo.locator("#chat-jump .chat-count").is_visible()
-        found = [v for v in axe_violations(bo, axe_source) if "chat-jump" in str(v["targets"])]
+        bo.wait_for_function(
+            "document.querySelector('#chat-jump .chat-count').textContent === '2'", timeout=WAIT_MS)
+        # the count is in the corner of the screen, and on the header's button
+        corner = bo.locator("#chat-jump")
+        corner.wait_for()
+        assert on_screen(bo, "#chat-jump")
+        assert corner.get_attribute("aria-label") == "Chat: 2 new messages"
+        assert header.get_attribute("aria-label") == "Chat: 2 new messages"
+        assert bo.locator("#chat-link .chat-count").inner_text() == "2"
+        found = [v for v in axe_violations(bo, axe_source) if "chat-" in str(v["targets"])]
         assert found == []
         screenshots.save(bo, "phone-chat-button.png", full=False)
-        jump.click()
+        corner.click()
         bo.wait_for_function("document.activeElement && document.activeElement.id === 'chat-text'",
                              timeout=WAIT_MS)
         bo.wait_for_selector("#chat-jump", state="hidden")
         assert on_screen(bo, "#chat-text")
+        assert bo.locator("#chat-link .chat-count").is_hidden()  # read
         assert bo.locator("#chat-log li").all_inner_texts()[-1].endswith("Your move")
+        # and back at the top, the header's button goes there too
+        bo.evaluate("window.scrollTo(0, 0)")
+        bo.locator("#chat-text").blur()
+        header.click()
+        bo.wait_for_function("document.activeElement && document.activeElement.id === 'chat-text'",
+                             timeout=WAIT_MS)
         assert errors == []
     finally:
         host.close()
