@@ -127,12 +127,20 @@ def test_a_plank_leans_more_as_it_loads(server: Server, browser: Browser):
         assert page.locator("[data-plank='2'] .crate").count() == 12
 
 
+TIPPED = {  # the computer's plank tipped: under Ada's crates, or when its elephant stepped on
+    "crates": "turn=9 active=0 phase=over end=tip-stop pontoon=coins,ruby "
+              "discards=0,0,0,0,0,0,0 supply=40 planks=3/0,17/0",
+    "step": "turn=9 active=1 phase=over end=tip-step pontoon=coins,ruby,coins "
+            "discards=0,0,0,0,0,0,0 supply=52 planks=1/0,7/3",
+}
+
+
 @pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("how", list(TIPPED))
 def test_a_tipped_plank_sends_its_elephant_into_the_sea(
-    server: Server, browser: Browser, size: str,
+    server: Server, browser: Browser, size: str, how: str,
 ):
-    position = ("turn=9 active=0 phase=over end=tip-stop pontoon=coins,ruby discards=0,0,0,0,0,0,0 "
-                "supply=40 planks=3/0,17/0")
+    position = TIPPED[how]
     with at_table(server, browser, "stomp-the-plank", {"position": position}, [ME, *_computers(1)],
                   size) as (page, _, _):
         assert _leans(page)[1] > 30  # tipped
@@ -142,6 +150,10 @@ def test_a_tipped_plank_sends_its_elephant_into_the_sea(
             assert not overlap(elephant, sign)
         scene = boxes(page, "#board svg.board-pic")[0]
         assert elephant["left"] >= scene["left"] and elephant["right"] <= scene["right"]
+        # a game lost on a match rings the two cards alike
+        matched = page.locator("[data-spot]:has([data-match]) [data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)")
+        assert matched == (["coins", "coins"] if how == "step" else [])
 
 
 def test_stomp_the_plank_cards_are_drawn_on_the_pontoon(

@@ -321,6 +321,11 @@ export default {
       if (i < view.pontoon.length) {
         const face = art.card(view.pontoon[i], g.cw, g.ch);
         spot.append(face);
+        if (view.end === "tip-step" && view.pontoon.indexOf(view.pontoon[i]) !== view.pontoon.lastIndexOf(view.pontoon[i])) {
+          // the game ended on a match: the two cards alike are ringed
+          spot.append(svg("rect", { x: -3, y: -3, width: g.cw + 6, height: g.ch + 6, rx: 9, fill: "none",
+            stroke: "#d62828", "stroke-width": 4, "data-match": "1" }));
+        }
         if (i === view.pontoon.length - 1) { face.setAttribute("data-last", "1"); newest = { face, i }; }
       }
       pic.append(spot);
