@@ -46,7 +46,7 @@ function colourOf(seat) {
 }
 
 // Where each seat's plank leaves the ship: side -1 (left) or +1 (right), deck 0 (upper) or 1.
-function placeOf(seat, players) {
+function placeOf(seat) {
   const order = [[-1, 0], [1, 0], [1, 1], [-1, 1]];
   return order[seat % 4];
 }
@@ -158,7 +158,7 @@ export default {
     pic.append(art.ship(g.cx, g.hw, g.deck, g.water + 40, narrow ? 10 : 12));
 
     const planks = view.planks.map((p) => {
-      const [side, deckIndex] = placeOf(p.player, view.planks.length);
+      const [side, deckIndex] = placeOf(p.player);
       const y = deckIndex ? g.y2 : g.y1;
       return { ...p, side, y, rootX: g.cx + side * (g.hw + g.rootGap) };
     });

@@ -1,7 +1,5 @@
 // Small helpers for drawing boards as SVG.
-import { play, reducedMotion } from "../motion.js";
-
-export { reducedMotion };
+import { play } from "../motion.js";
 const NS = "http://www.w3.org/2000/svg";
 
 export function svg(tag, attrs = {}, ...children) {
