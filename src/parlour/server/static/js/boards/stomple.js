@@ -259,11 +259,8 @@ export default {
       if (colour) {
         const status = view.status[me];
         const line = html("p", { class: "legend-you" }, art.stomperIcon(colour), html("strong", { text: WORDS.yours(colour) }));
-        if (status === "out") line.append(` ${WORDS.out(colour)}`);
-        else if (model.interactive && view.string) line.append(` ${WORDS.string(view.string)}`);
-        else if (status === "first") line.append(` ${WORDS.first}`);
-        else if (!view.board.join("").includes(art.LETTER_OF[colour])) line.append(` ${WORDS.noHop(colour)}`);
-        else line.append(` ${WORDS.choose(colour)} `, art.hopIcon(colour), ` ${WORDS.marked}`);
+        const what = this.whatToDo(view, model, status, colour);  // nothing once the game is over
+        if (what) line.append(" ", ...what);
         box.append(line);
       }
       const key = html("p", { class: "legend-key muted" }, html("span", { text: WORDS.key }));
@@ -275,6 +272,15 @@ export default {
       box.append(key);
     }
     return box;
+  },
+
+  whatToDo(view, model, status, colour) {
+    if (view.phase === "over") return null;
+    if (status === "out") return [WORDS.out(colour)];
+    if (model.interactive && view.string) return [WORDS.string(view.string)];
+    if (status === "first") return [WORDS.first];
+    if (!view.board.join("").includes(art.LETTER_OF[colour])) return [WORDS.noHop(colour)];
+    return [`${WORDS.choose(colour)} `, art.hopIcon(colour), ` ${WORDS.marked}`];
   },
 
   info(view, viewer) {
