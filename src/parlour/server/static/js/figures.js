@@ -10,7 +10,8 @@ export function drawFigures(root, renderer) {
     const keep = {};
     const draw = () => renderer.render(box, {
       view: data.view, legal: [], last: data.last, viewer: data.viewer, toAct: data.to_act,
-      interactive: false, pending: [], previous: data.previous, seatName: NAMES, animate: false,
+      interactive: false, pending: [], previous: data.previous, seatName: NAMES, shortName: NAMES,
+      animate: false, lastTurn: null, recentTurns: [], mine: [],
     }, { step: () => {}, replace: () => {}, say: () => {}, memo: {}, keep, redraw: draw });
     draw();
   }

@@ -148,7 +148,11 @@ function drawBoard() {
     pending,
     previous,
     seatName,
+    shortName: seatName,
     animate: previous !== null,
+    lastTurn: null,
+    recentTurns: [],
+    mine: [reply.learner],
   }, { step: stepTo, replace, say, memo, keep, redraw: () => drawBoard() });
 }
 
