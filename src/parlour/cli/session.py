@@ -26,6 +26,7 @@ from parlour.core import (
     State,
     presentation,
 )
+from parlour.core.presentation import Entry, group_turns
 from parlour.games.wording import illegal_message, notation_message
 
 HELP = """[bold]Commands[/]
@@ -64,6 +65,9 @@ class TerminalGame:
         self.state = self.game.new_initial_state()
         self.chance = random.Random(self.seed)
         self._checkpoints: list[int] = []
+        self._log: list[Entry] = []
+        """Every action as the table may read it, for the computer's turns told in one line."""
+        self._told = 0
         self._ask = self.ask or (lambda prompt: self.console.input(prompt))
 
     # -- the loop ---------------------------------------------------------------------------
@@ -71,16 +75,13 @@ class TerminalGame:
         self.shown_for: tuple[int, int] | None = None
         while not self.state.is_terminal() and not self.quit:
             if self.state.is_chance_node():
-                self.state.apply_action(self.state.sample_chance_outcome(self.chance))
+                self._apply(self.state.sample_chance_outcome(self.chance))
                 continue
             player = self.state.current_player()
             seat = self.seats[player]
+            self._tell_computer_turns()
             if seat.agent is not None:
-                action = seat.agent.step(self.state)
-                text = self.state.public_action_string(action)
-                name = self.name(player)
-                self.state.apply_action(action)
-                self.console.print(f"[magenta]{escape(name)}[/] plays [bold]{text}[/]")
+                self._apply(seat.agent.step(self.state))
                 continue
             key = (player, len(self.state.history()))
             if self.shown_for != key:
@@ -93,6 +94,7 @@ class TerminalGame:
                 self._show(player)
                 self.shown_for = key
             self._human_turn(player)
+        self._tell_computer_turns(final=True)
         self._show(self._viewer())
         self._announce()
         return self.state
@@ -102,6 +104,32 @@ class TerminalGame:
         humans = sum(seat.human for seat in self.seats)
         hidden = self.game.get_type().information == Information.IMPERFECT
         return hidden and humans > 1 and (shown_for is None or shown_for[0] != player)
+
+    def _apply(self, action: int, state: State | None = None) -> None:
+        """Apply an action to ``state`` (the game's, by default), logged as everyone may
+        read it (G-3), so that the computers' turns are told in the game's words."""
+        state = self.state if state is None else state
+        try:
+            text: str | None = state.public_action_string(action)
+        except (ValueError, IndexError, KeyError):
+            text = None
+        self._log.append(Entry(state.current_player(), text, tuple(state.scores())))
+        state.apply_action(action)
+
+    def _tell_computer_turns(self, final: bool = False) -> None:
+        """Each computer's finished turn in one line, in the game's words as the move log has
+        it ("Computer (hard): h8-h11 +14"), not one line per action."""
+        words = presentation(self.game)
+        turns = group_turns(words, self._log, tuple(self.state.scores()))
+        now = self.state.current_player()
+        if turns and not (final or self.state.is_terminal()
+                          or (now >= 0 and now != turns[-1][1].player)):
+            turns = turns[:-1]  # the last turn goes on
+        for _index, turn in turns[self._told:]:
+            if self.seats[turn.player].agent is not None:
+                self.console.print(f"[magenta]{escape(self.name(turn.player))}:[/] "
+                                   f"[bold]{escape(words.turn_text(turn))}[/]")
+        self._told = max(self._told, len(turns))
 
     def name(self, player: int) -> str:
         """A seat as the game names it: "White", "Ada (green)", "Computer (hard, Black)"."""
@@ -122,7 +150,8 @@ class TerminalGame:
 
     def _show(self, player: int | None) -> None:
         self.console.print()
-        self.console.print(render_board(self.state, player))
+        names = [self.name(i) for i in range(len(self.seats))]
+        self.console.print(render_board(self.state, player, names))
 
     def _human_turn(self, player: int) -> None:
         if not self._checkpoints or self._checkpoints[-1] != len(self.state.history()):
@@ -182,7 +211,8 @@ class TerminalGame:
                 f"[red]{escape(message)}[/]  (type [cyan]help[/] for how to move)"
             )
             return
-        self.state = trial
+        for action in trial.history()[len(self.state.history()):]:
+            self._apply(action)
 
     def _undo(self) -> None:
         now = len(self.state.history())
@@ -193,6 +223,8 @@ class TerminalGame:
         target = earlier[-1]
         self._checkpoints = [c for c in self._checkpoints if c <= target]
         self.state = self.game.new_state_from_actions(self.state.history()[:target])
+        del self._log[target:]
+        self._told = min(self._told, len(group_turns(presentation(self.game), self._log)))
         self.console.print("[yellow]move taken back[/]")
         player = self.state.current_player()
         self._show(player)

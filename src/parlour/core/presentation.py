@@ -13,10 +13,11 @@ not: a turn's texts are the texts that player may read (G-3).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from parlour.core.game import Game, State
+from parlour.core.game import CHANCE_PLAYER, Game, State
 
 _PRESENTATIONS: dict[str, type[Presentation]] = {}
 P = TypeVar("P", bound="type[Presentation]")
@@ -68,6 +69,50 @@ class Presentation:
         its own short limit (a GobbleStones bluff: trust); ``None`` when no such decision is
         being made."""
         return None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One action as a viewer may read it, for :func:`group_turns`: who acted (the chance
+    player included), its text (``None`` where the viewer may not read it) and everyone's
+    points just before it."""
+
+    player: int
+    text: str | None
+    scores: tuple[float, ...] | None = None
+
+
+def group_turns(
+    words: Presentation,
+    entries: Sequence[Entry],
+    final_scores: tuple[float, ...] | None = None,
+) -> list[tuple[int, Turn]]:
+    """The turns the actions make, each with the index of its first entry.
+
+    A turn is a player's run of actions until someone else acts or the game says it ended
+    (:meth:`Presentation.ends_turn`); chance events inside a turn belong to it (the cards it
+    turned up), those outside any turn (a deal) to none. ``gained`` is the player's points
+    from the start of the turn to the start of the next (``final_scores`` after the last).
+    """
+    runs: list[tuple[int, int, list[str | None], list[str | None], Any, bool]] = []
+    for index, entry in enumerate(entries):
+        if entry.player == CHANCE_PLAYER:
+            if runs and not runs[-1][5]:
+                runs[-1][3].append(entry.text)
+            continue
+        if not runs or runs[-1][5] or runs[-1][1] != entry.player:
+            runs.append((index, entry.player, [], [], entry.scores, False))
+        runs[-1][2].append(entry.text)
+        if words.ends_turn(entry.text):
+            runs[-1] = (*runs[-1][:5], True)
+    turns = []
+    for number, (index, player, texts, chance, before, _closed) in enumerate(runs):
+        after = runs[number + 1][4] if number + 1 < len(runs) else final_scores
+        gained = None
+        if before is not None and after is not None:
+            gained = after[player] - before[player]
+        turns.append((index, Turn(player, tuple(texts), tuple(chance), gained)))
+    return turns
 
 
 def register_presentation(name: str) -> Any:

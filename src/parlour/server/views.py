@@ -21,9 +21,9 @@ from parlour.core import (
     GameRecord,
     Information,
     State,
-    Turn,
     presentation,
 )
+from parlour.core.presentation import Entry, group_turns
 
 
 @dataclass(frozen=True)
@@ -157,18 +157,6 @@ TURN_LOG_LENGTH = 60
 """How many recent turns each state message carries."""
 
 
-@dataclass
-class _Run:
-    """A turn being gathered from the notes: one player's actions and the chance inside."""
-
-    player: int
-    seq: int
-    texts: list[str | None]
-    chance: list[str | None]
-    scores: tuple[float, ...] | None
-    closed: bool = False
-
-
 def turn_log(
     game: Any,
     notes: list[Note],
@@ -186,28 +174,13 @@ def turn_log(
     """
     public = is_public(game)
     words = presentation(game)
-    runs: list[_Run] = []
-    current: _Run | None = None
+    entries = []
     for note in notes:
         shown = visible_move(note, viewer, public)
-        text = shown["text"] if shown else None
-        if note.player == CHANCE_PLAYER:
-            if current is not None and not current.closed:
-                current.chance.append(text)
-            continue
-        if current is None or current.closed or current.player != note.player:
-            current = _Run(note.player, note.seq, [], [], note.scores)
-            runs.append(current)
-        current.texts.append(text)
-        if words.ends_turn(text):
-            current.closed = True
-    lines: list[dict[str, Any]] = []
-    for index, run in enumerate(runs):
-        after = runs[index + 1].scores if index + 1 < len(runs) else final_scores
-        gained = None
-        if run.scores is not None and after is not None:
-            gained = after[run.player] - run.scores[run.player]
-        turn = Turn(run.player, tuple(run.texts), tuple(run.chance), gained)
-        lines.append({"turn": index + 1, "player": run.player, "seq": run.seq,
-                      "text": words.turn_text(turn)})
+        entries.append(Entry(note.player, shown["text"] if shown else None, note.scores))
+    lines = [
+        {"turn": number, "player": turn.player, "seq": notes[index].seq,
+         "text": words.turn_text(turn)}
+        for number, (index, turn) in enumerate(group_turns(words, entries, final_scores), 1)
+    ]
     return lines[-limit:]
