@@ -145,6 +145,7 @@ class Game(ABC):
 
     game_type: ClassVar[GameType]
     parameters: ClassVar[Mapping[str, Param]]
+    _hash: int | None = None
 
     def __init__(self, **params: Any) -> None:
         self._params = self._validate(params)
@@ -279,7 +280,13 @@ class Game(ABC):
         return isinstance(other, Game) and other.name == self.name and other._params == self._params
 
     def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted((k, repr(v)) for k, v in self._params.items()))))
+        # computed once: a configured game never changes, and servers and searches hash the
+        # same game very often (a cache keyed by games, a presentation looked up per message)
+        if self._hash is None:
+            self._hash = hash(
+                (self.name, tuple(sorted((k, repr(v)) for k, v in self._params.items())))
+            )
+        return self._hash
 
     def __repr__(self) -> str:
         args = "".join(f", {k}={v!r}" for k, v in self.non_default_parameters().items())

@@ -14,8 +14,8 @@ not: a turn's texts are the texts that player may read (G-3).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from functools import lru_cache
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from parlour.core.game import CHANCE_PLAYER, Game, State
 
@@ -23,8 +23,7 @@ _PRESENTATIONS: dict[str, type[Presentation]] = {}
 P = TypeVar("P", bound="type[Presentation]")
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):
     """One numbered line of the move log: a player's run of actions, as one viewer may read it.
 
     ``texts`` are the player's actions and ``chance`` the chance events inside the turn (the
@@ -71,11 +70,10 @@ class Presentation:
         return None
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One action as a viewer may read it, for :func:`group_turns`: who acted (the chance
     player included), its text (``None`` where the viewer may not read it) and everyone's
-    points just before it."""
+    points just before it. (Tuples: a state message builds one per action of the game.)"""
 
     player: int
     text: str | None
@@ -84,10 +82,11 @@ class Entry:
 
 def group_turns(
     words: Presentation,
-    entries: Sequence[Entry],
+    entries: Sequence[tuple[int, str | None, tuple[float, ...] | None]],
     final_scores: tuple[float, ...] | None = None,
 ) -> list[tuple[int, Turn]]:
-    """The turns the actions make, each with the index of its first entry.
+    """The turns the actions make, each with the index of its first entry (the entries are
+    :class:`Entry` values, or plain tuples of the same fields).
 
     A turn is a player's run of actions until someone else acts or the game says it ended
     (:meth:`Presentation.ends_turn`); chance events inside a turn belong to it (the cards it
@@ -95,16 +94,17 @@ def group_turns(
     from the start of the turn to the start of the next (``final_scores`` after the last).
     """
     runs: list[tuple[int, int, list[str | None], list[str | None], Any, bool]] = []
-    for index, entry in enumerate(entries):
-        if entry.player == CHANCE_PLAYER:
-            if runs and not runs[-1][5]:
-                runs[-1][3].append(entry.text)
+    closed = True
+    ends_turn = words.ends_turn
+    for index, (player, text, scores) in enumerate(entries):  # (Entry's fields, unpacked)
+        if player == CHANCE_PLAYER:
+            if not closed:
+                runs[-1][3].append(text)
             continue
-        if not runs or runs[-1][5] or runs[-1][1] != entry.player:
-            runs.append((index, entry.player, [], [], entry.scores, False))
-        runs[-1][2].append(entry.text)
-        if words.ends_turn(entry.text):
-            runs[-1] = (*runs[-1][:5], True)
+        if closed or runs[-1][1] != player:
+            runs.append((index, player, [], [], scores, False))
+        runs[-1][2].append(text)
+        closed = ends_turn(text)
     turns = []
     for number, (index, player, texts, chance, before, _closed) in enumerate(runs):
         after = runs[number + 1][4] if number + 1 < len(runs) else final_scores
@@ -125,6 +125,8 @@ def register_presentation(name: str) -> Any:
     return register
 
 
+@lru_cache(maxsize=256)
 def presentation(game: Game) -> Presentation:
-    """The presentation of ``game`` (the default words for a game that registered none)."""
+    """The presentation of ``game`` (the default words for a game that registered none); one
+    per configured game (games are immutable and hashable)."""
     return _PRESENTATIONS.get(game.name, Presentation)(game)

@@ -23,7 +23,7 @@ from parlour.core import (
     State,
     presentation,
 )
-from parlour.core.presentation import Entry, group_turns
+from parlour.core.presentation import group_turns
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ def turn_log(
     entries = []
     for note in notes:
         shown = visible_move(note, viewer, public)
-        entries.append(Entry(note.player, shown["text"] if shown else None, note.scores))
+        entries.append((note.player, shown["text"] if shown else None, note.scores))
     lines = [
         {"turn": number, "player": turn.player, "seq": notes[index].seq,
          "text": words.turn_text(turn)}
