@@ -5,6 +5,7 @@ from parlour.core.errors import (
     InvalidParameterError,
     NotationError,
     ParlourError,
+    RulesVersionError,
     UnknownGameError,
 )
 from parlour.core.extras import MissingExtraError, needs_extra
@@ -43,6 +44,7 @@ __all__ = [
     "Param",
     "ParlourError",
     "RecordError",
+    "RulesVersionError",
     "State",
     "SupportsRandom",
     "UnknownGameError",

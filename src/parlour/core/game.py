@@ -120,6 +120,11 @@ class GameType:
     provides_observation_tensor: bool = True
     provides_information_state_string: bool = True
     provides_information_state_tensor: bool = True
+    rules_version: int = 1
+    """Which version of its rules the game plays: raised whenever a change to the rules (or
+    to the meaning of an action) would replay a stored game differently, so that records and
+    stored tables made under other rules are refused rather than replayed wrongly (pgx's
+    ``Env.version``)."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +212,11 @@ class Game(ABC):
     @property
     def name(self) -> str:
         return self.game_type.short_name
+
+    @property
+    def rules_version(self) -> int:
+        """The version of the rules this game plays (:attr:`GameType.rules_version`)."""
+        return self.game_type.rules_version
 
     def num_players(self) -> int:
         return self._game_info.num_players
