@@ -21,10 +21,10 @@ from parlour.core.game import (
     State,
     SupportsRandom,
     Utility,
-    View,
     parse_position_error,
     pick_chance_outcome,
 )
+from parlour.core.infostate import View
 from parlour.core.record import GameRecord, RecordError
 from parlour.core.registry import game_class, list_games, load_game, register_game
 

@@ -23,15 +23,14 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import numpy as np
 
+from parlour.core import infostate
 from parlour.core.errors import IllegalActionError, InvalidParameterError, NotationError
+from parlour.core.infostate import View
 
 CHANCE_PLAYER = -1
 """``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``)."""
 TERMINAL_PLAYER = -4
 """``current_player()`` once the game is over (OpenSpiel's ``kTerminalPlayerId``)."""
-
-View = dict[str, Any]
-"""A player's view: a JSON-serialisable dict holding exactly what that player may see."""
 
 
 class SupportsRandom(Protocol):
@@ -605,8 +604,6 @@ class State(ABC, Generic[GameT]):
         Perfect-information games use the history; games with hidden information replay it and
         record what the player's view showed after each action (:mod:`parlour.core.infostate`).
         """
-        from parlour.core import infostate
-
         self._check_player(player)
         if self._game.get_type().information is Information.PERFECT:
             return infostate.history_information_state_string(self, player)
@@ -615,8 +612,6 @@ class State(ABC, Generic[GameT]):
     def information_state_tensor(self, player: int) -> np.ndarray:
         """The information state as a flat float32 vector of
         ``game.information_state_tensor_shape()``; see :mod:`parlour.core.infostate`."""
-        from parlour.core import infostate
-
         self._check_player(player)
         if self._game.get_type().information is Information.PERFECT:
             return infostate.history_information_state_tensor(self, player)

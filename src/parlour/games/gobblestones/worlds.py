@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from parlour.core import ParlourError
@@ -102,7 +102,7 @@ def _script(state: GobbleStonesState, player: int) -> _Script:
     from parlour.core.infostate import root_of
     CHALLENGE, DEAL, PLAY, DRAW_PHASE = Phase.CHALLENGE, Phase.DEAL, Phase.PLAY, Phase.DRAW
 
-    root = cast("GobbleStonesState", root_of(state))
+    root = root_of(state)
     game = state.get_game()
     bluff = game.bluff
     script = _Script(root)
