@@ -8,7 +8,7 @@ from parlour.core.errors import (
     RulesVersionError,
     UnknownGameError,
 )
-from parlour.core.extras import MissingExtraError, needs_extra
+from parlour.core.extras import MissingExtraError, compiled_module, needs_extra
 from parlour.core.game import (
     CHANCE_PLAYER,
     TERMINAL_PLAYER,
@@ -50,6 +50,7 @@ __all__ = [
     "UnknownGameError",
     "Utility",
     "View",
+    "compiled_module",
     "game_class",
     "list_games",
     "load_game",
