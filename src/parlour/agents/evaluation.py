@@ -42,7 +42,7 @@ class Knowledge:
     """``compiled_search(state, observer, c=..., rollout_depth=...)``: a compiled
     information-set search from ``state`` that judges leaves exactly as this knowledge does
     (``add_world``, ``iterate(world, random)``, ``root()``; see
-    ``parlour.games.gobblestones.game.CompiledSearch``), or None where the game has none."""
+    ``parlour.games.gobblestones.compiled.CompiledSearch``), or None where the game has none."""
 
 
 def score_margin(state: State, scale: float | None = None) -> list[float]:

@@ -36,9 +36,10 @@ from parlour.games.gobblestones.board import (
     RACK_DRAW,
     SIZE,
     SQUARES,
+    panel_permutation,
 )
 from parlour.games.gobblestones.plays import CORNERS, FIRST_ROW, FULL, NOT_FIRST_COL, NOT_LAST_COL
-from parlour.games.gobblestones.snapshot import Phase
+from parlour.games.gobblestones.snapshot import Phase, Snapshot
 
 WORDS = 4
 BOARD, DEAL, PLAY, CHALLENGE, DRAW, END = range(6)
@@ -168,50 +169,51 @@ class GobbleStonesBatch:
         )
         self._load(rows, self._start)
 
-    def _load(self, rows: np.ndarray | int, s: GobbleStonesState) -> None:
+    def _load(self, rows: np.ndarray | int, state: GobbleStonesState) -> None:
         rows = np.atleast_1d(np.asarray(rows))
-        self.colour[rows] = s._colour
-        self.value[rows] = s._value
-        self.gen[rows] = s._gen
+        s = state.snapshot()
+        self.colour[rows] = s.colour
+        self.value[rows] = s.value
+        self.gen[rows] = s.board_steps
         used = np.zeros(PERMS, dtype=bool)
         for k in range(9):
-            index = _panel_perm(s._colour, s._value, k)
+            index = panel_permutation(s.colour, s.value, k)
             if index is not None:
                 used[index] = True
         self.used[rows] = used
         for c in range(NUM_COLOURS):
-            mask = sum(1 << q for q in range(SQUARES) if s._colour[q] == c)
+            mask = sum(1 << q for q in range(SQUARES) if s.colour[q] == c)
             self.cmask[c][:, rows] = _words(mask)
-        self.occ[:, rows] = _words(s._occ)
-        self.tile[rows] = s._tile
+        self.occ[:, rows] = _words(_occupied(s))
+        self.tile[rows] = s.tile
         owner = np.full(SQUARES, -1, dtype=np.int64)
-        for q, p in s._owner.items():
+        for q, p in s.owner.items():
             owner[q] = p
         self.owner[rows] = owner
-        self.racks[rows] = s._racks
-        self.bag[rows] = s._bag
-        self.points[rows] = s._points
-        self.phase[rows] = PHASES.index(s._phase)
-        self.turn[rows] = s._turn
-        self.decider[rows] = s._decider
-        self.drawer[rows] = s._drawer
-        self.to_draw[rows] = s._to_draw
-        self.passes[rows] = s._passes
-        self.turns[rows] = s._turns
-        self.end[rows] = END_REASONS.index(s._end)
-        pending = [q for q, _c in s._pending] + [-1] * (MAX_PLAY - len(s._pending))
-        colours = [c for _q, c in s._pending] + [-1] * (MAX_PLAY - len(s._pending))
+        self.racks[rows] = s.racks
+        self.bag[rows] = s.bag
+        self.points[rows] = s.points
+        self.phase[rows] = PHASES.index(s.phase)
+        self.turn[rows] = s.turn
+        self.decider[rows] = s.decider
+        self.drawer[rows] = s.drawer
+        self.to_draw[rows] = s.to_draw
+        self.passes[rows] = s.passes
+        self.turns[rows] = s.turns
+        self.end[rows] = END_REASONS.index(s.end)
+        pending = [q for q, _c in s.pending] + [-1] * (MAX_PLAY - len(s.pending))
+        colours = [c for _q, c in s.pending] + [-1] * (MAX_PLAY - len(s.pending))
         self.pending[rows] = pending
         self.pending_colour[rows] = colours
-        self.npend[rows] = len(s._pending)
-        last = s._last
+        self.npend[rows] = len(s.pending)
+        last = s.last
         self.last[rows] = [-1, -1, -1] if last is None else [last[0], last[1], int(last[2])]
         tiles = [[-1, -1]] * MAX_PLAY
         if last is not None:
             tiles = [[q, c] for q, c in last[3]] + [[-1, -1]] * (MAX_PLAY - len(last[3]))
         self.last_tiles[rows] = tiles
         self.fresh[rows] = False
-        if len(s._pending):  # a play in progress: compute its plays now
+        if len(s.pending):  # a play in progress: compute its plays now
             self._turn_plays(rows)
             self._begin_play(rows)
 
@@ -793,17 +795,11 @@ class GobbleStonesBatch:
     def state(self, index: int) -> GobbleStonesState:
         """Game ``index`` as a reference state (without its history)."""
         snap = self.snapshot(index)
-        state = GobbleStonesState(self.game)
-        state._colour, state._value, state._gen = snap["colour"], snap["value"], snap["gen"]
-        state._tile, state._owner, state._occ = snap["tile"], snap["owner"], snap["occ"]
-        state._racks, state._bag, state._points = snap["racks"], snap["bag"], snap["points"]
-        state._phase = Phase(snap["phase"])
-        state._turn, state._pending = snap["turn"], snap["pending"]
-        state._decider, state._drawer = snap["decider"], snap["drawer"]
-        state._to_draw, state._passes, state._turns = (snap["to_draw"], snap["passes"],
-                                                       snap["turns"])
-        state._last, state._end = snap["last"], snap["end"]
-        return state
+        del snap["occ"], snap["gen"]  # the covered squares follow from the tiles
+        return GobbleStonesState.from_snapshot(self.game, Snapshot(
+            players=self.players, bluff=self.bluff, board_steps=int(self.gen[index]),
+            **{name: _frozen(value) for name, value in snap.items()},
+        ))
 
     def set_state(self, index: int, state: GobbleStonesState) -> None:
         """Put a reference state of the same game into slot ``index``."""
@@ -817,21 +813,27 @@ class GobbleStonesBatch:
 
 def reference_snapshot(state: GobbleStonesState) -> dict[str, Any]:
     """A reference state's fields in :meth:`GobbleStonesBatch.snapshot`'s form."""
+    s = state.snapshot()
     return {
-        "colour": tuple(state._colour), "value": tuple(state._value), "gen": state._gen,
-        "tile": list(state._tile), "owner": dict(state._owner), "occ": state._occ,
-        "racks": [list(r) for r in state._racks], "bag": list(state._bag),
-        "points": list(state._points), "phase": state._phase, "turn": state._turn,
-        "pending": list(state._pending), "decider": state._decider, "drawer": state._drawer,
-        "to_draw": state._to_draw, "passes": state._passes, "turns": state._turns,
-        "last": state._last, "end": state._end,
+        "colour": s.colour, "value": s.value, "gen": s.board_steps, "tile": list(s.tile),
+        "owner": dict(s.owner), "occ": _occupied(s), "racks": [list(r) for r in s.racks],
+        "bag": list(s.bag), "points": list(s.points), "phase": s.phase, "turn": s.turn,
+        "pending": list(s.pending), "decider": s.decider, "drawer": s.drawer,
+        "to_draw": s.to_draw, "passes": s.passes, "turns": s.turns, "last": s.last,
+        "end": s.end,
     }
 
 
-def _panel_perm(colours: Sequence[int], values: Sequence[int], panel: int) -> int | None:
-    from parlour.games.gobblestones.board import panel_permutation
+def _occupied(snap: Snapshot) -> int:
+    """The covered squares of a reference position, as one 225-bit number."""
+    return sum(1 << q for q, colour in enumerate(snap.tile) if colour >= 0)
 
-    return panel_permutation(tuple(colours), tuple(values), panel)
+
+def _frozen(value: Any) -> Any:
+    """A value of :meth:`GobbleStonesBatch.snapshot` in a reference snapshot's form."""
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value
 
 
 def play_random_gobblestones(
