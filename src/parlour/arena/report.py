@@ -32,11 +32,6 @@ def _percent(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
 
-POINTS_COLUMN = {"stomple": "mean game points", "gobblestones": "mean points"}
-"""The points column's title in games whose points mean something (Clobber and Stomp the
-Plank have none: who wins is all there is)."""
-
-
 def records_table(result: Standings, points: str | None = "mean points") -> Table:
     """Wins and losses per agent; ``points`` titles a mean-points column (``None``: no such
     column, for games without points)."""

@@ -7,6 +7,7 @@ game's own notation (``string_to_actions``) and shows each person only their own
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -16,20 +17,16 @@ from rich.table import Table
 
 from parlour.agents import Agent
 from parlour.cli.boards import render_board
-from parlour.core import Game, GameRecord, IllegalActionError, Information, ParlourError, State
+from parlour.core import (
+    Game,
+    GameRecord,
+    IllegalActionError,
+    Information,
+    ParlourError,
+    State,
+    presentation,
+)
 from parlour.games.wording import illegal_message, notation_message
-
-HOW_TO_MOVE = {
-    "clobber": "type the square of your stone, then the square of the enemy stone next to it "
-    "that it captures",
-    "stomple": "type the hole of the marble to stomp; a string is several holes in order "
-    "(d4 e5 f6)",
-    "stomp-the-plank": "type [cyan]draw[/] (or d) to turn over a card, [cyan]stop[/] (or s) to end "
-    "your turn and load the others' planks",
-    "gobblestones": "type the squares your tiles cover, in one straight line (h8-h11 or "
-    "h8 h9 h10); [cyan]pass[/] lays none; bluffing: add the tile's colour (h8:r)",
-}
-"""How a move is typed in each game: the terminal's help, with an example from the legal moves."""
 
 HELP = """[bold]Commands[/]
   [cyan]<move>[/]   a move in the game's notation (see [cyan]moves[/])
@@ -115,7 +112,7 @@ class TerminalGame:
             return f"{base[:-1]}, {colour})" if colour else base
         if seat.label:
             return f"{seat.label} ({colour})" if colour else seat.label
-        if colour and self.game.name == "clobber":
+        if colour and presentation(self.game).colour_names_seat:
             return colour
         return f"Player {player + 1} ({colour})" if colour else f"Player {player + 1}"
 
@@ -155,7 +152,7 @@ class TerminalGame:
 
     def how_to_move(self) -> str:
         """How to type a move in this game, with an example that is legal right now."""
-        how = HOW_TO_MOVE.get(self.game.name, "type a move in the game's notation")
+        how = _markup(escape(presentation(self.game).how_to_move))
         legal = self.state.legal_actions() if not self.state.is_terminal() else []
         example = self.state.action_to_string(legal[0]) if legal else None
         text = f"[bold]How to move:[/] {how}"
@@ -230,9 +227,9 @@ class TerminalGame:
 def seat_colour(state: State, player: int) -> str | None:
     """The colour a game gives a seat, as its players say it (Clobber's White and Black,
     Stomple's stomper colour once drawn); ``None`` in games without colours."""
-    if state.game.name == "clobber":
-        return ("White", "Black")[player] if player in (0, 1) else None
-    if state.game.name == "stomple":
-        colours = state.view(None).get("colours") or []
-        return colours[player] if player < len(colours) and colours[player] else None
-    return None
+    return presentation(state.game).seat_colour(state, player)
+
+
+def _markup(text: str) -> str:
+    """A presentation's text for the terminal: what a player types (in backticks) in cyan."""
+    return re.sub(r"`([^`]+)`", r"[cyan]\1[/]", text)

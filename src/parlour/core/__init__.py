@@ -25,6 +25,7 @@ from parlour.core.game import (
     pick_chance_outcome,
 )
 from parlour.core.infostate import View
+from parlour.core.presentation import Presentation, Turn, presentation, register_presentation
 from parlour.core.record import GameRecord, RecordError
 from parlour.core.registry import game_class, list_games, load_game, register_game
 
@@ -43,10 +44,12 @@ __all__ = [
     "NotationError",
     "Param",
     "ParlourError",
+    "Presentation",
     "RecordError",
     "RulesVersionError",
     "State",
     "SupportsRandom",
+    "Turn",
     "UnknownGameError",
     "Utility",
     "View",
@@ -57,5 +60,7 @@ __all__ = [
     "needs_extra",
     "parse_position_error",
     "pick_chance_outcome",
+    "presentation",
     "register_game",
+    "register_presentation",
 ]

@@ -154,9 +154,10 @@ class _Worker:
         if not self.conn.poll(timeout):
             return None
         try:
-            return self.conn.recv()  # type: ignore[no-any-return]
+            message: tuple[str, Any] = self.conn.recv()
         except (EOFError, OSError):
             return ("died", "its worker process stopped")
+        return message
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):

@@ -14,6 +14,7 @@ import os
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 LIMITS_ENV = "PARLOUR_LIMITS"
 
@@ -81,7 +82,7 @@ class Limits:
         if not text:
             return limits
         fields = {f.name: f for f in dataclasses.fields(cls)}
-        changes: dict[str, float | int] = {}
+        changes: dict[str, Any] = {}  # each checked against its field's kind below
         for item in text.replace(";", ",").split(","):
             if not item.strip():
                 continue
@@ -98,7 +99,7 @@ class Limits:
             if number < 0:
                 raise ValueError(f"limit {name} cannot be negative")
             changes[name] = number
-        return dataclasses.replace(limits, **changes)  # type: ignore[arg-type]
+        return dataclasses.replace(limits, **changes)
 
     @classmethod
     def from_env(cls) -> Limits:

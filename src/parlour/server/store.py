@@ -39,6 +39,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -554,10 +555,7 @@ class Store:
         """
         now = time.time()
         dialect = self.engine.dialect.name
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as upsert
-        else:
-            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        upsert: Callable[..., Any] = postgresql.insert if dialect == "postgresql" else sqlite.insert
         statement = upsert(ClaimRow).values(
             table_id=table_id, owner=owner, version=version, expires_at=now + ttl
         )
@@ -783,6 +781,7 @@ class Store:
         self,
         table_id: str,
         params: dict[str, Any],
+        seed: int,
         seats: Sequence[SeatData],
         hands: Sequence[HandData],
         actions: Sequence[ActionData],
@@ -791,8 +790,8 @@ class Store:
         deadline: float | None,
     ) -> None:
         """Start an open table early with the players seated: its game's player count, seats
-        and hands renumbered, the deal drawn again (the old deal is kept as taken back, undo
-        number -1), and a ``start`` event, in one transaction."""
+        and hands renumbered, the deal drawn again from the fresh secret ``seed`` (the old deal
+        is kept as taken back, undo number -1), and a ``start`` event, in one transaction."""
         now = event.created_at
         with self.engine.begin() as connection:
             old = connection.execute(
@@ -825,7 +824,7 @@ class Store:
                 "seat": event.seat, "data": event.data, "created_at": now,
             }])
             connection.execute(update(TableRow).where(TableRow.id == table_id).values(
-                params=params, to_act=to_act, updated_at=now, deadline_at=deadline))
+                params=params, seed=seed, to_act=to_act, updated_at=now, deadline_at=deadline))
             if self.shared:
                 self._notify(connection, table_id, -1 - event.seq)
 

@@ -40,6 +40,7 @@ function optionsText(entry) {
   if (p.rows && p.columns) parts.push(`board ${p.rows} x ${p.columns}`);
   if (p.size) parts.push(`board ${p.size}`);
   if (p.bluff) parts.push("bluffing");
+  if (entry.custom_start) parts.push("custom start");
   if (entry.clock) parts.push(entry.clock);
   return parts.join(", ");
 }

@@ -1,0 +1,17 @@
+"""The web table's routes, one router per concern (FastAPI's "bigger applications" layout).
+
+- :mod:`.pages`: the HTML pages (lobby, table, rules, analysis board);
+- :mod:`.health`: ``/readyz`` and ``/healthz`` for load balancers and operators;
+- :mod:`.lobby`: the games, creating tables, the public lobby, taking a free seat;
+- :mod:`.play`: a seat link's API (``/api/play/TOKEN/...``);
+- :mod:`.watch`: a spectator's (``/api/watch/TABLE/...``);
+- :mod:`.analysis`: the Clobber analysis board's answers;
+- :mod:`.sockets`: the live tables' websockets.
+"""
+
+from parlour.server.routes import analysis, health, lobby, pages, play, sockets, watch
+
+ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
+           analysis.router, sockets.router)
+
+__all__ = ["ROUTERS"]

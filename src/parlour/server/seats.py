@@ -1,0 +1,136 @@
+"""Seats: taking a free seat of an open table, filling one with the computer, starting early
+with the players seated so far, and players' display names.
+
+Each is a unit of work (:mod:`~parlour.server.unit`), stored before anyone is told. A seat
+taken from the lobby gets a hand of its own (a new secret link), exactly like an invited seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from parlour.server.events import EventKind
+from parlour.server.names import clean_name
+from parlour.server.registry import Registry
+from parlour.server.replay import resolve_chance
+from parlour.server.store import EventData, HandData, SeatData, Store
+from parlour.server.table import Table, to_act
+from parlour.server.unit import Changes, Spawn, TableWork
+
+
+class SeatError(ValueError):
+    """A seat that cannot be taken or filled (the message says why)."""
+
+
+class Seats:
+    """The seats of the tables: who sits where, and what they are called."""
+
+    def __init__(
+        self,
+        store: Store,
+        changes: Changes,
+        registry: Registry,
+        allows_agent: Callable[[str | None], bool],
+        reload: TableWork,
+        spawn: Spawn,
+    ) -> None:
+        self.store = store
+        self.changes = changes
+        self.registry = registry
+        self.allows_agent = allows_agent
+        self.reload = reload
+        """Rebuild a table from the database, telling its listeners (a unit of work)."""
+        self.spawn = spawn
+
+    async def take(self, table: Table, seat: int) -> HandData:
+        """Give a free seat of an open table to whoever asks: a new hand (link) for it."""
+        async with self.changes.at(table) as unit:
+            if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "open":
+                raise SeatError("that seat is not free any more: choose another")
+            if not await self.store.run(self.store.take_seat, table.id, seat, "human", None):
+                self.spawn(self.reload(table))  # another process took it: show that here
+                raise SeatError("that seat was just taken: choose another")
+            hand = HandData(secrets.token_urlsafe(24), len(table.hands), (seat,), "joined", False)
+            event = await unit.record(EventKind.JOIN, seat, {}, hands=(hand,))
+            if event is None:
+                raise SeatError("the table changed meanwhile: try again")
+            self.registry.add_hand(table, hand)
+        return hand
+
+    async def fill(self, table: Table, seat: int, agent: str) -> None:
+        """The creator fills a free seat with a computer player."""
+        if not self.allows_agent(agent):
+            raise SeatError(f"no computer player {agent!r} here")
+        async with self.changes.at(table) as unit:
+            if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "open":
+                raise SeatError("that seat is not free any more")
+            if not await self.store.run(self.store.take_seat, table.id, seat, "ai", agent):
+                raise SeatError("that seat was just taken")
+            await unit.record(EventKind.FILL, seat, {"agent": agent})
+
+    async def start_early(self, table: Table) -> None:
+        """The creator starts an open table with the players seated so far, where the game
+        allows that many: the free seats go, the seats are renumbered in order and the deal
+        is drawn again for the smaller game. Only before anyone has moved.
+
+        The new deal is drawn from a fresh secret seed (stored in place of the old one): drawn
+        from the old seed, it would hand a renumbered player the very rack the seat before
+        theirs was dealt and its holder has seen."""
+        async with self.changes.at(table):
+            if table.started:
+                raise SeatError("the game has started already")
+            if any(n.player >= 0 for n in table.notes):
+                raise SeatError("someone has moved already")
+            seated = [s for s in table.seats if s.kind != "open"]
+            kind = table.game.get_type()
+            if "players" not in type(table.game).parameters or not (
+                kind.min_num_players <= len(seated) <= kind.max_num_players
+            ):
+                raise SeatError(
+                    f"{kind.long_name} needs {kind.min_num_players} to {kind.max_num_players} "
+                    f"players: fill a free seat with the computer instead"
+                )
+            await self._restart(table, seated)
+        await self.reload(table)
+
+    async def _restart(self, table: Table, seated: list[SeatData]) -> None:
+        renumber = {s.seat: i for i, s in enumerate(seated)}
+        params = {**table.game.non_default_parameters(), "players": len(seated)}
+        game = type(table.game)(**params)
+        seats = tuple(SeatData(renumber[s.seat], s.kind, s.agent, s.name) for s in seated)
+        hands = tuple(
+            HandData(h.token, h.hand, tuple(renumber[x] for x in h.seats if x in renumber),
+                     h.role, h.creator)
+            for h in table.hands
+        )
+        now = time.time()
+        seed = secrets.randbits(63)
+        state = game.new_initial_state()
+        rows: list[Any] = []
+        resolve_chance(state, seed, rows, [], now)
+        event = EventData(len(table.events), 0, EventKind.START, None,
+                          {"players": len(seated), "seats": renumber}, now)
+        await self.store.run(lambda: self.store.restart(
+            table.id, game.non_default_parameters(), seed, seats, hands, rows, event,
+            to_act(state), None))
+
+    async def rename(self, table: Table, names: dict[int, str | None]) -> None:
+        """Store players' display names for human seats, then show them to everyone."""
+        async with self.changes.at(table) as unit:
+            names = {
+                seat: clean_name(name)
+                for seat, name in names.items()
+                if 0 <= seat < len(table.seats) and table.seats[seat].kind == "human"
+            }
+            if not names:
+                return
+            await self.store.run(self.store.set_seat_names, table.id, names)
+            table.seats = tuple(
+                SeatData(s.seat, s.kind, s.agent, names.get(s.seat, s.name)) if s.seat in names
+                else s
+                for s in table.seats
+            )
+            unit.show()
