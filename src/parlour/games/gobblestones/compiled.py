@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from parlour.core import compiled_module
-from parlour.games.gobblestones.board import NUM_COLOURS, PANEL_CELLS, PANEL_STEPS
+from parlour.games.gobblestones.board import NUM_COLOURS, PANEL, PANEL_CELLS, PANEL_STEPS
 from parlour.games.gobblestones.fields import COMPILED, Fields
 from parlour.games.gobblestones.snapshot import Phase
 
@@ -65,9 +65,9 @@ def draw_board(fields: Fields, used: list[int], random: Callable[[], float],
         list(fields.colour), list(fields.value), fields.board_steps, used, random, budget
     )
     panel, step = divmod(fields.board_steps, PANEL_STEPS)
-    fields.drawn = [0] * NUM_COLOURS
+    fields.left = [PANEL] * NUM_COLOURS
     for square in PANEL_CELLS[panel][:step] if panel < len(PANEL_CELLS) else ():
-        fields.drawn[fields.colour[square]] += 1
+        fields.left[fields.colour[square]] -= 1
     return actions
 
 

@@ -30,6 +30,7 @@ from typing import Any
 from parlour.games.gobblestones.board import (
     BOARD_STEPS,
     NUM_COLOURS,
+    PANEL,
     PANEL_CELLS,
     PANEL_STEPS,
     SQUARES,
@@ -115,9 +116,10 @@ class Fields:
     # -- derived, kept for speed --------------------------------------------------------
     occupied: int = field(default=0, metadata=_kind(VALUE))
     """The covered squares as a bitboard (``tile`` >= 0)."""
-    drawn: list[int] = field(default_factory=lambda: [0] * NUM_COLOURS,
-                             metadata=_kind(LIST))
-    """The colours drawn so far in the board square being built (B1)."""
+    left: list[int] = field(default_factory=lambda: [PANEL] * NUM_COLOURS,
+                            metadata=_kind(LIST))
+    """The stone squares of each colour still to be drawn in the board square being built,
+    five of each to begin with (B1)."""
     used: list[int] | None = field(default_factory=list, metadata=_kind(VALUE))
     """The value permutations of the board squares built (B1), a new list each time it
     grows; None: work it out from the board when needed."""
@@ -156,7 +158,7 @@ class Fields:
             fields.colour, fields.value = list(snap.colour), list(snap.value)
             panel, step = divmod(fields.board_steps, PANEL_STEPS)
             for square in PANEL_CELLS[panel][:step]:
-                fields.drawn[snap.colour[square]] += 1
+                fields.left[snap.colour[square]] -= 1
         return fields
 
     def with_hidden(self, values: Mapping[str, Any]) -> Fields:

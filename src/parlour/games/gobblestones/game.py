@@ -363,8 +363,8 @@ class GobbleStonesState(State[GobbleStonesGame]):
         to draw, and how many in all. While the board is drawn, the colours left in the board
         square being built, five of each (B1); else the tiles in the bag (B2, B6)."""
         f = self._f
-        if f.phase == Phase.BOARD:
-            return [PANEL - k for k in f.drawn], PANEL * PANEL - f.board_steps % PANEL_STEPS
+        if f.phase is Phase.BOARD:
+            return f.left, PANEL * PANEL - f.board_steps % PANEL_STEPS
         return f.bag, sum(f.bag)
 
     def _used_permutations(self, panel: int) -> list[int]:
@@ -394,7 +394,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
         colours = f.colour
         assert isinstance(colours, list)  # a list while the board is drawn
         colours[_COLOURED[f.board_steps]] = colour
-        f.drawn[colour] += 1
+        f.left[colour] -= 1
         f.board_steps += 1
 
     def _value_board_square(self, permutation: int) -> None:
@@ -407,7 +407,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
         for s in PANEL_CELLS[panel]:
             values[s] = by_colour[colours[s]]
         f.used = [*self._used_permutations(panel), permutation]
-        f.drawn = [0] * NUM_COLOURS
+        f.left = [PANEL] * NUM_COLOURS
         f.board_steps += 1
         if f.board_steps == BOARD_STEPS:
             self._start_deal()
@@ -421,7 +421,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
         f.to_draw -= 1
         if f.to_draw:
             return
-        if f.phase == Phase.DEAL:
+        if f.phase is Phase.DEAL:
             self._next_drawer()
         else:
             f.drawer = -1
