@@ -586,6 +586,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
         f.legal = f.legal_set = None
         history = self._history
         next_bits, place, colour_counts = self._next_bits, self._place, self._colour_counts
+        draw_tile, colour_square = self._draw_tile, self._colour_square
         pass_action, end_action = self._game.PASS, self._game.END
         done = 0
         budget = -1 if limit is None else limit
@@ -616,11 +617,11 @@ class GobbleStonesState(State[GobbleStonesGame]):
             if phase is not Phase.BOARD:  # the deal, or a draw after a play
                 counts, total = colour_counts()
                 action = _pick_colour(counts, total, random())
-                self._draw_tile(action)
+                draw_tile(action)
             elif f.board_steps % PANEL_STEPS < PANEL * PANEL:
                 counts, total = colour_counts()
                 action = _pick_colour(counts, total, random())
-                self._colour_square(action)
+                colour_square(action)
             else:
                 action = pick_chance_outcome(self.chance_outcomes(), random())
                 self._value_board_square(action)
