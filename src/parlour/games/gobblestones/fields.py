@@ -60,23 +60,17 @@ def _kind(kind: str, *, hidden: bool = False, compiled: bool = False,
     return {"kind": kind, "hidden": hidden, "compiled": compiled, "turn": turn}
 
 
-def _same(value: Any) -> Any:
-    return value
-
-
 _COPY = {
     LIST: "{0}.copy()", RACKS: "[rack.copy() for rack in {0}]", MAPPING: "{0}.copy()",
     BOARD: "({0}.copy() if type({0}) is list else {0})",
 }
 """How :meth:`Fields.copy` copies a field of each kind (the others are shared)."""
-_FREEZE: dict[str, Callable[[Any], Any]] = {
-    LIST: tuple, RACKS: lambda racks: tuple(tuple(rack) for rack in racks), MAPPING: dict,
-    BOARD: tuple,
-}
-_THAW: dict[str, Callable[[Any], Any]] = {
-    LIST: list, RACKS: lambda racks: [list(rack) for rack in racks], MAPPING: dict,
-    BOARD: tuple,
-}
+_FREEZE = {LIST: "tuple({0})", RACKS: "tuple(map(tuple, {0}))", MAPPING: "dict({0})",
+           BOARD: "tuple({0})"}
+"""How :meth:`Fields.snapshot` freezes a field of each kind (the others are as they are)."""
+_THAW = {LIST: "list({0})", RACKS: "list(map(list, {0}))", MAPPING: "dict({0})"}
+"""How a snapshot's value becomes a field of each kind (the others, the board included, are
+taken as they are)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -145,13 +139,13 @@ class Fields:
 
     def snapshot(self) -> Snapshot:
         """The contents as frozen data (the fields a snapshot has)."""
-        return Snapshot(**{name: freeze(getattr(self, name)) for name, freeze in _FROZEN})
+        return _snapshot(self)
 
     @classmethod
     def from_snapshot(cls, snap: Snapshot) -> Fields:
         """The contents ``snap`` describes (the inverse of :meth:`snapshot`), the derived
         fields worked out."""
-        fields = cls(**{name: thaw(getattr(snap, name)) for name, thaw in _THAWED})
+        fields = _thawed(snap)
         fields.occupied = sum(1 << s for s, colour in enumerate(snap.tile) if colour >= 0)
         fields.used = None  # worked out from the board when needed
         if fields.board_steps < BOARD_STEPS:  # chance is drawing the board: lists, and counts
@@ -169,7 +163,7 @@ class Fields:
             raise ValueError(f"not hidden fields of a GobbleStones state: {sorted(unknown)}")
         twin = self.copy()
         for name, value in values.items():
-            setattr(twin, name, _THAW[_KINDS[name]](value))
+            setattr(twin, name, _THAW_HIDDEN[name](value))
         twin.clear_turn()
         return twin
 
@@ -181,29 +175,42 @@ class Fields:
 
 _DECLARED = dataclasses.fields(Fields)
 _KINDS = {f.name: f.metadata["kind"] for f in _DECLARED}
-
-
-def _write_copy() -> Callable[[Fields], Fields]:
-    """:meth:`Fields.copy` written out from the declaration, one line per field, the way
-    :mod:`dataclasses` writes ``__init__``: a loop over the fields made every ``clone`` half as
-    slow again, and a search clones states by the thousand."""
-    lines = ["def copy(self):", "    twin = new(Fields)"]
-    for f in _DECLARED:
-        value = _COPY.get(f.metadata["kind"], "{0}").format(f"self.{f.name}")
-        lines.append(f"    twin.{f.name} = {value}")
-    lines.append("    return twin")
-    namespace: dict[str, Any] = {"new": object.__new__, "Fields": Fields}
-    exec("\n".join(lines), namespace)
-    copy: Callable[[Fields], Fields] = namespace["copy"]
-    return copy
-
-
-_copy = _write_copy()
 _SNAPSHOT = tuple(f.name for f in dataclasses.fields(Snapshot))
-_FROZEN = tuple((name, _FREEZE.get(_KINDS[name], _same)) for name in _SNAPSHOT)
-_THAWED = tuple((name, _THAW.get(_KINDS[name], _same)) for name in _SNAPSHOT)
 _TURN_CACHES = tuple(f.name for f in _DECLARED if f.metadata["turn"])
+
+
+def _written_out(source: list[str], name: str) -> Any:
+    """The function ``name`` that ``source`` defines, compiled here. The copy, the snapshot and
+    its inverse are written out from the declaration, one expression per field, the way
+    :mod:`dataclasses` writes ``__init__``: a loop over the fields made every ``clone`` half as
+    slow again and every view a tenth, and a search clones and views by the thousand."""
+    namespace: dict[str, Any] = {"new": object.__new__, "Fields": Fields, "Snapshot": Snapshot}
+    exec("\n".join(source), namespace)
+    return namespace[name]
+
+
+def _expression(templates: dict[str, str], name: str, value: str) -> str:
+    return templates.get(_KINDS[name], "{0}").format(value)
+
+
+_copy: Callable[[Fields], Fields] = _written_out([
+    "def copy(self):", "    twin = new(Fields)",
+    *(f"    twin.{f.name} = {_expression(_COPY, f.name, f'self.{f.name}')}" for f in _DECLARED),
+    "    return twin",
+], "copy")
+_snapshot: Callable[[Fields], Snapshot] = _written_out([
+    "def snapshot(self):", "    return Snapshot(",
+    *(f"        {n}={_expression(_FREEZE, n, f'self.{n}')}," for n in _SNAPSHOT), "    )",
+], "snapshot")
+_thawed: Callable[[Snapshot], Fields] = _written_out([
+    "def thawed(snap):", "    return Fields(",
+    *(f"        {n}={_expression(_THAW, n, f'snap.{n}')}," for n in _SNAPSHOT), "    )",
+], "thawed")
 HIDDEN = tuple(f.name for f in _DECLARED if f.metadata["hidden"])
 """The fields another world may hold differently: what the rules hide (B2, B6, B9)."""
 COMPILED = tuple(f.name for f in _DECLARED if f.metadata["compiled"])
 """The fields ``_cplayout.c`` takes and gives back, in its order."""
+_THAW_HIDDEN: dict[str, Callable[[Any], Any]] = {
+    name: _written_out([f"def thaw(value): return {_expression(_THAW, name, 'value')}"], "thaw")
+    for name in HIDDEN
+}
