@@ -379,15 +379,6 @@ class GobbleStonesState(State[GobbleStonesGame]):
             f.used = used
         return f.used
 
-    def _apply_chance(self, action: int) -> None:
-        f = self._f
-        if f.phase != Phase.BOARD:
-            self._draw_tile(action)
-        elif f.board_steps % PANEL_STEPS < PANEL * PANEL:
-            self._colour_square(action)
-        else:
-            self._value_board_square(action)
-
     def _colour_square(self, colour: int) -> None:
         """The next stone square of the board square being built gets ``colour`` (B1)."""
         f = self._f
@@ -511,11 +502,18 @@ class GobbleStonesState(State[GobbleStonesGame]):
     def _apply_action(self, action: int) -> None:
         f = self._f
         f.legal = f.legal_set = None
-        if f.phase in (Phase.BOARD, Phase.DEAL, Phase.DRAW):
-            self._apply_chance(action)
+        phase = f.phase
+        if phase is Phase.DEAL or phase is Phase.DRAW:
+            self._draw_tile(action)
+            return
+        if phase is Phase.BOARD:
+            if f.board_steps % PANEL_STEPS < PANEL * PANEL:
+                self._colour_square(action)
+            else:
+                self._value_board_square(action)
             return
         game = self._game
-        if f.phase == Phase.CHALLENGE:
+        if phase == Phase.CHALLENGE:
             self._apply_decision(action == game.CHALLENGE)
         elif action == game.PASS:
             self._after_play(0)
