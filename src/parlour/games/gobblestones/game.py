@@ -579,7 +579,8 @@ class GobbleStonesState(State[GobbleStonesGame]):
         """:meth:`random_playout` by the rules of this class, one ``random()`` per action: a
         player's action is ``legal[int(r * len(legal))]`` with ``legal`` the squares the next
         tile may take (ascending) then ``pass`` or ``end``, read off the turn's bitboards; a
-        colour by chance is picked from its counts (``_colour_counts``)."""
+        colour by chance is picked from the counts its law is made of (``_colour_counts``: the
+        bag, or the colours left in the board square being built)."""
         f = self._f
         f.legal = f.legal_set = None
         history = self._history
@@ -613,16 +614,27 @@ class GobbleStonesState(State[GobbleStonesGame]):
             if phase is Phase.END:
                 break
             if phase is not Phase.BOARD:  # the deal, or a draw after a play
-                counts, total = colour_counts()
-                action = _pick_colour(counts, total, random())
-                draw_tile(action)
-            elif f.board_steps % PANEL_STEPS < PANEL * PANEL:
-                counts, total = colour_counts()
-                action = _pick_colour(counts, total, random())
-                colour_square(action)
-            else:
+                take = draw_tile
+            elif f.board_steps % PANEL_STEPS < PANEL * PANEL:  # a square's colour (B1)
+                take = colour_square
+            else:  # a board square's values
                 action = pick_chance_outcome(self.chance_outcomes(), random())
                 self._value_board_square(action)
+                history.append(action)
+                done += 1
+                continue
+            # pick_chance_outcome on the law chance_outcomes gives (the same arithmetic on the
+            # same numbers), without building the list of outcomes
+            counts, total = colour_counts()
+            r = random()
+            action = -1
+            for c, k in enumerate(counts):
+                if k:
+                    action = c
+                    r -= k / total
+                    if r < 0:
+                        break
+            take(action)
             history.append(action)
             done += 1
         return done
@@ -967,19 +979,6 @@ class GobbleStonesState(State[GobbleStonesGame]):
         s = parse_square(name)
         f = self._f
         return (COLOURS[f.colour[s]] if f.colour[s] >= 0 else "?", f.value[s])
-
-
-def _pick_colour(counts: Sequence[int], total: int, r: float) -> int:
-    """:func:`~parlour.core.pick_chance_outcome` for the law ``_colour_counts`` gives (the same
-    arithmetic on the same numbers), without building the list of outcomes."""
-    colour = -1
-    for c, k in enumerate(counts):
-        if k:
-            colour = c
-            r -= k / total
-            if r < 0:
-                break
-    return colour
 
 
 def _fields_of(state: GobbleStonesState) -> Fields:
