@@ -210,6 +210,7 @@ def build_table(data: TableData) -> Table:
         listed=data.listed,
         archived=data.archived,
         created_at=data.created_at,
+        created_by=data.created_by,
     )
     table.events = list(data.events[: starts[-1]]) if starts else []
     table.tick(data.created_at)

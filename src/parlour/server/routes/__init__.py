@@ -6,12 +6,13 @@
 - :mod:`.play`: a seat link's API (``/api/play/TOKEN/...``);
 - :mod:`.watch`: a spectator's (``/api/watch/TABLE/...``);
 - :mod:`.analysis`: the Clobber analysis board's answers;
+- :mod:`.learn`: "Learn to play", the tutorials' page and their engine-checked steps;
 - :mod:`.sockets`: the live tables' websockets.
 """
 
-from parlour.server.routes import analysis, health, lobby, pages, play, sockets, watch
+from parlour.server.routes import analysis, health, learn, lobby, pages, play, sockets, watch
 
 ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
-           analysis.router, sockets.router)
+           analysis.router, learn.router, sockets.router)
 
 __all__ = ["ROUTERS"]
