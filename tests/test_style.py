@@ -6,6 +6,7 @@ import ast
 import shutil
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,44 +85,37 @@ def test_no_project_file_reads_the_shared_specification_folder():
         assert "shared/rulebooks" not in path.read_text(encoding="utf-8"), path
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+def _module_name(path: Path, package: Path = SRC) -> str:
+    parts = list(path.relative_to(package.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def _is_module(name: str, modules: dict[str, Path]) -> bool:
-    """A Python module of parlour, or a compiled one (``parlour.analysis._cclobber``)."""
+    """A Python module of the package, or a compiled one (``parlour.analysis._cclobber``)."""
     if name in modules:
         return True
     package, _, leaf = name.rpartition(".")
-    folder = modules.get(package, SRC).parent
-    return package in modules and any(folder.glob(f"{leaf}.*"))
+    return package in modules and any(modules[package].parent.glob(f"{leaf}.*"))
 
 
-def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node but those under ``if TYPE_CHECKING:`` (names for type hints, never run)."""
-    out: list[ast.AST] = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        for child in ast.iter_child_nodes(node):
-            test = child.test if isinstance(child, ast.If) else None
-            if isinstance(test, ast.Name) and test.id == "TYPE_CHECKING":
-                stack.extend(child.orelse)
-            else:
-                stack.append(child)
-    return out
+UNFINISHED = ("parlour.server",)
+"""Packages the checks below leave out for now: the lead removes this exclusion when the server
+redesign lands (issue 27)."""
 
 
-def test_no_import_cycles():
-    """Module by module, function-level imports included (type-checking-only ones aside):
-    no module imports itself back."""
-    modules = {_module_name(path): path for path in SRC.rglob("*.py")}
+def _unfinished(module: str) -> bool:
+    return any(module == name or module.startswith(f"{name}.") for name in UNFINISHED)
+
+
+def _import_graph(package: Path = SRC) -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` it imports, every import statement counted wherever
+    it is (inside functions and under ``if TYPE_CHECKING:`` too: a cycle there is a cycle in
+    the design, and the next edit that moves the import makes it a real one)."""
+    modules = {_module_name(path, package): path for path in package.rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         edges = set()
-        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 edges |= {a.name for a in node.names if a.name in modules}
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -132,21 +126,74 @@ def test_no_import_cycles():
                     elif node.module in modules:
                         edges.add(node.module)
         graph[name] = {e for e in edges if e in modules and e != name}
+    return graph
 
+
+def _a_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """Some import cycle of ``graph`` (its modules in order, the first again at the end)."""
     done: set[str] = set()
 
-    def visit(name: str, trail: list[str]) -> None:
+    def visit(name: str, trail: list[str]) -> list[str] | None:
         if name in trail:
-            cycle = [*trail[trail.index(name):], name]
-            raise AssertionError("import cycle: " + " -> ".join(cycle))
+            return [*trail[trail.index(name):], name]
         if name in done:
-            return
+            return None
         for target in sorted(graph[name]):
-            visit(target, [*trail, name])
+            cycle = visit(target, [*trail, name])
+            if cycle:
+                return cycle
         done.add(name)
+        return None
 
     for name in sorted(graph):
-        visit(name, [])
+        cycle = visit(name, [])
+        if cycle:
+            return cycle
+    return None
+
+
+def test_no_import_cycles():
+    """Module by module, every import included: no module imports itself back (outside
+    :data:`UNFINISHED`)."""
+    graph = {
+        name: {e for e in edges if not _unfinished(e)}
+        for name, edges in _import_graph().items() if not _unfinished(name)
+    }
+    cycle = _a_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_cycle_check_counts_late_and_type_checking_imports(tmp_path):
+    """A cycle made of an import inside a function and one for type hints only is found."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from typing import TYPE_CHECKING\n\n"
+                                  "if TYPE_CHECKING:\n    from pkg.b import B\n")
+    (package / "b.py").write_text("def f():\n    from pkg import a\n    return a\n")
+    (package / "c.py").write_text("import pkg.a\n")
+    graph = _import_graph(package)
+    assert graph == {"pkg": set(), "pkg.a": {"pkg.b"}, "pkg.b": {"pkg.a"}, "pkg.c": {"pkg.a"}}
+    assert _a_cycle(graph) == ["pkg.a", "pkg.b", "pkg.a"]
+    assert _a_cycle({**graph, "pkg.b": set()}) is None
+
+
+MAX_FUNCTION_LINES = 150
+
+
+def test_no_function_is_over_150_lines():
+    """A function a reader cannot hold in mind is several functions (outside
+    :data:`UNFINISHED`); decorators aside, ``def`` to the last line."""
+    long = []
+    for path in SRC.rglob("*.py"):
+        if _unfinished(_module_name(path)):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({lines})")
+    assert not long, "functions over 150 lines: " + ", ".join(long)
 
 
 def _private_writes(tree: ast.AST) -> set[tuple[int, str]]:
@@ -189,3 +236,23 @@ def test_games_write_only_their_own_private_fields():
         }
         bad = {(line, attr) for line, attr in _private_writes(tree) if attr not in own}
         assert not bad, f"{path.relative_to(ROOT)} writes private fields it does not own: {bad}"
+
+
+TYPE_IGNORE_BUDGET = 10
+"""How many ``# type: ignore`` comments ``src/`` may hold (issue 27), each a place mypy is told
+to look away: fewer is better."""
+
+
+def _type_ignores(path: Path) -> list[int]:
+    """The lines of ``path`` with a ``# type: ignore`` comment (comments only, not strings)."""
+    with path.open("rb") as source:
+        return [
+            token.start[0] for token in tokenize.tokenize(source.readline)
+            if token.type == tokenize.COMMENT and "type: ignore" in token.string
+        ]
+
+
+def test_type_ignores_stay_within_the_budget():
+    found = [f"{path.relative_to(ROOT)}:{line}" for path in sorted(SRC.rglob("*.py"))
+             for line in _type_ignores(path)]
+    assert len(found) <= TYPE_IGNORE_BUDGET, "\n".join(found)

@@ -33,12 +33,10 @@ from parlour.agents.base import Agent, register_agent
 from parlour.agents.mcts import MCTSAgent
 from parlour.agents.playerview import PlayerView
 from parlour.analysis import SolverTimeout, solver_for
+from parlour.core import compiled_module
 from parlour.games.clobber import ClobberGame, ClobberState
 
-try:
-    from parlour.agents import _cclobber_search  # type: ignore[attr-defined]
-except ImportError:  # built without a C compiler
-    _cclobber_search = None
+_cclobber_search = compiled_module("parlour.agents._cclobber_search")  # None: no C compiler
 
 PROOF_SHARE = 0.15
 """The share of each turn's time budget the exact solver may spend before the search starts

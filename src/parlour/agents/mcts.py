@@ -497,10 +497,10 @@ class MCTSAgent(Agent):
                 if proof[player] < top:
                     if node.untried:
                         return
-                    proofs = [kid.outcome for kid in node.kids]
-                    if any(p is None for p in proofs):
+                    proofs = [kid.outcome for kid in node.kids if kid.outcome is not None]
+                    if len(proofs) < len(node.kids):
                         return
-                    proof = max(proofs, key=lambda p: p[player])  # type: ignore[index]
+                    proof = max(proofs, key=lambda p: p[player])
                 node.outcome = proof
             else:
                 if len(node.chance) < node.outcomes:

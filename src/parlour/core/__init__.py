@@ -5,9 +5,10 @@ from parlour.core.errors import (
     InvalidParameterError,
     NotationError,
     ParlourError,
+    RulesVersionError,
     UnknownGameError,
 )
-from parlour.core.extras import MissingExtraError, needs_extra
+from parlour.core.extras import MissingExtraError, compiled_module, needs_extra
 from parlour.core.game import (
     CHANCE_PLAYER,
     TERMINAL_PLAYER,
@@ -20,10 +21,10 @@ from parlour.core.game import (
     State,
     SupportsRandom,
     Utility,
-    View,
     parse_position_error,
     pick_chance_outcome,
 )
+from parlour.core.infostate import View
 from parlour.core.presentation import Presentation, Turn, presentation, register_presentation
 from parlour.core.record import GameRecord, RecordError
 from parlour.core.registry import game_class, list_games, load_game, register_game
@@ -45,12 +46,14 @@ __all__ = [
     "ParlourError",
     "Presentation",
     "RecordError",
+    "RulesVersionError",
     "State",
     "SupportsRandom",
     "Turn",
     "UnknownGameError",
     "Utility",
     "View",
+    "compiled_module",
     "game_class",
     "list_games",
     "load_game",

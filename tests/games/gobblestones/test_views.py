@@ -60,7 +60,7 @@ def test_g3_sampled_worlds_match_the_view_and_keep_20_tiles_of_each_colour():
         assert world.view(0) == s.view(0)
         copy = g.state_from_position(world.position())  # checks 20 of each colour
         assert copy.position() == world.position()
-        others.add((tuple(world.rack(1).items()), world._tile[parse_square("h8")]))
+        others.add((tuple(world.rack(1).items()), world.snapshot().tile[parse_square("h8")]))
     assert len(others) > 5, "the hidden parts really vary"
 
 
