@@ -45,6 +45,12 @@ class Knowledge(Generic[S]):
     """Turns the greedy agent searches: 1 its own; 2 also the next player's best reply."""
     rollout_policy: Policy[S] | None = None
     """How playouts choose player actions (None: uniformly at random)."""
+    easy_epsilon: float | None = None
+    """How often ``easy`` plays at random in this game (``None``: the strengths' default);
+    higher where the greedy player is too good a beginner."""
+    search_iterations: tuple[int, int] | None = None
+    """``(medium, hard)`` iterations a move where the strengths search a fixed number of
+    iterations rather than a time (``None``: a time budget)."""
     compiled_search: Callable[..., Any] | None = None
     """``compiled_search(state, observer, c=..., rollout_depth=...)``: a compiled
     information-set search from ``state`` that judges leaves exactly as this knowledge does

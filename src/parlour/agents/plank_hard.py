@@ -43,7 +43,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
-from parlour.agents.base import Agent
+from parlour.agents.base import Agent, register_strength
 from parlour.agents.mcts import MCTSAgent
 from parlour.agents.plank_levels import (
     MEDIUM_PUSH,
@@ -493,8 +493,11 @@ class PlankHard(Agent):
 
 
 def plank_hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
-    """``hard`` for Stomp the Plank (``strengths.py`` sends the game here)."""
+    """``hard`` for Stomp the Plank (registered as that game's own ``hard``)."""
     return PlankHard(game, seed, **options)
+
+
+register_strength("stomp-the-plank", "hard", plank_hard)
 
 
 __all__ = ["MODELS", "BestResponse", "PlankHard", "best_response", "turn_options"]

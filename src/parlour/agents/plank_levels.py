@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.agents.base import Agent
+from parlour.agents.base import Agent, register_strength
 from parlour.agents.playerview import PlayerView
 from parlour.core import Game
 from parlour.games.stomp_the_plank import DRAW, STOP, StompThePlankGame
@@ -122,6 +122,10 @@ def plank_easy(game: Game, seed: int | None = None, **options: Any) -> Agent:
     """``easy`` for Stomp the Plank: the greedy beginner (play for spot 5; see the module)."""
     options.setdefault("target", min(EASY_TARGET, _last_paying_spot(game)))
     return PlankTarget(game, seed, **options)
+
+
+register_strength("stomp-the-plank", "easy", plank_easy)
+register_strength("stomp-the-plank", "medium", plank_medium)
 
 
 def _last_paying_spot(game: Game) -> int:

@@ -80,4 +80,7 @@ def standing(state: StompleState) -> list[float]:
     ]
 
 
-register_knowledge("stomple", Knowledge[StompleState](standing, rollout_depth=60, greedy_turns=1))
+register_knowledge("stomple", Knowledge[StompleState](
+    standing, rollout_depth=60, greedy_turns=1,
+    search_iterations=(200, 2000),  # each step up wins two decided pairs in three (the ladder)
+))
