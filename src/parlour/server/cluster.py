@@ -21,6 +21,7 @@ import secrets
 import socket
 import time
 
+from parlour.core import RulesVersionError
 from parlour.server.events import HISTORY_CHANGES
 from parlour.server.fanout import Listener
 from parlour.server.registry import Registry
@@ -152,7 +153,13 @@ class Cluster:
                 log.exception("looking for unclaimed work failed")
                 continue
             for table_id in ids:
-                table = await self.registry.table(table_id)
+                if table_id in self.registry.refused:
+                    continue
+                try:
+                    table = await self.registry.table(table_id)
+                except RulesVersionError as exc:
+                    log.warning("table %s not taken over: %s", table_id, exc)
+                    continue
                 if table is not None and self.settle is not None:
                     log.info("table %s: taking over its waiting work", table_id)
                     await self.settle(table)

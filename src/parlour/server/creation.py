@@ -209,7 +209,7 @@ class TableMaker:
                 table_id, game.name, game.non_default_parameters(), seed, seats, hands, rows,
                 rematch_of, state.is_terminal(), to_act(state), client,
                 listed=listed, clock=None if clock is None else clock.to_json(),
-                created_at=now,
+                created_at=now, rules_version=game.rules_version,
             )
         )
         self.registry.remember(table)

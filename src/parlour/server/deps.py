@@ -9,6 +9,7 @@ from fastapi import Depends, HTTPException, Request
 from pydantic import BaseModel, ValidationError
 from starlette.requests import HTTPConnection
 
+from parlour.core import RulesVersionError
 from parlour.server.hub import Hub
 from parlour.server.limits import Limits, client_key
 from parlour.server.moves import Submission
@@ -29,8 +30,12 @@ HubDep = Annotated[Hub, Depends(hub_of)]
 
 
 async def seat_link(request: Request, token: str) -> tuple[Table, HandData]:
-    """The table and hand a seat link (``/play/TOKEN``) opens; 404 for a link nobody holds."""
-    found = await hub_of(request).find_token(token)
+    """The table and hand a seat link (``/play/TOKEN``) opens; 404 for a link nobody holds,
+    409 for a table stored under another version of its game's rules."""
+    try:
+        found = await hub_of(request).find_token(token)
+    except RulesVersionError as exc:
+        raise HTTPException(409, str(exc)) from None
     if found is None:
         raise HTTPException(404, "no seat has this link: check it was copied whole")
     return found
@@ -40,7 +45,10 @@ SeatLink = Annotated[tuple[Table, HandData], Depends(seat_link)]
 
 
 async def table_by_id(request: Request, table_id: str) -> Table:
-    table = await hub_of(request).table(table_id) if len(table_id) <= 32 else None
+    try:
+        table = await hub_of(request).table(table_id) if len(table_id) <= 32 else None
+    except RulesVersionError as exc:
+        raise HTTPException(409, str(exc)) from None
     if table is None:
         raise HTTPException(404, f"no table {table_id!r}")
     return table

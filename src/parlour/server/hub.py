@@ -25,6 +25,7 @@ import logging
 from collections.abc import Coroutine, Sequence
 from typing import Any
 
+from parlour.core import RulesVersionError
 from parlour.server.ai import AIRunner, is_web_agent
 from parlour.server.archive import Archivist
 from parlour.server.chat import Chat
@@ -129,7 +130,11 @@ class Hub:
         try:
             ids = await self.store.run(self.store.waiting_table_ids)
             for table_id in ids:
-                table = await self.table(table_id)
+                try:
+                    table = await self.table(table_id)
+                except RulesVersionError as exc:  # kept as it was stored, never replayed
+                    log.warning("table %s not resumed: %s", table_id, exc)
+                    continue
                 if table is None:
                     continue
                 await self.settle(table)

@@ -14,6 +14,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
+from parlour.core import RulesVersionError
 from parlour.server.limits import Limits
 from parlour.server.replay import build_table
 from parlour.server.store import HandData, Store, TableData
@@ -40,11 +41,17 @@ class Registry:
         self._loading: dict[str, asyncio.Lock] = {}
         self.refresh: Refresh | None = None
         """Set by the hub when several processes share the database."""
+        self.refused: dict[str, RulesVersionError] = {}
+        """Tables stored under another version of their game's rules: never replayed here
+        (:func:`parlour.server.replay.build_table`), and not loaded again to learn that."""
         self.reload: Refresh | None = None
         """Set by the hub: rebuild a loaded table (a seat link another process gave out)."""
 
     async def table(self, table_id: str) -> Table | None:
-        """The table ``table_id``, loaded if need be; ``None`` if there is none."""
+        """The table ``table_id``, loaded if need be; ``None`` if there is none. Raises
+        :class:`RulesVersionError` for a table stored under other rules."""
+        if table_id in self.refused:
+            raise self.refused[table_id]
         if table_id in self.tables:
             found = self.tables[table_id]
             found.last_active = time.monotonic()
@@ -59,7 +66,12 @@ class Registry:
             if data is None:
                 self._loading.pop(table_id, None)
                 return None
-            table = await self.build(data)
+            try:
+                table = await self.build(data)
+            except RulesVersionError as exc:
+                self.refused[table_id] = exc
+                self._loading.pop(table_id, None)
+                raise
             if data.rematch_id:
                 await self.link_rematch(table, data.rematch_id)
             self.remember(table)

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from parlour.core import CHANCE_PLAYER, State, load_game
+from parlour.core import CHANCE_PLAYER, RulesVersionError, State, load_game
 from parlour.server.clocks import Clock, ClockConfig
 from parlour.server.events import AfterTimeout, Ending, EventKind
 from parlour.server.store import ActionData, EventData, SeatData, TableData
@@ -184,8 +184,13 @@ def replay_into(table: Table, rows: Sequence[ActionData], events: Sequence[Event
 
 def build_table(data: TableData) -> Table:
     """Rebuild a table by replaying its stored actions and events, in the order they
-    happened; the clock is recomputed from the times at which they were stored."""
+    happened; the clock is recomputed from the times at which they were stored.
+
+    A table stored under another version of its game's rules is never replayed by these
+    rules (the same actions could mean another game): :class:`RulesVersionError`."""
     game = load_game(data.game, **data.params)
+    if data.rules_version != game.rules_version:
+        raise RulesVersionError(game.name, data.rules_version, game.rules_version)
     config = ClockConfig.parse(data.clock) if data.clock else None
     starts = [i for i, e in enumerate(data.events) if e.kind == EventKind.START]
     # an early start renumbered the seats and dealt again: what came before it is in the

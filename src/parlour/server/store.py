@@ -75,6 +75,9 @@ class TableRow(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     deadline_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     archived: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # The version of the game's rules the table is played under (issue 27); tables stored
+    # before versions existed read as version 1.
+    rules_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SeatRow(Base):
@@ -231,6 +234,8 @@ class TableData:
     to_act: int | None = None
     created_by: str | None = None
     """The creating client's address hash (the per-client quota and fair thinking)."""
+    rules_version: int = 1
+    """The version of the game's rules the table is played under (``Game.rules_version``)."""
 
 
 Batch = tuple[str, Sequence[ActionData], bool, int | None, float | None]
@@ -309,6 +314,7 @@ class Store:
         listed: bool = False,
         clock: dict[str, Any] | None = None,
         created_at: float | None = None,
+        rules_version: int = 1,
     ) -> None:
         now = created_at or time.time()
         with self.engine.begin() as connection:
@@ -327,6 +333,7 @@ class Store:
                     "created_by": created_by,
                     "listed": listed,
                     "clock": clock,
+                    "rules_version": rules_version,
                 }],
             )
             connection.execute(
@@ -514,6 +521,7 @@ class Store:
                 created_at=row.created_at,
                 to_act=row.to_act,
                 created_by=row.created_by,
+                rules_version=row.rules_version or 1,
             )
 
     def table_of_token(self, token: str) -> str | None:

@@ -19,6 +19,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from parlour.core import RulesVersionError
 from parlour.server.deps import hub_of, submission_of
 from parlour.server.hub import Hub
 from parlour.server.limits import client_key
@@ -128,7 +129,11 @@ HANDLERS: dict[type[BaseModel], Handler] = {
 @router.websocket("/ws/play/{token}")
 async def ws_play(websocket: WebSocket, token: str) -> None:
     await websocket.accept()
-    found = await hub_of(websocket).find_token(token)
+    try:
+        found = await hub_of(websocket).find_token(token)
+    except RulesVersionError as exc:
+        await _refuse(websocket, "rules_version", str(exc), 4409)
+        return
     if found is None:
         await websocket.send_json(error("unknown_seat", "no seat has this link"))
         await websocket.close(code=4404)
@@ -139,12 +144,21 @@ async def ws_play(websocket: WebSocket, token: str) -> None:
 @router.websocket("/ws/watch/{table_id}")
 async def ws_watch(websocket: WebSocket, table_id: str) -> None:
     await websocket.accept()
-    table = await hub_of(websocket).table(table_id) if len(table_id) <= 32 else None
+    try:
+        table = await hub_of(websocket).table(table_id) if len(table_id) <= 32 else None
+    except RulesVersionError as exc:
+        await _refuse(websocket, "rules_version", str(exc), 4409)
+        return
     if table is None:
         await websocket.send_json(error("unknown_table", f"no table {table_id!r}"))
         await websocket.close(code=4404)
         return
     await _serve(websocket, table, None)
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
+    await websocket.send_json(error(code, message))
+    await websocket.close(code=close)
 
 
 async def _serve(websocket: WebSocket, table: Table, hand: HandData | None) -> None:
