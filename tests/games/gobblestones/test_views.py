@@ -171,7 +171,7 @@ def test_g5_the_terminal_board_shows_every_rack_at_the_end():
     console.print(render(s.view(None)))
     text = console.export_text()
     assert "Racks turned up:" in text and "Your rack" not in text
-    assert "player 1:  Y  Y  B  P  P" in text
+    assert "Player 2:  Y  Y  B  P  P" in text  # the second player, counted from 1
 
 
 def test_g5_tiles_never_drawn_stay_unknown():
