@@ -75,6 +75,8 @@ class TableRow(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     deadline_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     archived: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # Accounts (issue 29): a rated table changes its players' ratings when it ends.
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class SeatRow(Base):
@@ -85,6 +87,8 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(16))  # "human" or "ai"
     agent: Mapped[str | None] = mapped_column(String(64), nullable=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the player's name
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account that holds the seat (issue 29), if its player was signed in."""
 
 
 class HandRow(Base):
@@ -99,6 +103,8 @@ class HandRow(Base):
     seats: Mapped[list[int]] = mapped_column(JSON)
     role: Mapped[str] = mapped_column(String(16))  # "invite", "me" or "hotseat"
     creator: Mapped[bool] = mapped_column(Boolean, default=False)
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account whose "Your games" lists this link (issue 29)."""
 
 
 class ActionRow(Base):
@@ -180,6 +186,8 @@ class SeatData:
     kind: str
     agent: str | None
     name: str | None = None
+    account: int | None = None
+    """The account holding the seat (its name is then the account's username)."""
 
 
 @dataclass(frozen=True)
@@ -189,6 +197,8 @@ class HandData:
     seats: tuple[int, ...]
     role: str
     creator: bool
+    account: int | None = None
+    """The account this link belongs to ("Your games" follows it to any device)."""
 
 
 @dataclass(frozen=True)
@@ -229,11 +239,26 @@ class TableData:
     archived: bool = False
     created_at: float = 0.0
     to_act: int | None = None
+    rated: bool = False
 
 
-Batch = tuple[str, Sequence[ActionData], bool, int | None, float | None]
-"""One table's submission: table id, its new actions, finished, who is to act after them, and
-the deadline of the turn that starts (``None``: no clock)."""
+@dataclass(frozen=True)
+class GameEnd:
+    """How a game ended, for the work stored in the same transaction as its end (results and
+    ratings, :attr:`Store.on_end`): each seat's return and points, and who resigned."""
+
+    returns: tuple[float, ...]
+    scores: tuple[float, ...]
+    resigned: tuple[int, ...] = ()
+
+
+EndHook = Callable[[Any, str, GameEnd, float], None]
+"""Work stored with a game's end: ``(connection, table id, how it ended, when)``, run inside
+the transaction that marks the table finished (an exception there stores nothing)."""
+
+Batch = tuple[str, Sequence[ActionData], bool, int | None, float | None, GameEnd | None]
+"""One table's submission: table id, its new actions, finished, who is to act after them, the
+deadline of the turn that starts (``None``: no clock), and how the game ended if it did."""
 
 
 class ConflictError(Exception):
@@ -277,6 +302,8 @@ class Store:
         )
         self._waiting: list[tuple[Batch, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self.on_end: list[EndHook] = []
+        """Run in the transaction that ends a game (the accounts' results and ratings)."""
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store method on the store's thread, off the event loop."""
@@ -303,6 +330,7 @@ class Store:
         listed: bool = False,
         clock: dict[str, Any] | None = None,
         created_at: float | None = None,
+        rated: bool = False,
     ) -> None:
         now = created_at or time.time()
         with self.engine.begin() as connection:
@@ -321,17 +349,19 @@ class Store:
                     "created_by": created_by,
                     "listed": listed,
                     "clock": clock,
+                    "rated": rated or None,
                 }],
             )
             connection.execute(
                 insert(SeatRow),
                 [{"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
-                  "name": s.name} for s in seats],
+                  "name": s.name, "account_id": s.account} for s in seats],
             )
             connection.execute(
                 insert(HandRow),
                 [{"token": h.token, "table_id": table_id, "hand": h.hand, "seats": list(h.seats),
-                  "role": h.role, "creator": h.creator} for h in hands],
+                  "role": h.role, "creator": h.creator, "account_id": h.account}
+                 for h in hands],
             )
             if actions:
                 connection.execute(
@@ -349,12 +379,14 @@ class Store:
         finished: bool,
         to_act: int | None = None,
         deadline: float | None = None,
+        end: GameEnd | None = None,
     ) -> None:
         """Store ``actions`` in one transaction, or raise :class:`ConflictError` and store none.
 
-        ``to_act`` is who acts after them (``None``: not known; checked at the next start)."""
+        ``to_act`` is who acts after them (``None``: not known; checked at the next start);
+        ``end`` how the game ended, when they end it (stored with them, :attr:`on_end`)."""
         try:
-            self.append_many([(table_id, actions, finished, to_act, deadline)])
+            self.append_many([(table_id, actions, finished, to_act, deadline, end)])
         except IntegrityError as exc:
             raise ConflictError(str(exc.orig)) from None
 
@@ -373,12 +405,12 @@ class Store:
                 "client_key": a.client_key,
                 "created_at": a.at or now,
             }
-            for table_id, actions, _finished, _to_act, _deadline in batches
+            for table_id, actions, _finished, _to_act, _deadline, _end in batches
             for a in actions
         ]
         with self.engine.begin() as connection:
             connection.execute(insert(ActionRow), rows)
-            for table_id, actions, done, to_act, deadline in batches:
+            for table_id, actions, done, to_act, deadline, end in batches:
                 connection.execute(
                     update(TableRow)
                     .where(TableRow.id == table_id)
@@ -389,8 +421,14 @@ class Store:
                         deadline_at=None if done else deadline,
                     )
                 )
+                if done and end is not None:
+                    self._ended(connection, table_id, end, now)
                 if self.shared and actions:
                     self._notify(connection, table_id, actions[-1].seq + 1)
+
+    def _ended(self, connection: Any, table_id: str, end: GameEnd, now: float) -> None:
+        for hook in self.on_end:
+            hook(connection, table_id, end, now)
 
     @staticmethod
     def _notify(connection: Any, table_id: str, version: int) -> None:
@@ -407,6 +445,7 @@ class Store:
         finished: bool,
         to_act: int | None,
         deadline: float | None = None,
+        end: GameEnd | None = None,
     ) -> None:
         """:meth:`append` from the event loop, batched with whatever else is waiting.
 
@@ -417,7 +456,7 @@ class Store:
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._waiting.append(((table_id, actions, finished, to_act, deadline), future))
+        self._waiting.append(((table_id, actions, finished, to_act, deadline, end), future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_waiting())
         await future
@@ -490,9 +529,11 @@ class Store:
                 finished=row.finished,
                 rematch_of=row.rematch_of,
                 rematch_id=row.rematch_id,
-                seats=tuple(SeatData(s.seat, s.kind, s.agent, s.name) for s in seats),
+                seats=tuple(SeatData(s.seat, s.kind, s.agent, s.name, s.account_id)
+                            for s in seats),
                 hands=tuple(
-                    HandData(h.token, h.hand, tuple(h.seats), h.role, h.creator) for h in hands
+                    HandData(h.token, h.hand, tuple(h.seats), h.role, h.creator, h.account_id)
+                    for h in hands
                 ),
                 actions=tuple(
                     ActionData(a.seq, a.action, a.player, a.client_key, a.created_at)
@@ -507,6 +548,7 @@ class Store:
                 archived=bool(row.archived),
                 created_at=row.created_at,
                 to_act=row.to_act,
+                rated=bool(row.rated),
             )
 
     def table_of_token(self, token: str) -> str | None:
@@ -650,9 +692,11 @@ class Store:
         deadline: float | None = None,
         seats: Sequence[SeatData] = (),
         hands: Sequence[HandData] = (),
+        end: GameEnd | None = None,
     ) -> None:
-        """Store a table event, with what it changes (the result, a seat, a new hand), in one
-        transaction; :class:`ConflictError` if that event number is taken (another process)."""
+        """Store a table event, with what it changes (the result, a seat, a new hand, and
+        with ``end`` what a game's end stores, :attr:`on_end`), in one transaction;
+        :class:`ConflictError` if that event number is taken (another process)."""
         now = event.created_at or time.time()
         try:
             with self.engine.begin() as connection:
@@ -674,9 +718,12 @@ class Store:
                 if hands:
                     connection.execute(insert(HandRow), [
                         {"token": h.token, "table_id": table_id, "hand": h.hand,
-                         "seats": list(h.seats), "role": h.role, "creator": h.creator}
+                         "seats": list(h.seats), "role": h.role, "creator": h.creator,
+                         "account_id": h.account}
                         for h in hands
                     ])
+                if finished and end is not None:
+                    self._ended(connection, table_id, end, now)
                 if self.shared:
                     self._notify(connection, table_id, -1 - event.seq)
         except IntegrityError as exc:
@@ -717,13 +764,18 @@ class Store:
                 found.append([d for d in (self.load(i) for i in ids[:per_page]) if d])
         return found[0], found[1], more
 
-    def take_seat(self, table_id: str, seat: int, kind: str, agent: str | None) -> bool:
-        """Give a free (``open``) seat to someone; ``False`` if it was taken first."""
+    def take_seat(self, table_id: str, seat: int, kind: str, agent: str | None,
+                  account: int | None = None, name: str | None = None) -> bool:
+        """Give a free (``open``) seat to someone (an ``account`` under its ``name``, when
+        signed in); ``False`` if it was taken first."""
+        values: dict[str, Any] = {"kind": kind, "agent": agent}
+        if account is not None:
+            values.update(account_id=account, name=name)
         with self.engine.begin() as connection:
             result = connection.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "open")
-                .values(kind=kind, agent=agent)
+                .values(**values)
             )
             return bool(result.rowcount)
 
@@ -807,7 +859,7 @@ class Store:
             connection.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             connection.execute(insert(SeatRow), [
                 {"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
-                 "name": s.name} for s in seats
+                 "name": s.name, "account_id": s.account} for s in seats
             ])
             for hand in hands:
                 connection.execute(

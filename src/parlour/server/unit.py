@@ -27,6 +27,7 @@ from typing import Any
 
 from parlour.server.events import EventKind
 from parlour.server.replay import apply_event, ends_game
+from parlour.server.results import end_by_event
 from parlour.server.store import ConflictError, EventData, HandData, SeatData, Store
 from parlour.server.table import Table
 
@@ -73,11 +74,12 @@ class Unit:
         now = time.time()
         event = EventData(len(table.events), table.version, kind, seat, data or {}, now)
         finished = True if ends_game(table, event) else None
+        end = end_by_event(table, event) if finished else None
         try:
             await self.store.run(
                 lambda: self.store.add_event(
                     table.id, event, finished=finished, to_act=None,
-                    deadline=None, seats=seats, hands=hands,
+                    deadline=None, seats=seats, hands=hands, end=end,
                 )
             )
         except ConflictError:
