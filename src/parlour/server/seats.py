@@ -45,16 +45,23 @@ class Seats:
         """Rebuild a table from the database, telling its listeners (a unit of work)."""
         self.spawn = spawn
 
-    async def take(self, table: Table, seat: int) -> HandData:
-        """Give a free seat of an open table to whoever asks: a new hand (link) for it."""
+    async def take(self, table: Table, seat: int, account: int | None = None,
+                   name: str | None = None) -> HandData:
+        """Give a free seat of an open table to whoever asks: a new hand (link) for it. A
+        signed-in player takes it as their ``account``, under its ``name``."""
         async with self.changes.at(table) as unit:
             if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "open":
                 raise SeatError("that seat is not free any more: choose another")
-            if not await self.store.run(self.store.take_seat, table.id, seat, "human", None):
+            if account is not None and any(s.account == account for s in table.seats):
+                raise SeatError("you have a seat at this table already")
+            if not await self.store.run(self.store.take_seat, table.id, seat, "human", None,
+                                        account, name):
                 self.spawn(self.reload(table))  # another process took it: show that here
                 raise SeatError("that seat was just taken: choose another")
-            hand = HandData(secrets.token_urlsafe(24), len(table.hands), (seat,), "joined", False)
-            event = await unit.record(EventKind.JOIN, seat, {}, hands=(hand,))
+            hand = HandData(secrets.token_urlsafe(24), len(table.hands), (seat,), "joined", False,
+                            account)
+            data = {} if account is None else {"account": account, "name": name}
+            event = await unit.record(EventKind.JOIN, seat, data, hands=(hand,))
             if event is None:
                 raise SeatError("the table changed meanwhile: try again")
             self.registry.add_hand(table, hand)
@@ -100,10 +107,11 @@ class Seats:
         renumber = {s.seat: i for i, s in enumerate(seated)}
         params = {**table.game.non_default_parameters(), "players": len(seated)}
         game = type(table.game)(**params)
-        seats = tuple(SeatData(renumber[s.seat], s.kind, s.agent, s.name) for s in seated)
+        seats = tuple(SeatData(renumber[s.seat], s.kind, s.agent, s.name, s.account)
+                      for s in seated)
         hands = tuple(
             HandData(h.token, h.hand, tuple(renumber[x] for x in h.seats if x in renumber),
-                     h.role, h.creator)
+                     h.role, h.creator, h.account)
             for h in table.hands
         )
         now = time.time()
@@ -124,12 +132,14 @@ class Seats:
                 seat: clean_name(name)
                 for seat, name in names.items()
                 if 0 <= seat < len(table.seats) and table.seats[seat].kind == "human"
+                and table.seats[seat].account is None  # an account's seat keeps its username
             }
             if not names:
                 return
             await self.store.run(self.store.set_seat_names, table.id, names)
             table.seats = tuple(
-                SeatData(s.seat, s.kind, s.agent, names.get(s.seat, s.name)) if s.seat in names
+                SeatData(s.seat, s.kind, s.agent, names.get(s.seat, s.name), s.account)
+                if s.seat in names
                 else s
                 for s in table.seats
             )

@@ -99,6 +99,8 @@ class Table:
     undo_request: dict[str, Any] | None = None
     timer: asyncio.Task[None] | None = None
     created_at: float = 0.0
+    rated: bool = False
+    """The game changes its players' ratings when it ends (accounts only, issue 29)."""
 
     @property
     def version(self) -> int:
@@ -213,6 +215,7 @@ class Table:
                     "label": self.seat_name(s.seat),
                     "name": seat_display_name(s.kind, s.agent, s.name),
                     "online": self.online(s.seat),
+                    "account": s.account is not None,
                 }
                 for s in self.seats
             ],
@@ -220,6 +223,7 @@ class Table:
             "notices": list(self.notices),
             "started": self.started,
             "listed": self.listed,
+            "rated": self.rated,
             "archived": self.archived,
             "taken_over": sorted(self.taken_over),
             "resigned": sorted(self.resigned),
