@@ -42,6 +42,7 @@ def run(
     allowed_origins: tuple[str, ...] = (),
     trusted_proxies: tuple[str, ...] = (),
     archive_after: float | None = None,
+    secure_cookies: bool = False,
 ) -> None:
     """Serve until interrupted (blocking).
 
@@ -67,6 +68,7 @@ def run(
         limits=Limits.from_text(limits, Limits.from_env()),
         allowed_origins=allowed_origins,
         archive_after=archive_after,
+        secure_cookies=secure_cookies,
     )
     config = uvicorn.Config(
         app,

@@ -102,6 +102,12 @@ def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
         help="archive (read-only, still replayable) a table nobody has been at and nothing has "
         "happened at for this long: 30d, 12h, 90m or 3600s",
     )
+    out.add_argument(
+        "--secure-cookies",
+        action="store_true",
+        help="mark the session cookie Secure even over plain HTTP (the server is behind a "
+        "TLS proxy); it is Secure whenever a request arrives over HTTPS",
+    )
     return out
 
 
@@ -142,6 +148,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         allowed_origins=tuple(args.allow_origin),
         trusted_proxies=tuple(args.trusted_proxy),
         archive_after=archive,
+        secure_cookies=args.secure_cookies,
     )
     return 0
 

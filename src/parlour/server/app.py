@@ -26,6 +26,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from parlour.server.accounts.accounts import Accounts
+from parlour.server.accounts.ratings import Ratings
 from parlour.server.ai import AIRunner
 from parlour.server.analyse import Analyst
 from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
@@ -51,10 +53,12 @@ def create_app(
     allowed_origins: tuple[str, ...] = (),
     extra_agents: tuple[str, ...] = (),
     archive_after: float | None = None,
+    secure_cookies: bool = False,
 ) -> FastAPI:
     """Build the app. ``db_url`` defaults to SQLite in the user's data directory; ``limits``
     to :meth:`Limits.from_env`; ``allowed_origins`` adds sites (besides the server's own) whose
-    pages may call this server."""
+    pages may call this server; ``secure_cookies`` marks the session cookie ``Secure`` even
+    when the server is reached over plain HTTP (behind a TLS proxy)."""
     url = normalise_db_url(db_url) if db_url else default_db_url()
     limits = limits or Limits.from_env()
 
@@ -68,6 +72,9 @@ def create_app(
         )
         hub = Hub(store, runner, ai_delay=ai_delay, limits=limits, extra_agents=extra_agents,
                   archive_after=archive_after)
+        accounts = Accounts(store, limits)
+        app.state.accounts = accounts
+        app.state.ratings = Ratings(store)
         await hub.start()
         log.info("parlour server ready; tables waiting for a computer player resume now")
         _freeze_startup_garbage()
@@ -79,12 +86,14 @@ def create_app(
         finally:
             app.state.draining = True
             app.state.analyst.close()
+            accounts.close()
             await hub.close()
             store.close()
             if lock is not None:
                 lock.close()
 
     app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.secure_cookies = secure_cookies
     app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in ROUTERS:

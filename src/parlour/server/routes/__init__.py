@@ -6,12 +6,24 @@
 - :mod:`.play`: a seat link's API (``/api/play/TOKEN/...``);
 - :mod:`.watch`: a spectator's (``/api/watch/TABLE/...``);
 - :mod:`.analysis`: the Clobber analysis board's answers;
-- :mod:`.sockets`: the live tables' websockets.
+- :mod:`.sockets`: the live tables' websockets;
+- :mod:`.accounts`: signing up, in and out, the account's own changes and games;
+- :mod:`.players`: profiles, leaderboards and a game's rating changes.
 """
 
-from parlour.server.routes import analysis, health, lobby, pages, play, sockets, watch
+from parlour.server.routes import (
+    accounts,
+    analysis,
+    health,
+    lobby,
+    pages,
+    play,
+    players,
+    sockets,
+    watch,
+)
 
 ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
-           analysis.router, sockets.router)
+           analysis.router, sockets.router, accounts.router, players.router)
 
 __all__ = ["ROUTERS"]
