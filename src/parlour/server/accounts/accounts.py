@@ -232,14 +232,17 @@ class Accounts:
             connection.execute(update(AccountRow).where(AccountRow.id == account_id)
                                .values(password_hash=hashed))
 
-    async def delete(self, account: Account, password: str, address: str) -> None:
+    async def delete(self, account: Account, password: str, address: str) -> list[str]:
         """Delete the account (its password asked again): its name, secrets, passkeys,
-        sessions, ratings and address go; its games stay, played by "deleted player"."""
+        sessions, ratings and address go; its games stay, played by "deleted player".
+        Returns the tables it had seats at (to show the new name where they are loaded)."""
         await self.sign_in(account.username, password, address)
-        await self.store.run(self._delete, account.id)
+        return await self.store.run(self._delete, account.id)
 
-    def _delete(self, account_id: int) -> None:
+    def _delete(self, account_id: int) -> list[str]:
         with self.store.engine.begin() as c:
+            tables = list(c.execute(select(SeatRow.table_id).where(
+                SeatRow.account_id == account_id)).scalars())
             c.execute(update(SeatRow).where(SeatRow.account_id == account_id)
                       .values(name=DELETED, account_id=None))
             c.execute(update(HandRow).where(HandRow.account_id == account_id)
@@ -256,6 +259,7 @@ class Accounts:
                 username=None, username_key=f"deleted:{account_id}", password_hash=None,
                 email=None, email_confirmed=None, notify_email=None, mail_token_hash=None,
                 deleted_at=time.time()))
+        return tables
 
     # -- games ---------------------------------------------------------------------------------
     async def join_games(self, account: Account, tokens: list[str]) -> int:

@@ -17,7 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from parlour.server.accounts.accounts import Account, SignInRefused, Taken, TooManyAttempts
 from parlour.server.accounts.passwords import MAX_PASSWORD, MAX_USERNAME, PolicyError
 from parlour.server.accounts.sessions import clear_cookie, session_id, set_cookie
-from parlour.server.deps import MaybeAccount, SignedIn, accounts_of, client_of, json_body
+from parlour.server.deps import (
+    HubDep,
+    MaybeAccount,
+    SignedIn,
+    accounts_of,
+    client_of,
+    json_body,
+)
 from parlour.server.limits import RateLimiter
 
 router = APIRouter()
@@ -139,15 +146,19 @@ async def change_password(request: Request, account: SignedIn) -> Response:
 
 
 @router.post("/api/me/delete")
-async def delete_account(request: Request, account: SignedIn) -> Response:
+async def delete_account(request: Request, account: SignedIn, hub: HubDep) -> Response:
     """Delete the account for good (the password asked again); its games stay."""
     body = await json_body(request, PasswordOnly)
     try:
-        await accounts_of(request).delete(account, body.password, client_of(request))
+        tables = await accounts_of(request).delete(account, body.password, client_of(request))
     except SignInRefused:
         raise HTTPException(401, "that is not your password") from None
     except TooManyAttempts as exc:
         raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.wait)}) from None
+    for table_id in tables:  # the tables loaded here show "deleted player" at once
+        loaded = hub.registry.tables.get(table_id)
+        if loaded is not None:
+            await hub.reload(loaded)
     response = JSONResponse({"deleted": True})
     clear_cookie(response, request, request.app.state.secure_cookies)
     return response
