@@ -7,6 +7,9 @@
 // Names are put on the page as text only (textContent), never parsed as HTML.
 import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
 import * as life from "./tablelife.js";
+import * as ratings from "./tableratings.js";
+import * as turns from "./turns.js";
+import { header, profileUrl } from "./account.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
 const MODE = path[0] === "play" ? "play" : "watch";
@@ -225,7 +228,9 @@ function drawSeats(model) {
     const item = el("li", { class: acting ? "acting" : "", "data-seat": s.seat },
       el("span", { class: online ? "dot on" : "dot", title: online ? "here" : "away",
         "aria-label": online ? "here" : "away", role: "img" }),
-      el("span", { class: "seat-name", text: seatName(s.seat) }),
+      s.account && s.name && s.name !== "deleted player"
+        ? el("a", { class: "seat-name", href: profileUrl(s.name), text: seatName(s.seat) })
+        : el("span", { class: "seat-name", text: seatName(s.seat) }),
       you ? el("span", { class: "tag", text: "you" }) : null,
       acting ? el("span", { class: "visually-hidden", text: "to move" }) : null,
       el("span", { class: "score", text: scores && scores[s.seat] !== undefined ? String(scores[s.seat]) : "" }));
@@ -330,6 +335,7 @@ function drawEnd() {
   $("#rematch-button").hidden = MODE !== "play" || Boolean(latest.rematch);
   $("#rematch-link").hidden = !latest.rematch;
   if (latest.rematch) $("#rematch-link").href = latest.rematch;
+  ratings.draw(latest);
 }
 
 function drawShare() {
@@ -401,6 +407,11 @@ function draw() {
   drawCurtain(model);
   drawAnalyseLink(model.view);
   life.draw(latest);
+  turns.atTable(interactive, model.version, statusText(model));
+  if (MODE === "play" && !$("#notify-ask") && !latest.terminal) {
+    const ask = turns.askButton(el);
+    if (ask) $("#players-title").after(ask);
+  }
 }
 
 // -- replay ----------------------------------------------------------------------------------
@@ -501,4 +512,5 @@ window.addEventListener("resize", () => { if (latest) draw(); });
 
 life.setup({ send, latest: () => latest, seatName, mySeats, say, key: KEY });
 window.parlour = { get latest() { return latest; }, get pending() { return pending; } };
+header(undefined, false);
 connect();
