@@ -125,3 +125,17 @@ def _ends(state, action: int) -> bool:
     after = state.clone()
     after.apply_action(action)
     return after.is_terminal()
+
+
+def test_the_queue_pairs_people_who_asked_different_processes(two):
+    from .test_matchmaking import wait_paired
+
+    a, b = two
+    on_a, on_b = account(a, "queue-on-a"), account(b, "queue-on-b")
+    tickets = [browser.post("/api/queue", json={"game": "clobber", "clock": "10+5",
+                                                "rated": True}).json()["ticket"]
+               for browser in (on_a, on_b)]
+    seats = [wait_paired(on_a, tickets[0]), wait_paired(on_b, tickets[1])]
+    assert seats[0]["table"] == seats[1]["table"]
+    state = b.get(f"/api/play/{seats[0]['url'].rsplit('/', 1)[-1]}").json()
+    assert state["rated"] and {s["name"] for s in state["seats"]} == {"queue-on-a", "queue-on-b"}

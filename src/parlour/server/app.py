@@ -27,6 +27,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from parlour.server.accounts.accounts import Accounts
+from parlour.server.accounts.matchmaking import Matchmaker
 from parlour.server.accounts.ratings import Ratings
 from parlour.server.ai import AIRunner
 from parlour.server.analyse import Analyst
@@ -74,8 +75,11 @@ def create_app(
                   archive_after=archive_after)
         accounts = Accounts(store, limits)
         app.state.accounts = accounts
-        app.state.ratings = Ratings(store)
+        app.state.ratings = ratings = Ratings(store)
+        app.state.matchmaker = matchmaker = Matchmaker(
+            store, limits, ratings.rating_of, hub.maker.create_paired)
         await hub.start()
+        hub.spawn(matchmaker.run())
         log.info("parlour server ready; tables waiting for a computer player resume now")
         _freeze_startup_garbage()
         app.state.hub = hub

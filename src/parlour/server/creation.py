@@ -236,6 +236,30 @@ class TableMaker:
         self.changes.settled(table)
         return table
 
+    async def create_paired(
+        self,
+        game_name: str,
+        params: dict[str, Any],
+        players: Sequence[tuple[int | None, str]],
+        clock: dict[str, Any],
+        rated: bool,
+    ) -> tuple[str, list[str]]:
+        """A table for people the matchmaker paired (``players``: each one's account, or
+        ``None`` for a guest, and name, in seat order): one seat link each, nobody its
+        creator. Returns the table's id and the seat links."""
+        game = load_game(game_name, **params)
+        config = ClockConfig.parse(clock)
+        seats = [SeatData(i, "human", None, clean_name(name), account)
+                 for i, (account, name) in enumerate(players)]
+        hands = [HandData(secrets.token_urlsafe(24), i, (i,), "matched", False, account)
+                 for i, (account, _name) in enumerate(players)]
+        if rated:
+            first = players[0]
+            check_rated(game, seats, hands, config,
+                        None if first[0] is None else (first[0], first[1]))
+        table = await self._create(game, seats, hands, None, clock=config, rated=rated)
+        return table.id, [f"/play/{h.token}" for h in hands]
+
     async def rematch(self, table: Table) -> Table:
         """The same game again with the same people, every seat moved one place on (so who
         starts rotates). Asked twice, it returns the same rematch."""

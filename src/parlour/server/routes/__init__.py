@@ -8,7 +8,8 @@
 - :mod:`.analysis`: the Clobber analysis board's answers;
 - :mod:`.sockets`: the live tables' websockets;
 - :mod:`.accounts`: signing up, in and out, the account's own changes and games;
-- :mod:`.players`: profiles, leaderboards and a game's rating changes.
+- :mod:`.players`: profiles, leaderboards and a game's rating changes;
+- :mod:`.queue`: "Play someone now".
 """
 
 from parlour.server.routes import (
@@ -19,11 +20,12 @@ from parlour.server.routes import (
     pages,
     play,
     players,
+    queue,
     sockets,
     watch,
 )
 
 ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
-           analysis.router, sockets.router, accounts.router, players.router)
+           analysis.router, sockets.router, accounts.router, players.router, queue.router)
 
 __all__ = ["ROUTERS"]
