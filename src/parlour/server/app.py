@@ -28,6 +28,7 @@ from fastapi.staticfiles import StaticFiles
 
 from parlour.server.accounts.accounts import Accounts
 from parlour.server.accounts.matchmaking import Matchmaker
+from parlour.server.accounts.passkeys import Passkeys
 from parlour.server.accounts.ratings import Ratings
 from parlour.server.ai import AIRunner
 from parlour.server.analyse import Analyst
@@ -75,6 +76,7 @@ def create_app(
                   archive_after=archive_after)
         accounts = Accounts(store, limits)
         app.state.accounts = accounts
+        app.state.passkeys = Passkeys(store, limits, accounts.throttle)
         app.state.ratings = ratings = Ratings(store)
         app.state.matchmaker = matchmaker = Matchmaker(
             store, limits, ratings.rating_of, hub.maker.create_paired)

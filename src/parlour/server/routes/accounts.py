@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.server.accounts.accounts import Account, SignInRefused, Taken, TooManyAttempts
+from parlour.server.accounts.passkeys import PasskeyError, Passkeys
 from parlour.server.accounts.passwords import MAX_PASSWORD, MAX_USERNAME, PolicyError
 from parlour.server.accounts.sessions import clear_cookie, session_id, set_cookie
 from parlour.server.deps import (
@@ -183,3 +184,80 @@ async def join_games(request: Request, account: SignedIn) -> dict[str, Any]:
 async def whoami(account: MaybeAccount) -> dict[str, Any]:
     """The signed-in account, or ``null`` for a guest (for pages: never 401)."""
     return {"account": None if account is None else account.public()}
+
+
+# -- passkeys ------------------------------------------------------------------------------------
+class PasskeyAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ceremony: Annotated[str, Field(max_length=64)]
+    credential: dict[str, Any]
+
+
+def passkeys_of(request: Request) -> Passkeys:
+    passkeys: Passkeys = request.app.state.passkeys
+    return passkeys
+
+
+def relying_party(request: Request) -> tuple[str, str]:
+    """The WebAuthn relying party of a request: the host name it reached (without the port),
+    and the origin the browser must report (the page's own: the Guard has checked that an
+    Origin names this host)."""
+    host = request.headers.get("host", "")[:255]
+    origin = f"{'https' if request.url.scheme in ('https', 'wss') else 'http'}://{host}"
+    return host.rsplit(":", 1)[0] if not host.endswith("]") else host, origin
+
+
+def _passkey_call(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except PasskeyError as exc:
+        raise HTTPException(exc.status, str(exc)) from None
+
+
+@router.post("/api/me/passkeys/options")
+async def passkey_options(request: Request, account: SignedIn) -> dict[str, Any]:
+    keys = passkeys_of(request)
+    rp_id, _origin = relying_party(request)
+    return await keys.store.run(_passkey_call, keys.register_options, account, rp_id)
+
+
+@router.post("/api/me/passkeys", status_code=201)
+async def passkey_register(request: Request, account: SignedIn) -> dict[str, Any]:
+    body = await json_body(request, PasskeyAnswer)
+    keys = passkeys_of(request)
+    rp_id, origin = relying_party(request)
+    return await keys.store.run(_passkey_call, keys.register, account, body.ceremony,
+                                body.credential, rp_id, origin)
+
+
+@router.get("/api/me/passkeys")
+async def passkey_list(request: Request, account: SignedIn) -> dict[str, Any]:
+    keys = passkeys_of(request)
+    return {"passkeys": await keys.store.run(keys.listed, account)}
+
+
+@router.delete("/api/me/passkeys/{credential_id}")
+async def passkey_remove(request: Request, account: SignedIn, credential_id: str
+                         ) -> dict[str, Any]:
+    keys = passkeys_of(request)
+    if not await keys.store.run(keys.remove, account, credential_id[:1400]):
+        raise HTTPException(404, "no such passkey")
+    return {"removed": True}
+
+
+@router.post("/api/session/passkey/options")
+async def passkey_sign_in_options(request: Request) -> dict[str, Any]:
+    keys = passkeys_of(request)
+    rp_id, _origin = relying_party(request)
+    return await keys.store.run(_passkey_call, keys.sign_in_options, rp_id)
+
+
+@router.post("/api/session/passkey")
+async def passkey_sign_in(request: Request) -> Response:
+    body = await json_body(request, PasskeyAnswer)
+    keys = passkeys_of(request)
+    rp_id, origin = relying_party(request)
+    account_id = await keys.store.run(_passkey_call, keys.sign_in, body.ceremony,
+                                      body.credential, rp_id, origin, client_of(request))
+    account, secret = await accounts_of(request).begin(account_id)
+    return _signed_in(request, account, secret)
