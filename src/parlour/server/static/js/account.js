@@ -52,11 +52,12 @@ export function shownRating(r) {
 export async function header(slot = $("#account-slot"), boards = true) {
   if (!slot) return null;
   const account = await whoami();
-  slot.replaceChildren(
+  const parts = [
     boards ? el("a", { href: "/leaderboard", class: "header-link", text: "Leaderboards" }) : null,
     account
       ? el("a", { href: "/account", class: "header-link", id: "account-link",
         text: account.username, "aria-label": `Your account: ${account.username}` })
-      : el("a", { href: "/account", class: "button quiet", id: "account-link", text: "Sign in" }));
+      : el("a", { href: "/account", class: "button quiet", id: "account-link", text: "Sign in" })];
+  slot.replaceChildren(...parts.filter(Boolean));
   return account;
 }

@@ -11,7 +11,7 @@ function rows(body, players) {
     el("td", {}, el("a", { href: profileUrl(p.username), text: p.username }),
       p.bot ? el("span", { class: "tag", text: "bot" }) : null),
     el("td", { class: "num", text: p.shown }),
-    el("td", { class: "num", text: `${p.low} to ${p.high}` }),
+    el("td", { class: "num", text: `${p.low}–${p.high}` }),
     el("td", { class: "num", text: String(p.games) }))));
 }
 

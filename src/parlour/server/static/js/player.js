@@ -14,8 +14,9 @@ function svg(tag, attrs, text) {
 }
 
 // The rating after each rated game, with the band rating ± 2 RD, on a 640 x 240 canvas.
-export function plot(points, title) {
-  const W = 640, H = 240, L = 48, R = 12, T = 12, B = 28;
+export function plot(points, title, width = 640) {
+  // drawn at the width it is shown at (a phone gets a narrower canvas, so the text stays legible)
+  const W = Math.max(300, Math.min(720, Math.round(width))), H = 240, L = 48, R = 12, T = 12, B = 28;
   const box = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "history-plot", role: "img",
     "aria-label": `${title}: rating after each rated game, from ${Math.round(points[0].rating)} to ${Math.round(points[points.length - 1].rating)}` });
   const lows = points.map((p) => p.rating - 2 * p.rd);
@@ -33,7 +34,13 @@ export function plot(points, title) {
   }
   const band = points.map((p, i) => `${x(i)},${y(p.rating + 2 * p.rd)}`)
     .concat(points.map((p, i) => `${x(i)},${y(p.rating - 2 * p.rd)}`).reverse());
-  box.append(svg("polygon", { points: band.join(" "), class: "band" }));
+  if (n === 1) {
+    const p = points[0];
+    box.append(svg("rect", { x: x(0) - 6, y: y(p.rating + 2 * p.rd), width: 12,
+      height: y(p.rating - 2 * p.rd) - y(p.rating + 2 * p.rd), class: "band" }));
+  } else {
+    box.append(svg("polygon", { points: band.join(" "), class: "band" }));
+  }
   box.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }));
   points.forEach((p, i) => box.append(svg("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "dot" },
     undefined)));
@@ -47,7 +54,8 @@ function ratingCard(pool, r) {
   return el("div", { class: "rating-card", "data-pool": pool },
     el("h3", { text: r.title }),
     el("p", { class: "rating-big", text: shownRating(r) }),
-    el("p", { class: "muted", text: `± ${Math.round(2 * r.rd)} · ${r.games} rated game${r.games === 1 ? "" : "s"}: ${r.wins} won, ${r.draws} drawn, ${r.losses} lost` }),
+    el("p", { class: "muted", text: `${r.provisional ? "Provisional: " : ""}between ${Math.round(r.rating - 2 * r.rd)} and ${Math.round(r.rating + 2 * r.rd)} (95%)` }),
+    el("p", { class: "muted", text: `${r.games} rated game${r.games === 1 ? "" : "s"}: ${r.wins} won, ${r.draws} drawn, ${r.losses} lost` }),
     el("a", { href: `/leaderboard/${pool}`, text: "Leaderboard" }));
 }
 
@@ -86,7 +94,8 @@ async function main() {
   if (!pools.length) $("#ratings").append(el("p", { class: "muted", text: "No rated games yet." }));
   const historyPools = Object.keys(p.history);
   const show = (pool) => {
-    $("#history").replaceChildren(plot(p.history[pool], p.ratings[pool] ? p.ratings[pool].title : pool));
+    $("#history").replaceChildren(plot(p.history[pool], p.ratings[pool] ? p.ratings[pool].title : pool,
+      $("#history").clientWidth || 640));
     for (const b of $("#history-pools").children) b.setAttribute("aria-pressed", String(b.dataset.pool === pool));
   };
   $("#history-pools").replaceChildren(...historyPools.map((pool) => el("button", {

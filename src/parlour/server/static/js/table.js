@@ -248,7 +248,8 @@ function drawSeats(model) {
 
 function nameTarget(model) {
   if (MODE !== "play") return null;
-  const humans = mySeats().filter((i) => latest.seats[i].kind === "human");
+  // an account's seat is named by its username: nothing to name
+  const humans = mySeats().filter((i) => latest.seats[i].kind === "human" && !latest.seats[i].account);
   if (!humans.length) return null;
   return humans.includes(model.viewer) ? model.viewer : humans[0];
 }
@@ -412,6 +413,7 @@ function draw() {
     const ask = turns.askButton(el);
     if (ask) $("#players-title").after(ask);
   }
+  if ($("#notify-ask")) $("#notify-ask").hidden = latest.terminal || $("#notify-ask").hidden;
 }
 
 // -- replay ----------------------------------------------------------------------------------
