@@ -74,7 +74,8 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings(
         white.wait_for_url("**/play/*")
         # black takes the seat from the lobby's open tables
         black.reload()
-        black.get_by_role("button", name="Take a seat at Clobber (board 3 x 4, rated, 2 min a move)").click()
+        listing = "Take a seat at Clobber (board 3 x 4, rated, 2 min a move)"
+        black.get_by_role("button", name=listing).click()
         black.wait_for_url("**/play/*")
         pages = [white, black]
         for page in pages:

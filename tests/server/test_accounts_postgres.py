@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Iterator
+
 import pytest
 
 from parlour import load_game

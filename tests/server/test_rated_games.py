@@ -112,7 +112,7 @@ def test_a_rated_game_moves_both_ratings_once(server: ServerProcess):
 
 
 def test_a_resignation_ends_a_rated_game_and_rates_it(server: ServerProcess):
-    browsers, links, table_id = _sit(server, ["rs-white", "rs-black"])
+    _browsers, links, table_id = _sit(server, ["rs-white", "rs-black"])
     with server.client(links[0]) as white, server.client(links[1]) as black:
         first = white.wait_state()
         play_turn(white, first, lambda legal: legal[0])

@@ -43,6 +43,8 @@ def run(
     trusted_proxies: tuple[str, ...] = (),
     archive_after: float | None = None,
     secure_cookies: bool = False,
+    smtp: str | None = None,
+    public_url: str | None = None,
 ) -> None:
     """Serve until interrupted (blocking).
 
@@ -69,6 +71,8 @@ def run(
         allowed_origins=allowed_origins,
         archive_after=archive_after,
         secure_cookies=secure_cookies,
+        smtp=smtp,
+        public_url=public_url or f"http://{host}:{port}",
     )
     config = uvicorn.Config(
         app,

@@ -27,6 +27,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from parlour.server.accounts.accounts import Accounts
+from parlour.server.accounts.mail import Mailer
 from parlour.server.accounts.matchmaking import Matchmaker
 from parlour.server.accounts.passkeys import Passkeys
 from parlour.server.accounts.ratings import Ratings
@@ -56,11 +57,14 @@ def create_app(
     extra_agents: tuple[str, ...] = (),
     archive_after: float | None = None,
     secure_cookies: bool = False,
+    smtp: str | None = None,
+    public_url: str = "http://127.0.0.1:8000",
 ) -> FastAPI:
     """Build the app. ``db_url`` defaults to SQLite in the user's data directory; ``limits``
     to :meth:`Limits.from_env`; ``allowed_origins`` adds sites (besides the server's own) whose
     pages may call this server; ``secure_cookies`` marks the session cookie ``Secure`` even
-    when the server is reached over plain HTTP (behind a TLS proxy)."""
+    when the server is reached over plain HTTP (behind a TLS proxy); ``smtp`` the mail server
+    of the turn e-mails (none: no e-mail), ``public_url`` how links in them start."""
     url = normalise_db_url(db_url) if db_url else default_db_url()
     limits = limits or Limits.from_env()
 
@@ -82,6 +86,8 @@ def create_app(
             store, limits, ratings.rating_of, hub.maker.create_paired)
         await hub.start()
         hub.spawn(matchmaker.run())
+        app.state.mailer = mailer = Mailer(store, limits, smtp, public_url)
+        hub.changes.after_each(lambda table: mailer.after_change(table, hub.spawn))
         log.info("parlour server ready; tables waiting for a computer player resume now")
         _freeze_startup_garbage()
         app.state.hub = hub

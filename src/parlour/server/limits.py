@@ -99,6 +99,8 @@ class Limits:
     """"Play someone now" entries one client (address) may have at once."""
     mails_per_day: int = 20
     """Turn e-mails one account receives a day at most."""
+    mail_delay: float = 60.0
+    """Seconds a correspondence turn waits before its e-mail goes (a quick reply needs none)."""
 
     @classmethod
     def from_text(cls, text: str | None, base: Limits | None = None) -> Limits:

@@ -180,3 +180,12 @@ class MailRow(Base):
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     sent_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class SettingRow(Base):
+    """A server-wide value every process shares (the key of the unsubscribe links)."""
+
+    __tablename__ = "parlour_settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(256))

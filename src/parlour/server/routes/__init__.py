@@ -9,7 +9,8 @@
 - :mod:`.sockets`: the live tables' websockets;
 - :mod:`.accounts`: signing up, in and out, the account's own changes and games;
 - :mod:`.players`: profiles, leaderboards and a game's rating changes;
-- :mod:`.queue`: "Play someone now".
+- :mod:`.queue`: "Play someone now";
+- :mod:`.mail`: the turn e-mails' address, confirmation and unsubscribing.
 """
 
 from parlour.server.routes import (
@@ -17,6 +18,7 @@ from parlour.server.routes import (
     analysis,
     health,
     lobby,
+    mail,
     pages,
     play,
     players,
@@ -26,6 +28,7 @@ from parlour.server.routes import (
 )
 
 ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
-           analysis.router, sockets.router, accounts.router, players.router, queue.router)
+           analysis.router, sockets.router, accounts.router, players.router, queue.router,
+           mail.router)
 
 __all__ = ["ROUTERS"]
