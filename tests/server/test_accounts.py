@@ -206,3 +206,30 @@ def test_sign_ins_slow_down_per_account_and_per_address(tmp_path: Path):
         assert "too many failed sign-ins" in other.json()["detail"]
     finally:
         proc.stop()
+
+
+def test_what_passkey_ceremonies_refuse(server):
+    guest = _browser(server)
+    assert guest.post("/api/me/passkeys/options", json={}).status_code == 401
+    browser = account(server, "keyless")
+    started = browser.post("/api/me/passkeys/options", json={}).json()
+    options = started["options"]
+    assert options["rp"]["id"] == "127.0.0.1" and options["user"]["name"] == "keyless"
+    assert options["authenticatorSelection"]["residentKey"] == "required"
+    forged = {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
+              "response": {"clientDataJSON": "e30", "attestationObject": "oA"}}
+    refused = browser.post("/api/me/passkeys", json={"ceremony": started["ceremony"],
+                                                     "credential": forged})
+    assert refused.status_code == 400 and "could not be registered" in refused.json()["detail"]
+    again = browser.post("/api/me/passkeys", json={"ceremony": started["ceremony"],
+                                                   "credential": forged})
+    assert again.status_code == 400 and "expired" in again.json()["detail"]  # used once
+    assert browser.get("/api/me/passkeys").json() == {"passkeys": []}
+    sign_in = guest.post("/api/session/passkey/options", json={}).json()
+    unknown = guest.post("/api/session/passkey", json={
+        "ceremony": sign_in["ceremony"],
+        "credential": {"id": "bm9ib2R5", "rawId": "bm9ib2R5", "type": "public-key",
+                       "response": {}}})
+    assert unknown.status_code == 401
+    assert "set-cookie" not in unknown.headers
+    assert guest.delete("/api/me/passkeys/xyz").status_code == 401
