@@ -57,7 +57,7 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings(
         errors = watch_errors(white)
         account_page = contexts[1].new_page()
         account_page.goto(server.base + "/account")
-        screenshots.save(account_page, f"account-{size}.png")
+        screenshots.save(account_page, f"account-{size}.png", readme=True)
         _no_serious(account_page, axe_source)
         assert horizontal_overflow(account_page) == 0
         account_page.close()
@@ -89,7 +89,7 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings(
         lost = {f"{name} 1500 → 1338? (−162)" for name in (white_name, black_name)}
         assert len(set(lines) & won) == 1 and len(set(lines) & lost) == 1
         assert {line.split()[0] for line in lines} == {white_name, black_name}
-        screenshots.save(white, f"rated-result-{size}.png")
+        screenshots.save(white, f"rated-result-{size}.png", readme=True)
         # both profiles show the new ratings and a history plot
         white.goto(f"{server.base}/players/{black_name}")
         white.wait_for_selector(".rating-card .rating-big")
@@ -97,13 +97,13 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings(
         assert shown in ("1662?", "1338?")
         assert white.locator(".history-plot polyline").count() == 1
         assert "rated" in white.inner_text("#games")
-        screenshots.save(white, f"profile-{size}.png")
+        screenshots.save(white, f"profile-{size}.png", readme=True)
         _no_serious(white, axe_source)
         assert horizontal_overflow(white) == 0
         white.goto(f"{server.base}/leaderboard/clobber")
         white.wait_for_selector(f"#prov >> text={white_name}")
         assert black_name in white.inner_text("#prov")
-        screenshots.save(white, f"leaderboard-{size}.png")
+        screenshots.save(white, f"leaderboard-{size}.png", readme=True)
         _no_serious(white, axe_source)
         assert horizontal_overflow(white) == 0
         # signed in from a third browser profile: "Your games" followed the account
@@ -166,6 +166,8 @@ def test_play_someone_now_pairs_two_browsers(
         pages = [c.new_page() for c in contexts]
         for page in pages:
             page.goto(server.base + "/")
+        pages[0].wait_for_selector("#account-link >> text=Sign in")
+        assert horizontal_overflow(pages[0]) == 0  # the guest's header fits a phone
         first = pages[0].locator("[data-game='gobblestones'] .queue")
         first.locator(".queue-clock").select_option("3+2")
         first.get_by_role("button", name="Play someone now").click()

@@ -165,6 +165,7 @@ class Accounts:
         secret = new_id()
         now = time.time()
         with Session(self.store.engine) as session, session.begin():
+            session.execute(delete(SessionRow).where(SessionRow.expires_at < now))  # ended ones
             session.add(SessionRow(id_hash=digest(secret), account_id=account_id, created_at=now,
                                    seen_at=now, expires_at=now + self.limits.session_days * 86400))
             old = session.scalars(

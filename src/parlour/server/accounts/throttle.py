@@ -11,6 +11,7 @@ without failures clears any.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Sequence
 
@@ -69,6 +70,9 @@ class Throttle:
     def _failed(self, attempt: Sequence[str], now: float | None) -> None:
         now = time.time() if now is None else now
         with Session(self.store.engine) as session, session.begin():
+            if random.random() < 0.01:  # now and then, forget the counts a day has cleared
+                session.execute(delete(SignInFailureRow).where(
+                    SignInFailureRow.last_at < now - FORGET_AFTER))
             for key in attempt:
                 row = session.get(SignInFailureRow, key, with_for_update=True)
                 if row is None:

@@ -53,7 +53,7 @@ export async function header(slot = $("#account-slot"), boards = true) {
   if (!slot) return null;
   const account = await whoami();
   const parts = [
-    boards ? el("a", { href: "/leaderboard", class: "header-link", text: "Leaderboards" }) : null,
+    boards ? el("a", { href: "/leaderboard", class: "header-link boards-link", text: "Leaderboards" }) : null,
     account
       ? el("a", { href: "/account", class: "header-link", id: "account-link",
         text: account.username, "aria-label": `Your account: ${account.username}` })
