@@ -3,6 +3,7 @@ everywhere, the throttle, deletion and guest games joining an account (issue 29)
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import httpx
@@ -233,3 +234,26 @@ def test_what_passkey_ceremonies_refuse(server):
     assert unknown.status_code == 401
     assert "set-cookie" not in unknown.headers
     assert guest.delete("/api/me/passkeys/xyz").status_code == 401
+
+
+def test_a_used_session_lasts_and_an_unused_one_ends(server):
+    import sqlite3
+
+    from parlour.server.accounts.sessions import digest
+
+    browser = account(server, "sleepy")
+    key = digest(browser.cookies["parlour_session"])
+    with sqlite3.connect(server.db_path) as db:  # as if last used two days ago
+        db.execute("UPDATE parlour_sessions SET seen_at = seen_at - 172800, "
+                   "expires_at = expires_at - 172800 WHERE id_hash = ?", (key,))
+    before = time.time()
+    assert browser.get("/api/me").status_code == 200
+    with sqlite3.connect(server.db_path) as db:  # used: its end moved on by 30 days from now
+        (expires,) = db.execute("SELECT expires_at FROM parlour_sessions WHERE id_hash = ?",
+                                (key,)).fetchone()
+        assert expires >= before + 30 * 86400 - 5
+        db.execute("UPDATE parlour_sessions SET expires_at = 1 WHERE id_hash = ?", (key,))
+    assert browser.get("/api/me").status_code == 401  # unused past its end: gone
+    with sqlite3.connect(server.db_path) as db:
+        assert db.execute("SELECT count(*) FROM parlour_sessions WHERE id_hash = ?",
+                          (key,)).fetchone() == (0,)

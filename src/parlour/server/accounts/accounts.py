@@ -189,17 +189,17 @@ class Accounts:
             if row is None:
                 return None
             if row.expires_at < now:
-                with session.begin():
-                    session.delete(row)
+                session.delete(row)
+                session.commit()
                 return None
             account = session.get(AccountRow, row.account_id)
             if account is None or account.deleted_at is not None:
                 return None
             found = _account(account)
             if now - row.seen_at > SLIDE_EVERY:
-                with session.begin():
-                    row.seen_at = now
-                    row.expires_at = now + self.limits.session_days * 86400
+                row.seen_at = now
+                row.expires_at = now + self.limits.session_days * 86400
+                session.commit()
             return found
 
     async def sign_out(self, secret: str) -> None:
