@@ -125,12 +125,24 @@ class ServerProcess:
         assert response.status_code == 201, response.text
         return response.json()
 
-    def client(self, url: str) -> Client:
-        """A websocket client for a page URL like ``/play/TOKEN`` or ``/watch/ID``."""
+    def client(self, url: str, source: str | None = None) -> Client:
+        """A websocket client for a page URL like ``/play/TOKEN`` or ``/watch/ID``; ``source``
+        is the loopback address it connects from (another client, as the server counts them:
+        ``127.0.0.2``...)."""
+        sock = None
+        if source is not None:
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=TIMEOUT,
+                                            source_address=(source, 0))
         ws = connect(
-            self.ws_base + "/ws" + url, open_timeout=TIMEOUT, max_size=2**24, max_queue=None
+            self.ws_base + "/ws" + url, open_timeout=TIMEOUT, max_size=2**24, max_queue=None,
+            sock=sock,
         )
         return Client(ws.__enter__())  # closed by Client.close
+
+    def http_from(self, source: str) -> httpx.Client:
+        """An HTTP client connecting from the loopback address ``source`` (another client)."""
+        transport = httpx.HTTPTransport(local_address=source)
+        return httpx.Client(base_url=self.base, transport=transport, timeout=TIMEOUT)
 
 
 def token_of(url: str) -> str:

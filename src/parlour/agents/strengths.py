@@ -58,6 +58,9 @@ from parlour.agents.plank_levels import plank_easy, plank_medium
 from parlour.core import Game
 from parlour.games.clobber import ClobberGame
 
+EASY_SECONDS = 1.0
+"""A ceiling on ``easy``'s thinking: reached only on the largest Clobber boards, where greedy
+looking at every move would take twenty seconds."""
 EASY_EPSILON = 0.1
 """How often ``easy`` plays a random legal action instead of its greedy choice."""
 EASY_EPSILON_BY_GAME: dict[str, float] = {"gobblestones": 0.5}
@@ -118,6 +121,7 @@ def easy(game: Game, seed: int | None = None, **options: Any) -> Agent:
     if game.name == "stomp-the-plank":  # the greedy beginner: play for spot 5
         return plank_easy(game, seed, **options)
     options.setdefault("epsilon", EASY_EPSILON_BY_GAME.get(game.name, EASY_EPSILON))
+    options.setdefault("time", EASY_SECONDS)
     return GreedyAgent(game, seed, **options)
 
 

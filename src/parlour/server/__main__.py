@@ -89,6 +89,14 @@ def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
         help="another site (https://host:port) whose pages may call this server (repeatable)",
     )
     out.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name this server is served as, besides the loopback names and --host (a "
+        "request for any other Host is refused: DNS rebinding); repeatable",
+    )
+    out.add_argument(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -165,6 +173,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         allowed_origins=tuple(args.allow_origin),
         trusted_proxies=tuple(args.trusted_proxy),
         archive_after=archive,
+        allowed_hosts=tuple(args.allowed_host),
         secure_cookies=args.secure_cookies,
         smtp=args.smtp,
         public_url=args.public_url,

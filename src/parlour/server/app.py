@@ -4,7 +4,7 @@ Routes (``TOKEN`` is a hand's secret token, ``TABLE`` a table id), each group in
 (:mod:`parlour.server.routes`):
 
 - ``/`` the lobby; ``/play/TOKEN`` a seat's table page; ``/watch/TABLE`` a spectator's;
-  ``/rules/GAME`` the rules.
+  ``/rules/GAME`` the rules for people, ``/learn/GAME`` the tutorials.
 - ``GET /api/games``, ``POST /api/games/GAME/check``, ``POST /api/tables`` (create),
   ``GET /api/play/TOKEN`` (state), ``POST /api/play/TOKEN/act``, ``.../replay``,
   ``.../record``, ``POST .../rematch``; the same read routes under ``/api/watch/TABLE``.
@@ -38,7 +38,7 @@ from parlour.server.hub import Hub
 from parlour.server.limits import Limits
 from parlour.server.routes import ROUTERS
 from parlour.server.routes.pages import STATIC
-from parlour.server.security import Guard, install_redaction
+from parlour.server.security import LOOPBACK_HOSTS, Guard, install_redaction
 from parlour.server.store import Store
 
 log = logging.getLogger("parlour.server")
@@ -56,15 +56,18 @@ def create_app(
     allowed_origins: tuple[str, ...] = (),
     extra_agents: tuple[str, ...] = (),
     archive_after: float | None = None,
+    allowed_hosts: frozenset[str] = LOOPBACK_HOSTS,
     secure_cookies: bool = False,
     smtp: str | None = None,
     public_url: str = "http://127.0.0.1:8000",
 ) -> FastAPI:
     """Build the app. ``db_url`` defaults to SQLite in the user's data directory; ``limits``
     to :meth:`Limits.from_env`; ``allowed_origins`` adds sites (besides the server's own) whose
-    pages may call this server; ``secure_cookies`` marks the session cookie ``Secure`` even
-    when the server is reached over plain HTTP (behind a TLS proxy); ``smtp`` the mail server
-    of the turn e-mails (none: no e-mail), ``public_url`` how links in them start."""
+    pages may call this server; ``allowed_hosts`` are the names it is served as
+    (:func:`parlour.server.security.served_hosts`); ``secure_cookies`` marks the session
+    cookie ``Secure`` even when the server is reached over plain HTTP (behind a TLS proxy);
+    ``smtp`` the mail server of the turn e-mails (none: no e-mail), ``public_url`` how links
+    in them start."""
     url = normalise_db_url(db_url) if db_url else default_db_url()
     limits = limits or Limits.from_env()
 
@@ -106,7 +109,8 @@ def create_app(
 
     app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.secure_cookies = secure_cookies
-    app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins)
+    app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins,
+                       allowed_hosts=allowed_hosts)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in ROUTERS:
         app.include_router(router)

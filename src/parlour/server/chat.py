@@ -12,9 +12,10 @@ import time
 from collections import deque
 from typing import Any
 
+from parlour.server.outgoing import Connection
 from parlour.server.protocol import error
 from parlour.server.store import Store
-from parlour.server.table import Connection, Table
+from parlour.server.table import ARCHIVED, Table
 
 CHAT_LENGTH = 500
 CHAT_BURST = 5
@@ -43,6 +44,8 @@ class Chat:
 
     async def say(self, table: Table, conn: Connection, text: str) -> dict[str, Any] | None:
         """Store and pass on a chat message to its channel; an error reply, or ``None``."""
+        if table.archived:
+            return error("archived", ARCHIVED)
         body = clean_text(text, CHAT_LENGTH)
         if not body:
             return error("empty", "an empty message is not sent")

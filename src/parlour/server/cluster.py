@@ -119,12 +119,14 @@ class Cluster:
             watched = {t.id: t for t in self.registry.tables.values() if t.connections}
             try:
                 versions = await self.store.run(self.store.versions, list(watched))
+                events = await self.store.run(self.store.event_counts, list(watched))
             except Exception:
                 log.exception("periodic catch-up failed")
                 continue
-            for table_id, version in versions.items():
-                if version > watched[table_id].version:
-                    self._refresh_soon(watched[table_id])
+            for table_id, table in watched.items():
+                if (versions.get(table_id, 0) > table.version
+                        or events.get(table_id, 0) > len(table.events)):
+                    self._refresh_soon(table)
 
     # -- exactly-once work -----------------------------------------------------------------------
     async def claim(self, table: Table, version: int) -> bool:

@@ -16,6 +16,7 @@ import logging
 
 from parlour.server.ai import AIFailure, AIRunner, fallback_action, move_seed
 from parlour.server.cluster import Cluster
+from parlour.server.fairness import JobClass
 from parlour.server.moves import Mover, Submission
 from parlour.server.store import SeatData
 from parlour.server.table import Table
@@ -39,6 +40,12 @@ def computer_seat(table: Table) -> SeatData | None:
     return table.seats[player] if table.seats[player].kind == "ai" else None
 
 
+def paused(table: Table) -> bool:
+    """A table where only computers play waits while nobody watches it: its moves would cost
+    the server's thinking for no one (it goes on when someone opens it)."""
+    return not table.has_people and not table.connections
+
+
 class Computer:
     """Wakes the computer seat whose turn it is, one move in flight per table."""
 
@@ -50,15 +57,16 @@ class Computer:
         """Seconds the computer waits before it thinks (so a person sees their move land)."""
 
     def wake(self, table: Table) -> None:
-        """Start the computer's turns at ``table`` if a computer seat is to act."""
+        """Start the computer's turns at ``table`` if a computer seat is to act (and someone
+        watches, at a table where only computers play)."""
         if table.ai_task is not None and not table.ai_task.done():
             return
-        if computer_seat(table) is None:
+        if computer_seat(table) is None or paused(table):
             return
         table.ai_task = asyncio.create_task(self._turns(table))
 
     async def _turns(self, table: Table) -> None:
-        while (seat := computer_seat(table)) is not None:
+        while (seat := computer_seat(table)) is not None and not paused(table):
             version = table.version
             if not await self.cluster.claim(table, version):
                 return  # another process is on it (the claim expires if that one dies)
@@ -78,9 +86,11 @@ class Computer:
         if table.version != version:
             return
         history = tuple(table.state.history())
+        job_class = JobClass.INTERACTIVE if table.has_people else JobClass.BACKGROUND
         try:
             action = await self.ai.choose(
-                table.game.name, table.params_json(), history, seat.agent, seed
+                table.game.name, table.params_json(), history, seat.agent, seed,
+                client=table.created_by or table.id, job_class=job_class,
             )
         except AIFailure as failure:
             log.warning("table %s: AI %s %s; playing at random", table.id, seat.agent,

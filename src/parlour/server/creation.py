@@ -216,7 +216,7 @@ class TableMaker:
         notes: list[Note] = []
         resolve_chance(state, seed, rows, notes, now)
         table = Table(table_id, game, seed, tuple(seats), tuple(hands), state, notes, {},
-                      listed=listed, created_at=now, rated=rated,
+                      listed=listed, created_at=now, created_by=client, rated=rated,
                       clock=None if clock is None else Clock(clock, game.num_players()))
         table.custom_start = any(k in game.non_default_parameters() for k in HIDDEN_PARAMS)
         table.tick(now)
@@ -281,7 +281,7 @@ class TableMaker:
                 for h in table.hands
             ]
             new = await self._create(
-                table.game, seats, hands, table.id,
+                table.game, seats, hands, table.id, table.created_by,
                 clock=None if table.clock is None else table.clock.config, rated=table.rated,
             )
             held = await self.store.run(self.store.set_rematch, table.id, new.id)

@@ -70,6 +70,11 @@ async def json_body(request: Request, model: type[M]) -> M:
         raise HTTPException(400, f"{where}: {first['msg']}") from None
 
 
+def not_held(seat: int) -> str:
+    """A seat the link does not hold, named as people count seats and as the API does."""
+    return f'this link does not hold seat {seat + 1} ("seat": {seat})'
+
+
 def viewer_of(table: Table, hand: HandData | None, seat: int | None) -> int | None:
     """Whose view a request sees: the asked seat (one the link holds), else the link's focus."""
     if hand is None:
@@ -77,7 +82,7 @@ def viewer_of(table: Table, hand: HandData | None, seat: int | None) -> int | No
     if seat is None:
         return table.focus(hand)
     if seat not in hand.seats:
-        raise HTTPException(403, f"this link does not hold seat {seat}")
+        raise HTTPException(403, not_held(seat))
     return seat
 
 
@@ -86,9 +91,9 @@ def acting_seat(table: Table, hand: HandData, seat: int | None) -> int:
     if not hand.seats:
         raise HTTPException(403, "this link holds no seat")
     chosen = table.focus(hand) if seat is None else seat
-    if chosen not in hand.seats:
-        raise HTTPException(403, f"this link does not hold seat {seat}")
-    return int(chosen)
+    if chosen is None or chosen not in hand.seats:
+        raise HTTPException(403, not_held(hand.seats[0] if chosen is None else chosen))
+    return chosen
 
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from parlour.server.events import EventKind
 from parlour.server.protocol import error
-from parlour.server.table import Table
+from parlour.server.table import ARCHIVED, Table
 from parlour.server.unit import Changes
 
 
@@ -24,6 +24,8 @@ class Finisher:
 
     async def resign(self, table: Table, seat: int) -> dict[str, Any]:
         async with self.changes.at(table) as unit:
+            if table.archived:
+                return error("archived", ARCHIVED)
             if table.over:
                 return error("game_over", "the game is over already")
             if not table.started:
@@ -35,6 +37,8 @@ class Finisher:
 
     async def reclaim(self, table: Table, seat: int) -> dict[str, Any]:
         async with self.changes.at(table) as unit:
+            if table.archived:
+                return error("archived", ARCHIVED)
             if seat in table.resigned:
                 return error("resigned", "a resigned seat stays with the computer")
             if seat not in table.taken_over:

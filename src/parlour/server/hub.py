@@ -34,6 +34,7 @@ from parlour.server.creation import TableMaker
 from parlour.server.finishing import Finisher
 from parlour.server.limits import Limits
 from parlour.server.moves import Mover
+from parlour.server.outgoing import Outbox
 from parlour.server.presence import Presence
 from parlour.server.registry import Registry
 from parlour.server.seats import Seats
@@ -82,7 +83,9 @@ class Hub:
         self.finisher = Finisher(self.changes)
         self.takebacker = Takebacker(store, self.changes, self.reload)
         self.chat = Chat(store)
-        self.presence = Presence(self.registry, self.limits)
+        self.outbox = Outbox(self.limits)
+        """Bytes waiting for each client's sockets (:mod:`parlour.server.outgoing`)."""
+        self.presence = Presence(self.registry, self.limits, self.computer.wake)
         self.archivist = Archivist(store, self.registry, archive_after) if archive_after else None
 
         if store.shared:

@@ -47,6 +47,13 @@ class Limits:
     """...and then per second (reconnecting after a network change is one or two)."""
     connections_per_client: int = 64
     """Open websockets from one client at once (tabs, seats, a few spectated tables)."""
+    send_bytes_per_connection: int = 1_048_576
+    """Bytes of messages waiting for one websocket before it is closed as one that does not
+    read (a state message replaces the one still waiting, so a socket holds one at most: 130 kB
+    on a 99 x 26 board, a kilobyte on the others)."""
+    send_bytes_per_client: int = 16_777_216
+    """Bytes waiting for all of one client's websockets together (64 sockets of the largest
+    board's states fit)."""
     listeners_per_table: int = 200
     """Open websockets at one table; seat holders are always let in, spectators up to this."""
     loaded_tables: int = 2000

@@ -20,11 +20,12 @@ from typing import Any
 
 from parlour.core import IllegalActionError, State
 from parlour.games.wording import illegal_message, notation_message
+from parlour.server.outgoing import Connection
 from parlour.server.protocol import error
 from parlour.server.replay import is_table_move, note_for, resolve_chance
 from parlour.server.results import game_end
 from parlour.server.store import ActionData, ConflictError, Store
-from parlour.server.table import Connection, Table, deciding, to_act
+from parlour.server.table import ARCHIVED, Table, deciding, to_act
 from parlour.server.unit import Changes, Unit
 from parlour.server.views import Note, state_payload
 
@@ -131,8 +132,7 @@ class Mover:
     ) -> dict[str, Any] | None:
         """Why the table takes no move from this submission now, if it takes none."""
         if table.archived:
-            return error("archived", "this table was archived: it can be replayed, not played",
-                         **ref)
+            return error("archived", ARCHIVED, **ref)
         if table.over:
             return error("game_over", "the game is over: no more moves", **ref)
         if not table.started:
@@ -256,7 +256,7 @@ class Mover:
         if not (table.state.is_chance_node() and await claim(table, table.version)):
             return
         async with self.changes.at(table) as unit:
-            if not table.state.is_chance_node():
+            if not table.state.is_chance_node() or table.archived:
                 return
             rows: list[ActionData] = []
             notes: list[Note] = []

@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 from parlour.server.limits import Limits
+from parlour.server.outgoing import Connection
 from parlour.server.registry import Registry
 from parlour.server.store import HandData
-from parlour.server.table import Connection, Table
+from parlour.server.table import Table
 
 
 class Presence:
-    def __init__(self, registry: Registry, limits: Limits) -> None:
+    def __init__(self, registry: Registry, limits: Limits, wake: Callable[[Table], None]) -> None:
         self.registry = registry
         self.limits = limits
+        self.wake = wake
+        """Wake the computer of a table someone opens (one where only computers play waits
+        while nobody watches)."""
 
     def can_join(self, table: Table, hand: HandData | None) -> bool:
         """Seat holders are always let in; spectators while the table has room."""
@@ -33,6 +38,7 @@ class Presence:
         conn.send(table.message(conn.hand))
         if table.presence() != before:
             self._changed(table)
+        self.wake(table)
 
     def leave(self, table: Table, conn: Connection) -> None:
         before = table.presence()

@@ -212,6 +212,7 @@ def build_table(data: TableData) -> Table:
         listed=data.listed,
         archived=data.archived,
         created_at=data.created_at,
+        created_by=data.created_by,
         rated=data.rated,
     )
     table.events = list(data.events[: starts[-1]]) if starts else []

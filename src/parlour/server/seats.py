@@ -17,8 +17,8 @@ from parlour.server.names import clean_name
 from parlour.server.registry import Registry
 from parlour.server.replay import resolve_chance
 from parlour.server.store import EventData, HandData, SeatData, Store
-from parlour.server.table import Table, to_act
-from parlour.server.unit import Changes, Spawn, TableWork
+from parlour.server.table import ARCHIVED, Table, to_act
+from parlour.server.unit import Changes, Spawn, TableWork, Unit
 
 
 class SeatError(ValueError):
@@ -48,35 +48,63 @@ class Seats:
     async def take(self, table: Table, seat: int, account: int | None = None,
                    name: str | None = None) -> HandData:
         """Give a free seat of an open table to whoever asks: a new hand (link) for it. A
-        signed-in player takes it as their ``account``, under its ``name``."""
+        signed-in player takes it as their ``account``, under its ``name`` (issue 29).
+
+        The seat, its event and its link are stored in one transaction (another process may
+        take another seat at the same moment): the seat is either taken with its link given,
+        or left free."""
         async with self.changes.at(table) as unit:
-            if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "open":
-                raise SeatError("that seat is not free any more: choose another")
+            self._check_free(table, seat, "that seat is not free any more: choose another")
             if account is not None and any(s.account == account for s in table.seats):
                 raise SeatError("you have a seat at this table already")
-            if not await self.store.run(self.store.take_seat, table.id, seat, "human", None,
-                                        account, name):
-                self.spawn(self.reload(table))  # another process took it: show that here
-                raise SeatError("that seat was just taken: choose another")
-            hand = HandData(secrets.token_urlsafe(24), len(table.hands), (seat,), "joined", False,
-                            account)
             data = {} if account is None else {"account": account, "name": name}
-            event = await unit.record(EventKind.JOIN, seat, data, hands=(hand,))
-            if event is None:
-                raise SeatError("the table changed meanwhile: try again")
-            self.registry.add_hand(table, hand)
+            taken, hand = await self._store(unit, seat, "human", EventKind.JOIN, data,
+                                            secrets.token_urlsafe(24), account)
+            if not taken or hand is None:
+                raise SeatError("that seat was just taken: choose another")
         return hand
+
+    @staticmethod
+    def _check_free(table: Table, seat: int, message: str) -> None:
+        if table.archived:
+            raise SeatError(ARCHIVED)
+        if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "open":
+            raise SeatError(message)
+
+    async def _store(self, unit: Unit, seat: int, kind: str, event_kind: EventKind,
+                     data: dict[str, Any], token: str | None, account: int | None = None
+                     ) -> tuple[bool, HandData | None]:
+        """Store a seat taken (one transaction) and show it here: whether it was taken (not
+        if someone took it first: the table is rebuilt to show that), and the new hand of a
+        person (``token`` given)."""
+        table = unit.table
+        event = EventData(len(table.events), table.version, event_kind, seat, data,
+                          time.time())
+        stored = await self.store.run(self.store.take_seat, table.id, seat, kind, event, token,
+                                      account)
+        if stored is None:
+            self.spawn(self.reload(table))
+            return False, None
+        event, hand = stored
+        if event.seq == len(table.events):
+            await unit.apply(event)
+            if hand is not None:
+                self.registry.add_hand(table, hand)
+        else:  # other processes' events came first: the table as the database has it
+            await self.changes.catch_up(table)
+            unit.show()
+        return True, hand
 
     async def fill(self, table: Table, seat: int, agent: str) -> None:
         """The creator fills a free seat with a computer player."""
         if not self.allows_agent(agent):
             raise SeatError(f"no computer player {agent!r} here")
         async with self.changes.at(table) as unit:
-            if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "open":
-                raise SeatError("that seat is not free any more")
-            if not await self.store.run(self.store.take_seat, table.id, seat, "ai", agent):
+            self._check_free(table, seat, "that seat is not free any more")
+            taken, _ = await self._store(unit, seat, "ai", EventKind.FILL, {"agent": agent},
+                                         None)
+            if not taken:
                 raise SeatError("that seat was just taken")
-            await unit.record(EventKind.FILL, seat, {"agent": agent})
 
     async def start_early(self, table: Table) -> None:
         """The creator starts an open table with the players seated so far, where the game
@@ -87,6 +115,8 @@ class Seats:
         from the old seed, it would hand a renumbered player the very rack the seat before
         theirs was dealt and its holder has seen."""
         async with self.changes.at(table):
+            if table.archived:
+                raise SeatError(ARCHIVED)
             if table.started:
                 raise SeatError("the game has started already")
             if any(n.player >= 0 for n in table.notes):
@@ -128,6 +158,8 @@ class Seats:
     async def rename(self, table: Table, names: dict[int, str | None]) -> None:
         """Store players' display names for human seats, then show them to everyone."""
         async with self.changes.at(table) as unit:
+            if table.archived:
+                raise SeatError(ARCHIVED)
             names = {
                 seat: clean_name(name)
                 for seat, name in names.items()

@@ -239,6 +239,8 @@ class TableData:
     archived: bool = False
     created_at: float = 0.0
     to_act: int | None = None
+    created_by: str | None = None
+    """The creating client's address hash (the per-client quota and fair thinking)."""
     rated: bool = False
 
 
@@ -259,6 +261,10 @@ the transaction that marks the table finished (an exception there stores nothing
 Batch = tuple[str, Sequence[ActionData], bool, int | None, float | None, GameEnd | None]
 """One table's submission: table id, its new actions, finished, who is to act after them, the
 deadline of the turn that starts (``None``: no clock), and how the game ended if it did."""
+
+
+SEAT_ATTEMPTS = 8
+"""Tries of a seat's transaction when other seats of the table are taken at the same moment."""
 
 
 class ConflictError(Exception):
@@ -548,6 +554,7 @@ class Store:
                 archived=bool(row.archived),
                 created_at=row.created_at,
                 to_act=row.to_act,
+                created_by=row.created_by,
                 rated=bool(row.rated),
             )
 
@@ -583,6 +590,18 @@ class Store:
                 .group_by(ActionRow.table_id)
             )
             return {table_id: int(top) + 1 for table_id, top in session.execute(query)}
+
+    def event_counts(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """Each table's number of stored events (for the periodic catch-up)."""
+        if not table_ids:
+            return {}
+        with Session(self.engine) as session:
+            query = (
+                select(EventRow.table_id, func.count())
+                .where(EventRow.table_id.in_(list(table_ids)))
+                .group_by(EventRow.table_id)
+            )
+            return {table_id: int(count) for table_id, count in session.execute(query)}
 
     def rematch_of(self, table_id: str) -> str | None:
         with Session(self.engine) as session:
@@ -764,20 +783,71 @@ class Store:
                 found.append([d for d in (self.load(i) for i in ids[:per_page]) if d])
         return found[0], found[1], more
 
-    def take_seat(self, table_id: str, seat: int, kind: str, agent: str | None,
-                  account: int | None = None, name: str | None = None) -> bool:
-        """Give a free (``open``) seat to someone (an ``account`` under its ``name``, when
-        signed in); ``False`` if it was taken first."""
+    def take_seat(
+        self,
+        table_id: str,
+        seat: int,
+        kind: str,
+        event: EventData,
+        token: str | None = None,
+        account: int | None = None,
+    ) -> tuple[EventData, HandData | None] | None:
+        """Give a free (``open``) seat to someone, with its event (``join`` or ``fill``) and,
+        for a person, a new hand holding ``token``, all in ONE transaction: either the seat
+        is taken and its link exists, or nothing changed. ``None`` if the seat was taken
+        first. A signed-in player's ``account`` holds the seat and the link, under the name
+        the event carries (issue 29).
+
+        The event's number and the hand's are the table's next ones, read inside the
+        transaction; when another process takes another seat at the same moment one of the
+        two transactions is refused by the database (the same number), rolled back whole,
+        and tried again with the next number. Returns the event and hand as stored."""
+        agent = event.data.get("agent")
         values: dict[str, Any] = {"kind": kind, "agent": agent}
         if account is not None:
-            values.update(account_id=account, name=name)
-        with self.engine.begin() as connection:
-            result = connection.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "open")
-                .values(**values)
-            )
-            return bool(result.rowcount)
+            values.update(account_id=account, name=event.data.get("name"))
+        for _attempt in range(SEAT_ATTEMPTS):
+            try:
+                with self.engine.begin() as connection:
+                    taken = connection.execute(
+                        update(SeatRow)
+                        .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                               SeatRow.kind == "open")
+                        .values(kind=kind, agent=agent)
+                    )
+                    if not taken.rowcount:
+                        return None
+                    seq = int(connection.execute(
+                        select(func.coalesce(func.max(EventRow.seq) + 1, 0))
+                        .where(EventRow.table_id == table_id)
+                    ).scalar_one())
+                    stored = EventData(seq, event.at, event.kind, seat, event.data,
+                                       event.created_at)
+                    connection.execute(insert(EventRow), [{
+                        "table_id": table_id, "seq": seq, "at": stored.at,
+                        "kind": stored.kind, "seat": seat, "data": stored.data,
+                        "created_at": stored.created_at,
+                    }])
+                    hand = None
+                    if token is not None:
+                        number = int(connection.execute(
+                            select(func.coalesce(func.max(HandRow.hand) + 1, 0))
+                            .where(HandRow.table_id == table_id)
+                        ).scalar_one())
+                        hand = HandData(token, number, (seat,), "joined", False, account)
+                        connection.execute(insert(HandRow), [{
+                            "token": token, "table_id": table_id, "hand": number,
+                            "seats": [seat], "role": hand.role, "creator": False,
+                            "account_id": account,
+                        }])
+                    connection.execute(update(TableRow).where(TableRow.id == table_id)
+                                       .values(updated_at=stored.created_at))
+                    if self.shared:
+                        self._notify(connection, table_id, -1 - seq)
+                    return stored, hand
+            except IntegrityError:
+                continue  # another seat taken at the same moment: the next numbers
+        raise ConflictError(f"table {table_id}: seat {seat} could not be stored")
 
     def add_chat(self, table_id: str, channel: str, seat: int | None, name: str,
                  text_: str, at: float) -> int:

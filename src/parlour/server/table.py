@@ -20,45 +20,18 @@ from typing import Any
 from parlour.core import CHANCE_PLAYER, Game, State, presentation
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock
-from parlour.server.limits import Limits, RateLimiter
 from parlour.server.names import seat_display_name
+from parlour.server.outgoing import Connection, encode
 from parlour.server.store import EventData, HandData, SeatData
 from parlour.server.views import Note, is_public, public_params, state_payload, turn_log
 
 log = logging.getLogger("parlour.server")
 
-MAX_QUEUE = 512
-"""Messages waiting for a slow client before it is disconnected."""
+ARCHIVED = "this table was archived: it can be replayed, not played"
+"""What every change to an archived table is refused with (code ``archived``)."""
 NOTICES = 5
 """How many of a table's recent notices (a computer player's move cut short...) each state
 message carries."""
-
-
-class Connection:
-    """One websocket: the hand it speaks for (``None``: a spectator), its outgoing queue and
-    the rate at which it may send."""
-
-    def __init__(self, hand: HandData | None, limits: Limits | None = None) -> None:
-        self.hand = hand
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.closed = False
-        limits = limits or Limits()
-        self.rate = RateLimiter(limits.messages_burst, limits.messages_per_second, 1)
-        self.refused = 0
-
-    def send(self, message: dict[str, Any]) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= MAX_QUEUE:
-            log.warning("dropping a client that does not read its messages")
-            self.close()
-            return
-        self.queue.put_nowait(message)
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(None)
 
 
 @dataclass
@@ -99,6 +72,9 @@ class Table:
     undo_request: dict[str, Any] | None = None
     timer: asyncio.Task[None] | None = None
     created_at: float = 0.0
+    created_by: str | None = None
+    """The client (address hash) that created the table: its computer players' thinking is
+    counted against that client's share (:mod:`parlour.server.fairness`)."""
     rated: bool = False
     """The game changes its players' ratings when it ends (accounts only, issue 29)."""
 
@@ -118,6 +94,11 @@ class Table:
     def over(self) -> bool:
         """The game ended by its rules, or the table decided it (time, resignation)."""
         return self.outcome is not None or self.state.is_terminal()
+
+    @property
+    def has_people(self) -> bool:
+        """Whether a person plays at this table (else only computers do)."""
+        return any(s.kind == "human" for s in self.seats)
 
     @property
     def started(self) -> bool:
@@ -258,13 +239,13 @@ class Table:
             return None
 
     def broadcast(self) -> None:
-        """Send every listener its own message (computed once per hand)."""
-        cache: dict[int | None, dict[str, Any]] = {}
+        """Send every listener its own message (built and encoded once per hand)."""
+        cache: dict[int | None, str] = {}
         for conn in list(self.connections):
             key = None if conn.hand is None else conn.hand.hand
             if key not in cache:
-                cache[key] = self.message(conn.hand)
-            conn.send(cache[key])
+                cache[key] = encode(self.message(conn.hand))
+            conn.send_encoded("state", cache[key])
 
 
 def deciding(state: State) -> bool:

@@ -16,13 +16,15 @@ from parlour.core import CHANCE_PLAYER
 from parlour.server.events import EventKind
 from parlour.server.protocol import error
 from parlour.server.store import EventData, Store
-from parlour.server.table import Table
+from parlour.server.table import ARCHIVED, Table
 from parlour.server.unit import Changes, TableWork
 from parlour.server.views import is_public
 
 
 def undo_refusal(table: Table) -> str | None:
     """Why undo is not offered here, or ``None``."""
+    if table.archived:
+        return ARCHIVED
     if table.game.num_players() != 2 or not is_public(table.game):
         return "undo is offered in two-player games of perfect information only"
     if table.clock is not None:
@@ -60,7 +62,7 @@ class Takebacker:
     async def undo(self, table: Table, seat: int, answer: str) -> dict[str, Any]:
         reason = undo_refusal(table)
         if reason is not None:
-            return error("undo_refused", reason)
+            return error("archived" if table.archived else "undo_refused", reason)
         async with self.changes.at(table) as unit:
             request = table.undo_request
             if answer == "ask":

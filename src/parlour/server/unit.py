@@ -84,13 +84,18 @@ class Unit:
             )
         except ConflictError:
             return None
+        await self.apply(event)
+        return event
+
+    async def apply(self, event: EventData) -> None:
+        """An event just stored, applied to the table (and its deadline written)."""
+        table = self.table
         apply_event(table, event)
-        table.tick(now)
-        log.info("table %s: %s %s at move %d", table.id, kind,
-                 "" if seat is None else f"seat {seat}", event.at)
+        table.tick(event.created_at)
+        log.info("table %s: %s %s at move %d", table.id, event.kind,
+                 "" if event.seat is None else f"seat {event.seat}", event.at)
         await self.save_deadline()
         self.shown = True
-        return event
 
     async def save_deadline(self) -> None:
         """Write the deadline of the turn now running, for the scan that applies deadlines

@@ -6,6 +6,7 @@
 - :mod:`.play`: a seat link's API (``/api/play/TOKEN/...``);
 - :mod:`.watch`: a spectator's (``/api/watch/TABLE/...``);
 - :mod:`.analysis`: the Clobber analysis board's answers;
+- :mod:`.learn`: "Learn to play", the tutorials' page and their engine-checked steps;
 - :mod:`.sockets`: the live tables' websockets;
 - :mod:`.accounts`: signing up, in and out, the account's own changes and games;
 - :mod:`.players`: profiles, leaderboards and a game's rating changes;
@@ -17,6 +18,7 @@ from parlour.server.routes import (
     accounts,
     analysis,
     health,
+    learn,
     lobby,
     mail,
     pages,
@@ -28,7 +30,7 @@ from parlour.server.routes import (
 )
 
 ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
-           analysis.router, sockets.router, accounts.router, players.router, queue.router,
-           mail.router)
+           analysis.router, learn.router, sockets.router, accounts.router, players.router,
+           queue.router, mail.router)
 
 __all__ = ["ROUTERS"]

@@ -35,8 +35,9 @@ async def analyse_clobber(request: Request) -> JSONResponse:
             raise AnalysisRefused("malformed", 'Send {"position": "<position text>"}, '
                                   "nothing else")
         position = check_position(body["position"], analyst.limits.analysis_stones)
-        analyst.admit(client_of(request))
-        answer = await analyst.answer(position, request.is_disconnected)
+        client = client_of(request)
+        analyst.admit(client)
+        answer = await analyst.answer(position, request.is_disconnected, client)
     except AnalysisRefused as exc:
         headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
         return JSONResponse(error(exc.code, exc.message, detail=exc.message),

@@ -7,9 +7,9 @@ from pathlib import Path
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse
 
-from parlour.core import game_class, list_games
+from parlour.core import list_games
+from parlour.server import rules
 from parlour.server.deps import SeatLink, TableDep
-from parlour.server.rules import rules_html
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(include_in_schema=False)
@@ -34,7 +34,7 @@ def rules_or_404(game: str) -> str:
     """The rules of ``game`` as HTML, or 404 (an unknown game, or none shipped)."""
     if game not in list_games():
         raise HTTPException(404, f"no game {game!r}; games: {', '.join(list_games())}")
-    html = rules_html(game)
+    html = rules.rules_html(game)
     if html is None:
         raise HTTPException(404, f"no rules text shipped for {game}")
     return html
@@ -42,12 +42,7 @@ def rules_or_404(game: str) -> str:
 
 @router.get("/rules/{game}")
 async def rules_page(game: str) -> HTMLResponse:
-    html = rules_or_404(game)
-    title = game_class(game).game_type.long_name
-    return HTMLResponse(
-        "<!doctype html><meta charset=utf-8><link rel=stylesheet href=/static/parlour.css>"
-        f"<title>{title} rules</title><main class=rules-page>{html}</main>"
-    )
+    return HTMLResponse(rules.rules_page(game, rules_or_404(game)))
 
 
 @router.get("/account")

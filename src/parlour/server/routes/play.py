@@ -14,6 +14,7 @@ from parlour.server.deps import (
     SeatLink,
     acting_seat,
     json_body,
+    not_held,
     submission_of,
     viewer_of,
 )
@@ -64,8 +65,11 @@ async def play_name(request: Request, found: SeatLink, hub: HubDep) -> dict[str,
         raise HTTPException(400, "this link holds several seats: say which one to name")
     seat = hand.seats[0] if body.seat is None else body.seat
     if seat not in hand.seats:
-        raise HTTPException(403, f"this link does not hold seat {seat + 1}")
-    await hub.seats.rename(table, {seat: body.name})
+        raise HTTPException(403, not_held(seat))
+    try:
+        await hub.seats.rename(table, {seat: body.name})
+    except SeatError as exc:
+        raise HTTPException(409, str(exc)) from None
     return {"seat": seat, "name": table.seats[seat].name}
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from parlour.server.deps import hub_of, submission_of
 from parlour.server.hub import Hub
+from parlour.server.limits import client_key
+from parlour.server.outgoing import Connection
 from parlour.server.protocol import (
     ActMessage,
     ChatMessage,
@@ -35,7 +36,7 @@ from parlour.server.protocol import (
     parse_message,
 )
 from parlour.server.store import HandData
-from parlour.server.table import Connection, Table
+from parlour.server.table import Table
 
 router = APIRouter()
 
@@ -154,7 +155,8 @@ async def _serve(websocket: WebSocket, table: Table, hand: HandData | None) -> N
         )
         await websocket.close(code=4429)
         return
-    conn = Connection(hand, hub.limits)
+    conn = Connection(hand, hub.limits, client_key(websocket.client.host
+                                                    if websocket.client else None), hub.outbox)
     session = Session(hub, table, hand, conn)
     writer = asyncio.create_task(_pump(websocket, conn))
     hub.presence.join(table, conn)
@@ -201,8 +203,8 @@ async def _receive(websocket: WebSocket, session: Session) -> None:
 async def _pump(websocket: WebSocket, conn: Connection) -> None:
     """Send a connection's queued messages in order; stop when it closes."""
     try:
-        while (message := await conn.queue.get()) is not None:
-            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+        while (text := await conn.next()) is not None:
+            await websocket.send_text(text)
     except Exception:  # the client went away
         conn.closed = True
     finally:

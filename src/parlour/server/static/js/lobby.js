@@ -4,6 +4,7 @@
 // browser has seats at, with whose turn it is.
 import { $, api, copyRow, el, forgetGame, myGames, myName, setMyName } from "./common.js";
 import * as publicLobby from "./lobbylist.js";
+import { cover as picture } from "./boards/art/covers.js";
 import { header, send } from "./account.js";
 import * as queue from "./queue.js";
 import * as turns from "./turns.js";
@@ -11,7 +12,6 @@ import * as turns from "./turns.js";
 let signedIn = null;     // the signed-in account, or null for a guest
 const GAMES_REFRESH_MS = 15000;
 
-const SVG = "http://www.w3.org/2000/svg";
 const STRENGTHS = [["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"]];
 
 // What a player reads about each game (the catalogue from the server gives the rest).
@@ -57,47 +57,7 @@ const OPTIONS = {
 
 let catalogue = null;
 
-// -- small pictures of each board ------------------------------------------------------------
-function shape(tag, attrs) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
-
-function picture(game) {
-  const pic = shape("svg", { viewBox: "0 0 144 96", class: "pic", "aria-hidden": "true", focusable: "false" });
-  if (game === "clobber") {
-    for (let r = 0; r < 4; r++) for (let c = 0; c < 6; c++) {
-      pic.append(shape("rect", { x: c * 24, y: r * 24, width: 24, height: 24, fill: (r + c) % 2 ? "#c7a873" : "#eadbb8" }));
-      pic.append(shape("circle", { cx: c * 24 + 12, cy: r * 24 + 12, r: 8, fill: (r + c) % 2 ? "#26221d" : "#fbfaf5", stroke: "#555" }));
-    }
-  } else if (game === "stomple") {
-    pic.append(shape("rect", { x: 0, y: 0, width: 144, height: 96, rx: 10, fill: "#b98b52" }));
-    const colours = ["#f2c94c", "#d64541", "#3b6fd8", "#3a9d5d", "#2a2622", "#f7f5ee", "#7cc3d6"];
-    for (let r = 0; r < 4; r++) for (let c = 0; c < 6; c++) {
-      pic.append(shape("circle", { cx: c * 23 + 14, cy: r * 23 + 13, r: 9, fill: colours[(r * 5 + c * 3) % 7], stroke: "#5a3d1c" }));
-    }
-  } else if (game === "stomp-the-plank") {
-    pic.append(shape("rect", { x: 0, y: 0, width: 144, height: 52, rx: 8, fill: "#7fa9c9" }));
-    const fills = ["#e0b43a", "#c2334b", "#3f7fbf"];
-    fills.forEach((fill, i) => {
-      pic.append(shape("rect", { x: 8 + i * 34, y: 8, width: 28, height: 36, rx: 4, fill: "#fffaf0", stroke: "#6b5a40" }));
-      pic.append(shape("circle", { cx: 22 + i * 34, cy: 24, r: 8, fill }));
-    });
-    pic.append(shape("rect", { x: 10, y: 76, width: 124, height: 8, rx: 3, fill: "#9a6b3a" }));
-    pic.append(shape("circle", { cx: 50, cy: 68, r: 9, fill: "#8a8f98", stroke: "#444" }));
-    for (let k = 0; k < 3; k++) pic.append(shape("rect", { x: 110 - k * 12, y: 64, width: 10, height: 10, fill: "#c58b4a", stroke: "#6b4a22" }));
-  } else {
-    const tints = ["#f3c9c7", "#f8e9a8", "#c6e6c7", "#c5d8f3", "#ddcbe9"];
-    const tiles = ["#d9534f", "#f0c419", "#4caf50", "#3b7dd8", "#8e5bb5"];
-    for (let r = 0; r < 6; r++) for (let c = 0; c < 9; c++) {
-      const k = (r * 7 + c * 3) % 5;
-      pic.append(shape("rect", { x: c * 16, y: r * 16, width: 16, height: 16, fill: tints[k], stroke: "#fff" }));
-      if (r === 3 && c > 1 && c < 6) pic.append(shape("rect", { x: c * 16 + 2, y: r * 16 + 2, width: 12, height: 12, rx: 2, fill: tiles[k] }));
-    }
-  }
-  return pic;
-}
+// -- small pictures of each board: boards/art/covers.js ------------------------------------------
 
 // -- options ----------------------------------------------------------------------------------
 function noIds(text) {
@@ -275,6 +235,7 @@ function gameCard(game) {
     picture(game.name),
     el("p", { class: "blurb", text: about.blurb }),
     el("p", { class: "facts" }, el("span", { text: players }), el("span", { text: about.length }),
+      el("a", { href: `/learn/${game.name}`, text: "Learn to play" }),
       el("a", { href: `/rules/${game.name}`, text: "Rules" }),
       game.name === "clobber" ? el("a", { href: "/analyse/clobber", text: "Analysis board" }) : null),
     el("div", { class: "modes" },
