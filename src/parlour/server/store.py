@@ -813,7 +813,7 @@ class Store:
                         update(SeatRow)
                         .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
                                SeatRow.kind == "open")
-                        .values(kind=kind, agent=agent)
+                        .values(**values)
                     )
                     if not taken.rowcount:
                         return None

@@ -132,7 +132,7 @@ class Changes:
         raises stored nothing, but what catching up brought is still shown.
         """
         async with table.lock:
-            before = table.version
+            before = (table.version, len(table.events))
             unit = Unit(table, self.store, await self.catch_up(table))
             try:
                 yield unit
@@ -141,7 +141,9 @@ class Changes:
                     table.broadcast()
                     self.settled(table)
                 raise
-            changed = unit.shown or unit.moved or table.version != before
+            # events count too: a move refused because another process ended the game first
+            # catches that ending up inside the change, and its listeners must see it
+            changed = unit.shown or unit.moved or (table.version, len(table.events)) != before
             if changed:
                 table.broadcast()
         if changed:
