@@ -39,9 +39,9 @@ ALLOWED = {
     "analysis": {"core", "games"},
     "batch": {"core", "games"},
     "agents": {"core", "games", "analysis", "batch"},
-    "arena": {"core", "games", "agents"},
+    "arena": {"core", "games", "agents", "ratings"},
     "rl": {"core", "games", "batch", "agents"},  # the vector environments run on parlour.batch
-    "server": {"core", "games", "agents", "analysis"},  # the Clobber analysis board
+    "server": {"core", "games", "agents", "analysis", "ratings"},  # + the analysis board
     "cli": {"core", "games", "agents", "analysis", "arena", "server", "_version"},
     # the adapters' public names: parlour.openspiel, parlour.pettingzoo, parlour.gymnasium
     "openspiel": {"core", "rl"},
@@ -49,6 +49,7 @@ ALLOWED = {
     "gymnasium": {"core", "rl"},
     "__init__": {"core", "games", "_version"},
     "_version": set(),
+    "ratings": set(),  # Glicko-2, for the arena and the server alike
 }
 
 

@@ -43,6 +43,9 @@ def run(
     trusted_proxies: tuple[str, ...] = (),
     archive_after: float | None = None,
     allowed_hosts: tuple[str, ...] = (),
+    secure_cookies: bool = False,
+    smtp: str | None = None,
+    public_url: str | None = None,
 ) -> None:
     """Serve until interrupted (blocking).
 
@@ -71,6 +74,9 @@ def run(
         allowed_origins=allowed_origins,
         archive_after=archive_after,
         allowed_hosts=served_hosts(host, allowed_hosts),
+        secure_cookies=secure_cookies,
+        smtp=smtp,
+        public_url=public_url or f"http://{host}:{port}",
     )
     config = uvicorn.Config(
         app,

@@ -26,6 +26,11 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from parlour.server.accounts.accounts import Accounts
+from parlour.server.accounts.mail import Mailer
+from parlour.server.accounts.matchmaking import Matchmaker
+from parlour.server.accounts.passkeys import Passkeys
+from parlour.server.accounts.ratings import Ratings
 from parlour.server.ai import AIRunner
 from parlour.server.analyse import Analyst
 from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
@@ -52,11 +57,17 @@ def create_app(
     extra_agents: tuple[str, ...] = (),
     archive_after: float | None = None,
     allowed_hosts: frozenset[str] = LOOPBACK_HOSTS,
+    secure_cookies: bool = False,
+    smtp: str | None = None,
+    public_url: str = "http://127.0.0.1:8000",
 ) -> FastAPI:
     """Build the app. ``db_url`` defaults to SQLite in the user's data directory; ``limits``
     to :meth:`Limits.from_env`; ``allowed_origins`` adds sites (besides the server's own) whose
     pages may call this server; ``allowed_hosts`` are the names it is served as
-    (:func:`parlour.server.security.served_hosts`)."""
+    (:func:`parlour.server.security.served_hosts`); ``secure_cookies`` marks the session
+    cookie ``Secure`` even when the server is reached over plain HTTP (behind a TLS proxy);
+    ``smtp`` the mail server of the turn e-mails (none: no e-mail), ``public_url`` how links
+    in them start."""
     url = normalise_db_url(db_url) if db_url else default_db_url()
     limits = limits or Limits.from_env()
 
@@ -70,7 +81,16 @@ def create_app(
         )
         hub = Hub(store, runner, ai_delay=ai_delay, limits=limits, extra_agents=extra_agents,
                   archive_after=archive_after)
+        accounts = Accounts(store, limits)
+        app.state.accounts = accounts
+        app.state.passkeys = Passkeys(store, limits, accounts.throttle)
+        app.state.ratings = ratings = Ratings(store)
+        app.state.matchmaker = matchmaker = Matchmaker(
+            store, limits, ratings.rating_of, hub.maker.create_paired)
         await hub.start()
+        hub.spawn(matchmaker.run())
+        app.state.mailer = mailer = Mailer(store, limits, smtp, public_url)
+        hub.changes.after_each(lambda table: mailer.after_change(table, hub.spawn))
         log.info("parlour server ready; tables waiting for a computer player resume now")
         _freeze_startup_garbage()
         app.state.hub = hub
@@ -81,12 +101,14 @@ def create_app(
         finally:
             app.state.draining = True
             app.state.analyst.close()
+            accounts.close()
             await hub.close()
             store.close()
             if lock is not None:
                 lock.close()
 
     app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.secure_cookies = secure_cookies
     app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins,
                        allowed_hosts=allowed_hosts)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

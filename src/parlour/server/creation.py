@@ -35,6 +35,10 @@ creator's screen, a computer player (with an agent name), or a free seat that an
 from the public lobby (open tables only)."""
 
 
+Player = tuple[int, str]
+"""A signed-in player: their account id and username."""
+
+
 class CreateError(ParlourError):
     """A table that cannot be created as asked (bad game, parameters or seats)."""
 
@@ -72,12 +76,14 @@ class TableMaker:
         game: Game,
         seat_kinds: Sequence[tuple[str, str | None]] | None,
         names: Sequence[str | None] | None = None,
+        creator: Player | None = None,
     ) -> tuple[list[SeatData], list[HandData]]:
         """Seats and hands for the lobby's choices.
 
         The creator's hand (always hand 0) holds the "me" and "hot-seat" seats; each invited
         seat gets a hand, and so a link, of its own. A creator who keeps no seat still gets a
-        hand with none: it sees what a spectator sees plus the invitation links.
+        hand with none: it sees what a spectator sees plus the invitation links. A signed-in
+        creator's (``creator``: account and username) "me" seat is their account's.
         """
         n = game.num_players()
         kinds = list(seat_kinds) if seat_kinds else [("me", None)] + [("invite", None)] * (n - 1)
@@ -85,9 +91,13 @@ class TableMaker:
             raise CreateError(f"{game} has {n} seats; {len(kinds)} were filled")
         seats = [self._seat(game, seat, kind, agent, names) for seat, (kind, agent)
                  in enumerate(kinds)]
+        if creator is not None:
+            seats = [SeatData(s.seat, s.kind, s.agent, creator[1], creator[0])
+                     if kinds[s.seat][0] == "me" else s for s in seats]
         own = tuple(i for i, (kind, _) in enumerate(kinds) if kind in ("me", "hotseat"))
         role = ("me" if any(kinds[i][0] == "me" for i in own) else "hotseat") if own else "host"
-        hands = [HandData(secrets.token_urlsafe(24), 0, own, role, True)]
+        hands = [HandData(secrets.token_urlsafe(24), 0, own, role, True,
+                          creator[0] if creator is not None else None)]
         for seat, (kind, _) in enumerate(kinds):
             if kind == "invite":
                 hands.append(
@@ -126,11 +136,14 @@ class TableMaker:
         names: Sequence[str | None] | None = None,
         listed: bool = False,
         clock: dict[str, Any] | None = None,
+        creator: Player | None = None,
+        rated: bool = False,
     ) -> Table:
         """Create and store a table for the lobby's choices (``client``: the creator's
         address hash, for the per-client limits). A ``listed`` (open) table shows its free
         seats in the public lobby; ``clock`` is a time control (:class:`ClockConfig`); ``names``
-        are the players' display names."""
+        are the players' display names; ``creator`` the signed-in creator. A ``rated`` table
+        (:func:`check_rated`) changes its players' ratings when it ends."""
         if client is not None:
             self.check_quota(client)
         try:
@@ -140,8 +153,10 @@ class TableMaker:
             raise CreateError(str(exc)) from None
         if listed and seat_kinds is None:
             seat_kinds = [("me", None)] + [("open", None)] * (game.num_players() - 1)
-        seats, hands = self.plan_seats(game, seat_kinds, names)
+        seats, hands = self.plan_seats(game, seat_kinds, names, creator)
         self._check_secrets(game, params, seats, hands, listed)
+        if rated:
+            check_rated(game, seats, hands, config, creator)
         if client is not None:
             count = await self.store.run(self.store.open_tables_created_by, client)
             if count >= self.limits.open_tables_per_client:
@@ -151,7 +166,7 @@ class TableMaker:
                     retry_after=60,
                 )
         return await self._create(game, seats, hands, None, client, listed=listed,
-                                  clock=config)
+                                  clock=config, rated=rated)
 
     @staticmethod
     def _check_secrets(game: Game, params: dict[str, Any], seats: Sequence[SeatData],
@@ -191,6 +206,7 @@ class TableMaker:
         *,
         listed: bool = False,
         clock: ClockConfig | None = None,
+        rated: bool = False,
     ) -> Table:
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
@@ -200,7 +216,7 @@ class TableMaker:
         notes: list[Note] = []
         resolve_chance(state, seed, rows, notes, now)
         table = Table(table_id, game, seed, tuple(seats), tuple(hands), state, notes, {},
-                      listed=listed, created_at=now, created_by=client,
+                      listed=listed, created_at=now, created_by=client, rated=rated,
                       clock=None if clock is None else Clock(clock, game.num_players()))
         table.custom_start = any(k in game.non_default_parameters() for k in HIDDEN_PARAMS)
         table.tick(now)
@@ -209,7 +225,7 @@ class TableMaker:
                 table_id, game.name, game.non_default_parameters(), seed, seats, hands, rows,
                 rematch_of, state.is_terminal(), to_act(state), client,
                 listed=listed, clock=None if clock is None else clock.to_json(),
-                created_at=now, rules_version=game.rules_version,
+                created_at=now, rules_version=game.rules_version, rated=rated,
             )
         )
         self.registry.remember(table)
@@ -219,6 +235,30 @@ class TableMaker:
                 await self.store.run(self.store.set_deadline, table.id, table.deadline())
         self.changes.settled(table)
         return table
+
+    async def create_paired(
+        self,
+        game_name: str,
+        params: dict[str, Any],
+        players: Sequence[tuple[int | None, str]],
+        clock: dict[str, Any],
+        rated: bool,
+    ) -> tuple[str, list[str]]:
+        """A table for people the matchmaker paired (``players``: each one's account, or
+        ``None`` for a guest, and name, in seat order): one seat link each, nobody its
+        creator. Returns the table's id and the seat links."""
+        game = load_game(game_name, **params)
+        config = ClockConfig.parse(clock)
+        seats = [SeatData(i, "human", None, clean_name(name), account)
+                 for i, (account, name) in enumerate(players)]
+        hands = [HandData(secrets.token_urlsafe(24), i, (i,), "matched", False, account)
+                 for i, (account, _name) in enumerate(players)]
+        if rated:
+            first = players[0]
+            check_rated(game, seats, hands, config,
+                        None if first[0] is None else (first[0], first[1]))
+        table = await self._create(game, seats, hands, None, clock=config, rated=rated)
+        return table.id, [f"/play/{h.token}" for h in hands]
 
     async def rematch(self, table: Table) -> Table:
         """The same game again with the same people, every seat moved one place on (so who
@@ -230,19 +270,43 @@ class TableMaker:
                     return found
             n = len(table.seats)
             seats = sorted(
-                (SeatData((s.seat + 1) % n, s.kind, s.agent, s.name) for s in table.seats),
+                (SeatData((s.seat + 1) % n, s.kind, s.agent, s.name, s.account)
+                 for s in table.seats),
                 key=lambda s: s.seat,
             )
             hands = [
                 HandData(secrets.token_urlsafe(24), h.hand,
-                         tuple(sorted((s + 1) % n for s in h.seats)), h.role, h.creator)
+                         tuple(sorted((s + 1) % n for s in h.seats)), h.role, h.creator,
+                         h.account)
                 for h in table.hands
             ]
             new = await self._create(
                 table.game, seats, hands, table.id, table.created_by,
-                clock=None if table.clock is None else table.clock.config,
+                clock=None if table.clock is None else table.clock.config, rated=table.rated,
             )
             held = await self.store.run(self.store.set_rematch, table.id, new.id)
             await self.registry.link_rematch(table, held)
             unit.show()
         return self.registry.tables.get(held) or new
+
+
+def check_rated(game: Game, seats: Sequence[SeatData], hands: Sequence[HandData],
+                clock: ClockConfig | None, creator: Player | None) -> None:
+    """A rated table is for accounts only, from the game's own start, with a clock, never
+    against the computer, and each seat is its own player's (no hot-seat, no invitation link
+    a guest could open: the other seats are taken from the lobby by signed-in players)."""
+    if creator is None:
+        raise CreateError("sign in to play rated games: ratings belong to accounts")
+    if clock is None:
+        raise CreateError("a rated game needs a clock: choose a time control")
+    if any(k in game.non_default_parameters() for k in HIDDEN_PARAMS):
+        raise CreateError("a rated game starts from the game's own start, not a set-up position")
+    if any(s.kind == "ai" for s in seats):
+        raise CreateError("a rated game is between people: no computer players")
+    if any(len(h.seats) > 1 for h in hands) or any(h.role == "invite" for h in hands):
+        raise CreateError(
+            "in a rated game every player sits on their own account: no hot-seat and no "
+            "invitation links (open the table and others take its seats from the lobby)"
+        )
+    if not any(s.account == creator[0] for s in seats):
+        raise CreateError("a rated game's creator plays in it: keep a seat for yourself")

@@ -10,6 +10,8 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import HTTPConnection
 
 from parlour.core import RulesVersionError
+from parlour.server.accounts.accounts import Account, Accounts
+from parlour.server.accounts.sessions import session_id
 from parlour.server.hub import Hub
 from parlour.server.limits import Limits, client_key
 from parlour.server.moves import Submission
@@ -109,3 +111,32 @@ def submission_of(hand: HandData, message: ActMessage) -> Submission:
     the hand, so that a resend is recognised and two hands' ids never collide)."""
     return Submission(hand.seats, message.steps, f"{hand.hand}:{message.client_id}",
                       message.client_id, message.at, message.partial, message.preview)
+
+
+# -- accounts (issue 29) -------------------------------------------------------------------------
+def accounts_of(request: HTTPConnection) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+async def account_of(request: HTTPConnection) -> Account | None:
+    """The signed-in account of a request (its session cookie, looked up hashed), or ``None``
+    for a guest."""
+    return await accounts_of(request).by_session(session_id(request))
+
+
+async def signed_in(request: HTTPConnection) -> Account:
+    """The signed-in account; 401 for a guest."""
+    account = await account_of(request)
+    if account is None:
+        raise HTTPException(401, "sign in first: this needs an account")
+    return account
+
+
+MaybeAccount = Annotated[Account | None, Depends(account_of)]
+SignedIn = Annotated[Account, Depends(signed_in)]
+
+
+def player_of(account: Account | None) -> tuple[int, str] | None:
+    """An account as the table parts know a player: its id and username."""
+    return None if account is None else (account.id, account.username)

@@ -23,6 +23,7 @@ from parlour.games.wording import illegal_message, notation_message
 from parlour.server.outgoing import Connection
 from parlour.server.protocol import error
 from parlour.server.replay import is_table_move, note_for, resolve_chance
+from parlour.server.results import game_end
 from parlour.server.store import ActionData, ConflictError, Store
 from parlour.server.table import ARCHIVED, Table, deciding, to_act
 from parlour.server.unit import Changes, Unit
@@ -206,7 +207,8 @@ class Mover:
             deadline = clock.deadline()
         try:
             await self.store.append_grouped(
-                table.id, rows, work.is_terminal(), to_act(work), deadline
+                table.id, rows, work.is_terminal(), to_act(work), deadline,
+                game_end(table, work),
             )
         except ConflictError:
             # another process stored this move number (or this very submission) first
@@ -263,7 +265,8 @@ class Mover:
             resolve_chance(work, table.seed, rows, notes, now)
             try:
                 await self.store.run(
-                    self.store.append, table.id, rows, work.is_terminal(), to_act(work)
+                    self.store.append, table.id, rows, work.is_terminal(), to_act(work), None,
+                    game_end(table, work),
                 )
             except ConflictError:  # another process drew it (the same outcome)
                 await self.changes.catch_up(table)

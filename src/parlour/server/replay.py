@@ -81,7 +81,9 @@ def _seat_taken(table: Table, event: EventData) -> None:
         return
     seats = list(table.seats)
     kind = "ai" if event.kind == EventKind.FILL else "human"
-    seats[event.seat] = SeatData(event.seat, kind, event.data.get("agent"))
+    # a signed-in player takes the seat under their account's name
+    seats[event.seat] = SeatData(event.seat, kind, event.data.get("agent"),
+                                 event.data.get("name"), event.data.get("account"))
     table.seats = tuple(seats)
     if table.started:
         table.tick(event.created_at)  # the last seat taken: the clock starts
@@ -216,6 +218,7 @@ def build_table(data: TableData) -> Table:
         archived=data.archived,
         created_at=data.created_at,
         created_by=data.created_by,
+        rated=data.rated,
     )
     table.events = list(data.events[: starts[-1]]) if starts else []
     table.tick(data.created_at)

@@ -45,16 +45,21 @@ class Seats:
         """Rebuild a table from the database, telling its listeners (a unit of work)."""
         self.spawn = spawn
 
-    async def take(self, table: Table, seat: int) -> HandData:
-        """Give a free seat of an open table to whoever asks: a new hand (link) for it.
+    async def take(self, table: Table, seat: int, account: int | None = None,
+                   name: str | None = None) -> HandData:
+        """Give a free seat of an open table to whoever asks: a new hand (link) for it. A
+        signed-in player takes it as their ``account``, under its ``name`` (issue 29).
 
         The seat, its event and its link are stored in one transaction (another process may
         take another seat at the same moment): the seat is either taken with its link given,
         or left free."""
         async with self.changes.at(table) as unit:
             self._check_free(table, seat, "that seat is not free any more: choose another")
-            taken, hand = await self._store(unit, seat, "human", EventKind.JOIN, {},
-                                            secrets.token_urlsafe(24))
+            if account is not None and any(s.account == account for s in table.seats):
+                raise SeatError("you have a seat at this table already")
+            data = {} if account is None else {"account": account, "name": name}
+            taken, hand = await self._store(unit, seat, "human", EventKind.JOIN, data,
+                                            secrets.token_urlsafe(24), account)
             if not taken or hand is None:
                 raise SeatError("that seat was just taken: choose another")
         return hand
@@ -67,14 +72,16 @@ class Seats:
             raise SeatError(message)
 
     async def _store(self, unit: Unit, seat: int, kind: str, event_kind: EventKind,
-                     data: dict[str, Any], token: str | None) -> tuple[bool, HandData | None]:
+                     data: dict[str, Any], token: str | None, account: int | None = None
+                     ) -> tuple[bool, HandData | None]:
         """Store a seat taken (one transaction) and show it here: whether it was taken (not
         if someone took it first: the table is rebuilt to show that), and the new hand of a
         person (``token`` given)."""
         table = unit.table
         event = EventData(len(table.events), table.version, event_kind, seat, data,
                           time.time())
-        stored = await self.store.run(self.store.take_seat, table.id, seat, kind, event, token)
+        stored = await self.store.run(self.store.take_seat, table.id, seat, kind, event, token,
+                                      account)
         if stored is None:
             self.spawn(self.reload(table))
             return False, None
@@ -130,10 +137,11 @@ class Seats:
         renumber = {s.seat: i for i, s in enumerate(seated)}
         params = {**table.game.non_default_parameters(), "players": len(seated)}
         game = type(table.game)(**params)
-        seats = tuple(SeatData(renumber[s.seat], s.kind, s.agent, s.name) for s in seated)
+        seats = tuple(SeatData(renumber[s.seat], s.kind, s.agent, s.name, s.account)
+                      for s in seated)
         hands = tuple(
             HandData(h.token, h.hand, tuple(renumber[x] for x in h.seats if x in renumber),
-                     h.role, h.creator)
+                     h.role, h.creator, h.account)
             for h in table.hands
         )
         now = time.time()
@@ -156,12 +164,14 @@ class Seats:
                 seat: clean_name(name)
                 for seat, name in names.items()
                 if 0 <= seat < len(table.seats) and table.seats[seat].kind == "human"
+                and table.seats[seat].account is None  # an account's seat keeps its username
             }
             if not names:
                 return
             await self.store.run(self.store.set_seat_names, table.id, names)
             table.seats = tuple(
-                SeatData(s.seat, s.kind, s.agent, names.get(s.seat, s.name)) if s.seat in names
+                SeatData(s.seat, s.kind, s.agent, names.get(s.seat, s.name), s.account)
+                if s.seat in names
                 else s
                 for s in table.seats
             )

@@ -198,6 +198,10 @@ class Guard:
             return
         method = scope.get("method", "GET")
         if method not in BODY_METHODS:
+            if method == "DELETE" and not self.origin_allowed(scope):  # signing out, leaving
+                await _refuse(send_with_headers, 403, "cross_site",
+                              "requests from another site are refused")
+                return
             await self.app(scope, receive, send_with_headers)
             return
         if not self.origin_allowed(scope):
@@ -253,11 +257,13 @@ async def _refuse(send: Send, status: int, code: str, message: str,
     await send({"type": "http.response.body", "body": payload})
 
 
-TOKEN_IN_PATH = re.compile(r"(/play/)[A-Za-z0-9_\-]{8,}")
+TOKEN_IN_PATH = re.compile(r"(/(?:play|unsubscribe|confirm-email|queue)/)[A-Za-z0-9_\-]{8,}")
 
 
 def redact(text: str) -> str:
-    """``/play/<token>`` (and ``/ws/play/...``, ``/api/play/...``) with the token hidden."""
+    """``/play/<token>`` (and ``/ws/play/...``, ``/api/play/...``) with the token hidden; the
+    same for the other secrets a path may hold: an e-mail's unsubscribe or confirmation token
+    and a matchmaking ticket."""
     return TOKEN_IN_PATH.sub(r"\1<token>", text)
 
 

@@ -75,6 +75,8 @@ class Table:
     created_by: str | None = None
     """The client (address hash) that created the table: its computer players' thinking is
     counted against that client's share (:mod:`parlour.server.fairness`)."""
+    rated: bool = False
+    """The game changes its players' ratings when it ends (accounts only, issue 29)."""
 
     @property
     def version(self) -> int:
@@ -194,6 +196,7 @@ class Table:
                     "label": self.seat_name(s.seat),
                     "name": seat_display_name(s.kind, s.agent, s.name),
                     "online": self.online(s.seat),
+                    "account": s.account is not None,
                 }
                 for s in self.seats
             ],
@@ -201,6 +204,7 @@ class Table:
             "notices": list(self.notices),
             "started": self.started,
             "listed": self.listed,
+            "rated": self.rated,
             "archived": self.archived,
             "taken_over": sorted(self.taken_over),
             "resigned": sorted(self.resigned),

@@ -27,6 +27,7 @@ from typing import Any
 
 from parlour.server.events import EventKind
 from parlour.server.replay import apply_event, ends_game
+from parlour.server.results import end_by_event
 from parlour.server.store import ConflictError, EventData, HandData, SeatData, Store
 from parlour.server.table import Table
 
@@ -73,11 +74,12 @@ class Unit:
         now = time.time()
         event = EventData(len(table.events), table.version, kind, seat, data or {}, now)
         finished = True if ends_game(table, event) else None
+        end = end_by_event(table, event) if finished else None
         try:
             await self.store.run(
                 lambda: self.store.add_event(
                     table.id, event, finished=finished, to_act=None,
-                    deadline=None, seats=seats, hands=hands,
+                    deadline=None, seats=seats, hands=hands, end=end,
                 )
             )
         except ConflictError:
@@ -130,7 +132,7 @@ class Changes:
         raises stored nothing, but what catching up brought is still shown.
         """
         async with table.lock:
-            before = table.version
+            before = (table.version, len(table.events))
             unit = Unit(table, self.store, await self.catch_up(table))
             try:
                 yield unit
@@ -139,7 +141,9 @@ class Changes:
                     table.broadcast()
                     self.settled(table)
                 raise
-            changed = unit.shown or unit.moved or table.version != before
+            # events count too: a move refused because another process ended the game first
+            # catches that ending up inside the change, and its listeners must see it
+            changed = unit.shown or unit.moved or (table.version, len(table.events)) != before
             if changed:
                 table.broadcast()
         if changed:

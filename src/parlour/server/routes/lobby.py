@@ -13,7 +13,7 @@ from parlour.core import ParlourError, game_class, list_games, load_game
 from parlour.server.ai import is_web_agent
 from parlour.server.clocks import ClockConfig
 from parlour.server.creation import SEAT_CHOICES, CreateError, QuotaError
-from parlour.server.deps import HubDep, TableDep, client_of, json_body
+from parlour.server.deps import HubDep, MaybeAccount, TableDep, client_of, json_body, player_of
 from parlour.server.routes.pages import rules_or_404
 from parlour.server.seats import SeatError
 from parlour.server.store import TableData
@@ -44,6 +44,8 @@ class CreateTable(BaseModel):
         default=None, max_length=3
     )
     """``{"per_move": s}`` or ``{"initial": s, "increment": s}``; none by default."""
+    rated: bool = False
+    """Change the players' ratings at the end (accounts only, with a clock, no position)."""
 
 
 class CheckParams(BaseModel):
@@ -75,6 +77,7 @@ def listing(data: TableData) -> dict[str, Any]:
             for s in data.seats
         ],
         "clock": None if config is None else config.describe(),
+        "rated": data.rated,
         "moves": len(data.actions),
         "to_act": data.to_act,
         "created_at": data.created_at,
@@ -135,14 +138,16 @@ async def rules(game: str) -> dict[str, str]:
 
 
 @router.post("/api/tables", status_code=201)
-async def create(request: Request, hub: HubDep) -> dict[str, Any]:
+async def create(request: Request, hub: HubDep, account: MaybeAccount) -> dict[str, Any]:
     body = await json_body(request, CreateTable)
+    if body.rated and account is None:
+        raise HTTPException(401, "sign in to play rated games: ratings belong to accounts")
     kinds = [(s.kind, s.agent) for s in body.seats] if body.seats is not None else None
     names = [s.name for s in body.seats] if body.seats is not None else None
     try:
         table = await hub.maker.create(
             body.game, clean_params(body.params), kinds, client_of(request), names=names,
-            listed=body.open, clock=body.clock,
+            listed=body.open, clock=body.clock, creator=player_of(account), rated=body.rated,
         )
     except CreateError as exc:
         raise HTTPException(400, str(exc)) from None
@@ -156,6 +161,7 @@ async def create(request: Request, hub: HubDep) -> dict[str, Any]:
         "game": table.game.name,
         "url": f"/play/{creator.token}",
         "seats": list(creator.seats),
+        "rated": table.rated,
         "watch": f"/watch/{table.id}",
         "invites": [
             {"seats": list(h.seats), "url": f"/play/{h.token}"}
@@ -181,12 +187,16 @@ async def lobby_tables(hub: HubDep, page: int = 0) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{table_id}/seats/{seat}")
-async def take_seat(table: TableDep, hub: HubDep, seat: int) -> dict[str, Any]:
-    """Take a free seat of an open table: you get a seat link of your own."""
+async def take_seat(table: TableDep, hub: HubDep, seat: int,
+                    account: MaybeAccount) -> dict[str, Any]:
+    """Take a free seat of an open table: you get a seat link of your own (your account's,
+    when signed in; a rated table's seats are for accounts only)."""
     if not table.listed:
         raise HTTPException(404, "this table has no seats on offer")
+    if table.rated and account is None:
+        raise HTTPException(401, "sign in to take a seat at a rated table")
     try:
-        hand = await hub.seats.take(table, seat)
+        hand = await hub.seats.take(table, seat, *(player_of(account) or (None, None)))
     except SeatError as exc:
         raise HTTPException(409, str(exc)) from None
     return {"url": f"/play/{hand.token}", "seat": seat, "table": table.id}

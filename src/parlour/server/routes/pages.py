@@ -45,6 +45,22 @@ async def rules_page(game: str) -> HTMLResponse:
     return HTMLResponse(rules.rules_page(game, rules_or_404(game)))
 
 
+@router.get("/account")
+async def account_page() -> FileResponse:
+    return FileResponse(STATIC / "account.html")
+
+
+@router.get("/players/{username}")
+async def player_page(username: str) -> FileResponse:
+    return FileResponse(STATIC / "player.html")
+
+
+@router.get("/leaderboard")
+@router.get("/leaderboard/{pool}")
+async def leaderboard_page(pool: str | None = None) -> FileResponse:
+    return FileResponse(STATIC / "leaderboard.html")
+
+
 @router.get("/analyse/clobber")
 async def analysis_page() -> FileResponse:
     return FileResponse(STATIC / "analyse.html")

@@ -5,6 +5,12 @@
 import { $, api, copyRow, el, forgetGame, myGames, myName, setMyName } from "./common.js";
 import * as publicLobby from "./lobbylist.js";
 import { cover as picture } from "./boards/art/covers.js";
+import { header, send } from "./account.js";
+import * as queue from "./queue.js";
+import * as turns from "./turns.js";
+
+let signedIn = null;     // the signed-in account, or null for a guest
+const GAMES_REFRESH_MS = 15000;
 
 const STRENGTHS = [["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"]];
 
@@ -157,8 +163,10 @@ async function create(card, game, mode) {
   }
   try {
     const clock = publicLobby.readClock(card);
+    const rated = Boolean(signedIn && card.querySelector(".rated-choice:checked"));
     const table = await api("/api/tables", {
       game: game.name, params, seats, open: mode === "open", ...(clock ? { clock } : {}),
+      ...(rated ? { rated } : {}),
     });
     if (table.invites.length === 0) {
       window.location.href = table.url;
@@ -201,6 +209,12 @@ function gameCard(game) {
     options.append(optionInput(game, option, `${game.name}-opt-${option.param}`));
   }
   options.append(publicLobby.clockInput(game.name));
+  if (signedIn) {
+    const id = `${game.name}-rated`;
+    options.append(el("div", { class: "option check" },
+      el("input", { id, type: "checkbox", class: "rated-choice" }),
+      el("label", { for: id, text: "Rated (an open table with a clock: your rating changes)" })));
+  }
   const shownParams = new Set((OPTIONS[game.name] || []).map((o) => o.param));
   const advanced = el("details", { class: "advanced" }, el("summary", { text: "Advanced" }),
     el("p", { class: "muted", text: "The engine's own settings, and who sits where." }));
@@ -234,6 +248,7 @@ function gameCard(game) {
         onclick: () => create(card, game, "hotseat") }),
       el("button", { type: "button", class: "quiet", "data-mode": "open", text: "Open table: anyone may join",
         onclick: () => create(card, game, "open") })),
+    queue.cardPart(game, signedIn),
     options,
     el("p", { class: "card-error error", role: "alert" }));
   return card;
@@ -253,7 +268,27 @@ function whoseTurn(state) {
   return [`Waiting for ${name(state.to_act)}`, false];
 }
 
+function accountRow(g) {
+  const text = g.your_turn ? "Your turn" : g.finished
+    ? `Finished${g.result ? `: ${{ win: "you won", loss: "you lost", draw: "a draw" }[g.result]}` : ""}`
+    : g.archived ? "Archived" : g.to_act === null ? "Waiting for players" : "Waiting";
+  return el("li", {},
+    el("a", { href: g.url, text: `${g.title}${g.rated ? " (rated)" : ""}${g.with.length ? ` with ${g.with.join(", ")}` : ""}` }),
+    el("span", { class: g.your_turn ? "state mine" : "state", text }));
+}
+
+async function accountGames() {
+  let data;
+  try { data = await send("GET", "/api/me/games"); } catch { return; }
+  const list = $("#your-games-list");
+  list.replaceChildren(...data.games.slice(0, 12).map(accountRow));
+  $("#your-games").hidden = data.games.length === 0;
+  turns.inLobby(data.games.filter((g) => g.your_turn).map((g) => ({
+    url: g.url, title: g.title, with: g.with.join(", "), key: g.updated_at })));
+}
+
 async function yourGames() {
+  if (signedIn) { await accountGames(); return; }
   const games = myGames().slice(0, 8);
   const list = $("#your-games-list");
   list.replaceChildren();
@@ -266,9 +301,11 @@ async function yourGames() {
       return [g, null];
     }
   }));
+  const waiting = [];
   for (const [g, state] of rows) {
     if (!state) continue;
     const [text, mine] = whoseTurn(state);
+    if (mine) waiting.push({ url: g.url, title: state.title, key: state.version });
     const others = state.seats.filter((s) => !state.hand.seats.includes(s.seat))
       .map((s) => s.name || `Player ${s.seat + 1}`);
     list.append(el("li", {},
@@ -279,9 +316,15 @@ async function yourGames() {
         onclick: () => { forgetGame(g.url); yourGames(); } })));
   }
   $("#your-games").hidden = list.children.length === 0;
+  turns.inLobby(waiting);
 }
 
 async function main() {
+  signedIn = await header();
+  if (signedIn) {
+    setMyName(signedIn.username);
+    $("#my-name-label").hidden = true;
+  }
   const name = $("#my-name");
   name.value = myName();
   name.addEventListener("change", () => { name.value = setMyName(name.value); });
@@ -299,6 +342,9 @@ async function main() {
     if (card) card.scrollIntoView();
   }
   yourGames();
+  setInterval(yourGames, GAMES_REFRESH_MS);
+  const ask = turns.askButton(el);
+  if (ask) $("#your-games-title").after(ask);
 }
 
 main();

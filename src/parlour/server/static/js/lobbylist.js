@@ -41,6 +41,7 @@ function optionsText(entry) {
   if (p.size) parts.push(`board ${p.size}`);
   if (p.bluff) parts.push("bluffing");
   if (entry.custom_start) parts.push("custom start");
+  if (entry.rated) parts.push("rated");
   if (entry.clock) parts.push(entry.clock);
   return parts.join(", ");
 }

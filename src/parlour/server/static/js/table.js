@@ -12,6 +12,9 @@ import * as life from "./tablelife.js";
 import * as chatJump from "./chatjump.js";
 import * as motion from "./motion.js";
 import * as sound from "./sound.js";
+import * as ratings from "./tableratings.js";
+import * as turns from "./turns.js";
+import { header, profileUrl } from "./account.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
 const MODE = path[0] === "play" ? "play" : "watch";
@@ -251,7 +254,9 @@ function drawSeats(model) {
     const item = el("li", { class: acting ? "acting" : "", "data-seat": s.seat },
       el("span", { class: online ? "dot on" : "dot", title: online ? "here" : "away",
         "aria-label": online ? "here" : "away", role: "img" }),
-      el("span", { class: "seat-name", text: seatName(s.seat) }),
+      s.account && s.name && s.name !== "deleted player"
+        ? el("a", { class: "seat-name", href: profileUrl(s.name), text: seatName(s.seat) })
+        : el("span", { class: "seat-name", text: seatName(s.seat) }),
       you ? el("span", { class: "tag", text: "you" }) : null,
       acting ? el("span", { class: "visually-hidden", text: "to move" }) : null,
       el("span", { class: "score", text: scores && scores[s.seat] !== undefined ? String(scores[s.seat]) : "" }));
@@ -269,7 +274,8 @@ function drawSeats(model) {
 
 function nameTarget(model) {
   if (MODE !== "play") return null;
-  const humans = mySeats().filter((i) => latest.seats[i].kind === "human");
+  // an account's seat is named by its username: nothing to name
+  const humans = mySeats().filter((i) => latest.seats[i].kind === "human" && !latest.seats[i].account);
   if (!humans.length) return null;
   return humans.includes(model.viewer) ? model.viewer : humans[0];
 }
@@ -367,6 +373,7 @@ function drawEnd() {
   $("#rematch-button").hidden = MODE !== "play" || Boolean(latest.rematch);
   $("#rematch-link").hidden = !latest.rematch;
   if (latest.rematch) $("#rematch-link").href = latest.rematch;
+  ratings.draw(latest);
 }
 
 function drawShare() {
@@ -450,6 +457,12 @@ function draw() {
   drawCurtain(model);
   drawAnalyseLink(model.view);
   life.draw(latest);
+  turns.atTable(interactive, model.version, statusText(model));
+  if (MODE === "play" && !$("#notify-ask") && !latest.terminal) {
+    const ask = turns.askButton(el);
+    if (ask) $("#players-title").after(ask);
+  }
+  if ($("#notify-ask")) $("#notify-ask").hidden = latest.terminal || $("#notify-ask").hidden;
 }
 
 // -- replay ----------------------------------------------------------------------------------
@@ -556,4 +569,5 @@ chatJump.setup({ mySeats });
 sound.setupToggle($("#sound-toggle"));
 window.parlour = { get latest() { return latest; }, get pending() { return pending; },
   get sounds() { return sound.played; } };
+header(undefined, false);
 connect();
