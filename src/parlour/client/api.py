@@ -76,11 +76,13 @@ class BotClient:
         return await self._call("POST", f"/api/challenges/{challenge_id}/decline",
                                 {"reason": reason})
 
-    async def move(self, game_id: str, action: str, at: int | None = None) -> dict[str, Any]:
-        """Play ``action`` (the game's notation); :class:`RequestRefused` if refused (400: the
-        move itself, naming its rule; 409: not now, e.g. not the bot's turn)."""
-        return await self._call("POST", f"/api/bot/game/{game_id}/move",
-                                {"action": action, "at": at})
+    async def move(self, game_id: str, action: str | int, at: int | None = None
+                   ) -> dict[str, Any]:
+        """Play ``action`` (a move in the game's notation, or an action id from the state's
+        ``legal`` list); :class:`RequestRefused` if refused (400: the move itself, naming its
+        rule; 409: not now, e.g. not the bot's turn)."""
+        body = {"id": action} if isinstance(action, int) else {"action": action}
+        return await self._call("POST", f"/api/bot/game/{game_id}/move", {**body, "at": at})
 
     async def resign(self, game_id: str) -> dict[str, Any]:
         return await self._call("POST", f"/api/bot/game/{game_id}/resign")

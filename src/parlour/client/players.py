@@ -19,9 +19,10 @@ from parlour.core import Game, load_game
 
 
 class SeatPlayer(Protocol):
-    """Chooses the move (in the game's notation) for a state message where the seat acts."""
+    """Chooses the move for a state message where the seat acts: its notation, or its action
+    id from the message's ``legal`` list."""
 
-    def choose(self, message: dict[str, Any]) -> str: ...
+    def choose(self, message: dict[str, Any]) -> str | int: ...
 
 
 class RandomPlayer:
@@ -30,8 +31,8 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, message: dict[str, Any]) -> str:
-        move: str = self.rng.choice(message["legal"])["s"]
+    def choose(self, message: dict[str, Any]) -> int:
+        move: int = self.rng.choice(message["legal"])["a"]
         return move
 
 
@@ -43,14 +44,9 @@ class AgentPlayer:
         self.game = game
         self.seat = seat
 
-    def choose(self, message: dict[str, Any]) -> str:
+    def choose(self, message: dict[str, Any]) -> int:
         state = self.game.state_from_view(message["view"], self.seat)
-        action = self.agent.step(PlayerView(state, self.seat))
-        for move in message["legal"]:
-            if move["a"] == action:
-                text: str = move["s"]
-                return text
-        return state.action_to_string(action)
+        return self.agent.step(PlayerView(state, self.seat))
 
 
 def _own_class(spec: str) -> tuple[type[Agent], dict[str, Any]] | None:

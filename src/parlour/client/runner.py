@@ -199,7 +199,7 @@ class BotRunner:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopped.wait(), backoff.next())
 
-    async def _move(self, game_id: str, move: str, at: int) -> None:
+    async def _move(self, game_id: str, move: str | int, at: int) -> None:
         try:
             await self.client.move(game_id, move, at)
             self.tally.moves += 1

@@ -219,7 +219,8 @@ class Challenges:
                 reason=" ".join((reason or "").split())[:120] or None))
             if not done.rowcount:  # type: ignore[attr-defined]
                 raise ChallengeError("this challenge was answered already", 409)
-        self.wakeups.wake(row.challenger_id, row.opponent_id)
+            both = (row.challenger_id, row.opponent_id)
+        self.wakeups.wake(*both)
 
     @staticmethod
     def _mine(session: Session, challenge_id: str, account_id: int) -> ChallengeRow:

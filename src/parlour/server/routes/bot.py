@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from parlour.server.auth import bot_caller
 from parlour.server.botapi import BotAPI, BotError
@@ -24,10 +24,23 @@ REFUSED_MOVE = frozenset({"illegal", "notation", "turn_over"})
 
 
 class Move(BaseModel):
+    """A move: ``action`` in the game's notation, or ``id``, an action id of the state's
+    ``legal`` list (the integer the game's API uses); exactly one of them."""
+
     model_config = ConfigDict(extra="forbid")
-    action: Annotated[str, Field(min_length=1, max_length=200)]
+    action: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    id: Annotated[int, Field(ge=0, lt=2**31)] | None = None
     at: int | None = None
     """The move number the bot saw (optional): a move for an older one is refused."""
+
+    @model_validator(mode="after")
+    def _one(self) -> Move:
+        if (self.action is None) == (self.id is None):
+            raise ValueError('send the move as "action" (its notation) or "id", not both')
+        return self
+
+    def step(self) -> int | str:
+        return self.id if self.id is not None else str(self.action)
 
 
 def bots_of(request: Request) -> BotAPI:
@@ -68,7 +81,7 @@ async def move(request: Request, table_id: str) -> JSONResponse:
         table, hand = await bots_of(request).seat_of(account, table_id)
     except BotError as exc:
         raise HTTPException(exc.status, str(exc)) from None
-    submission = Submission(hand.seats, [body.action], f"{hand.hand}:bot:{secrets.token_hex(8)}",
+    submission = Submission(hand.seats, [body.step()], f"{hand.hand}:bot:{secrets.token_hex(8)}",
                             None, body.at, partial=True)
     reply = await hub_of(request).mover.submit(table, submission)
     status = 200
