@@ -132,11 +132,16 @@ class BotRunner:
             if running is None or running.done():
                 self.playing[game["id"]] = asyncio.create_task(self._play(game))
         elif kind == "gameFinish":
-            game = event["game"]
-            self.tally.finished[game["id"]] = game.get("outcome")
-            log.info("game %s finished: %s", game["id"], game.get("outcome"))
-            if self.stop_after is not None and len(self.tally.finished) >= self.stop_after:
-                self._stopped.set()
+            self._finished(event["game"]["id"], event["game"].get("outcome"))
+
+    def _finished(self, game_id: str, outcome: str | None) -> None:
+        """A game ended (heard from its own stream, or from the events: a game that ended
+        while this bot was away is heard of only there)."""
+        if game_id not in self.tally.finished:
+            log.info("game %s finished: %s", game_id, outcome)
+        self.tally.finished[game_id] = outcome
+        if self.stop_after is not None and len(self.tally.finished) >= self.stop_after:
+            self._stopped.set()
 
     def refusal(self, challenge: dict[str, Any]) -> str | None:
         """Why this bot declines a challenge, or ``None`` to accept it."""
@@ -180,13 +185,14 @@ class BotRunner:
                     if message.get("type") != "state":
                         continue
                     if message.get("terminal"):
+                        self._finished(game["id"], outcome(message))
                         return
                     mine = message["to_act"] == message["viewer"] and message["legal"]
                     if mine and message["version"] != moved_at:
                         moved_at = message["version"]
                         move = await asyncio.to_thread(player.choose, message)
                         await self._move(game["id"], move, message["version"])
-                return  # the stream ends after the game's last state
+                # the stream ended before the game did (a restart): connect again
             except RequestRefused as exc:
                 if exc.status in GIVE_UP:
                     log.error("game %s: %s", game["id"], exc)
@@ -208,3 +214,15 @@ class BotRunner:
                 log.error("game %s: move %s refused: %s", game_id, move, exc)
             else:  # not now (the table moved on): the next state says what to do
                 log.info("game %s: move %s not taken: %s", game_id, move, exc)
+
+
+def outcome(message: dict[str, Any]) -> str | None:
+    """The seat's outcome in a final state message: ``win``, ``draw`` or ``loss``."""
+    result = message.get("result") or {}
+    returns = result.get("returns")
+    viewer = message.get("viewer")
+    if not returns or viewer is None:
+        return None
+    mine = returns[viewer]
+    return "win" if mine > max(r for i, r in enumerate(returns) if i != viewer) else (
+        "draw" if mine == max(returns) else "loss")
