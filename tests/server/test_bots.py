@@ -67,6 +67,10 @@ def test_an_account_becomes_a_bot_once_and_only_before_it_has_played(server: Ser
     again = bot.post("/api/account/bot")
     assert again.status_code == 409 and "a bot account already" in again.json()["detail"]
     assert server.post("/api/account/bot").status_code == 401  # a guest
+    queued = bot.post("/api/queue", json={"game": "clobber", "clock": "3+2"})
+    assert queued.status_code == 403 and "Bot API" in queued.json()["detail"]
+    profile = server.get("/api/players/fresh-bot").json()
+    assert profile["bot"] is True
 
 
 # -- tokens ---------------------------------------------------------------------------------------
