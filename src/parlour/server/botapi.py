@@ -72,14 +72,13 @@ class BotAPI:
     # -- the account's events ----------------------------------------------------------------
     async def events(self, account: Account) -> AsyncIterator[str]:
         """The account's event stream, until the client goes away."""
-        held = self.streams.get(account.id, 0)
-        if held >= self.hub.limits.bot_streams_per_account:
+        if self.streams.get(account.id, 0) >= self.hub.limits.bot_streams_per_account:
             raise BotError(f"a bot holds at most {self.hub.limits.bot_streams_per_account} "
                            "event streams at once: close one", 429)
-        self.streams[account.id] = held + 1
         return self._events(account)
 
     async def _events(self, account: Account) -> AsyncIterator[str]:
+        self.streams[account.id] = self.streams.get(account.id, 0) + 1  # counted once running
         wake = self.challenges.wakeups.listen(account.id)
         announced: dict[str, dict[str, Any]] = {}
         challenges: set[str] = set()

@@ -27,7 +27,7 @@ from parlour.server.accounts.models import AccountRow
 from parlour.server.accounts.passwords import MAX_USERNAME, username_key
 from parlour.server.clocks import ClockConfig, ClockError
 from parlour.server.limits import Limits, RateLimiter
-from parlour.server.store import Base, HandRow, Store
+from parlour.server.store import Base, HandRow, SeatRow, Store, TableRow
 from parlour.server.views import HIDDEN_PARAMS
 
 WAITING, ACCEPTED, DECLINED, CANCELLED, LAPSED = (
@@ -187,6 +187,15 @@ class Challenges:
             bots = session.scalars(select(AccountRow.id).where(
                 AccountRow.id.in_([row.challenger_id, row.opponent_id]),
                 AccountRow.bot.is_(True))).all()
+            for bot in bots:
+                playing = session.scalar(
+                    select(func.count()).select_from(SeatRow)
+                    .join(TableRow, TableRow.id == SeatRow.table_id)
+                    .where(SeatRow.account_id == bot, TableRow.finished.is_(False))) or 0
+                if playing >= self.limits.bot_games_at_once:
+                    raise ChallengeError(
+                        f"{names[bot]} plays {playing} games at once already: try again when "
+                        "one has ended", 429)
             return {"game": row.game, "params": dict(row.params), "rated": row.rated,
                     "clock": row.clock, "challenger_id": row.challenger_id,
                     "opponent_id": row.opponent_id, "challenger": names[row.challenger_id],
