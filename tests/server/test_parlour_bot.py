@@ -152,6 +152,38 @@ def test_a_bot_comes_back_after_the_server_is_killed_and_resumes(serve: ServePro
                 proc.kill()
 
 
+def test_a_bot_plays_with_anyones_agent_class_and_declines_what_it_cannot_rebuild(
+        serve: ServeProcess, tmp_path: Path):
+    """``module.path:ClassName``: the greedy agent's class plays Clobber from states rebuilt
+    from the seat's views; GobbleStones hides the other racks, so it declines, saying why."""
+    tokens = {n: bot_account(serve, n)[1] for n in ("bot-greedy", "bot-random")}
+    greedy = start_bot(serve, tokens["bot-greedy"], tmp_path / "greedy.log", "--stop-after",
+                       "1", "--agent", "parlour.agents.greedy:GreedyAgent")
+    rand = start_bot(serve, tokens["bot-random"], tmp_path / "random.log", "--stop-after", "1")
+    try:
+        hidden = serve.post("/api/challenges", {"opponent": "bot-greedy",
+                                                "game": "gobblestones"},
+                            headers=bearer(tokens["bot-random"])).json()
+        wait_for(lambda: serve.get(f"/api/challenges/{hidden['id']}",
+                                   headers=bearer(tokens["bot-random"])).json()["status"]
+                 == "declined")
+        reason = serve.get(f"/api/challenges/{hidden['id']}",
+                           headers=bearer(tokens["bot-random"])).json()["reason"]
+        assert reason == "this bot's agent does not play gobblestones"
+        played = serve.post("/api/challenges", {"opponent": "bot-greedy", "game": "clobber",
+                                                "params": {"size": "4x4"}},
+                            headers=bearer(tokens["bot-random"])).json()
+        for proc in (greedy, rand):
+            assert proc.wait(timeout=120) == 0, (tmp_path / "greedy.log").read_text()[-2000:]
+        table = table_of(serve, tokens["bot-random"], played["id"])
+        assert finished(serve, [table]) == [True]
+        assert "1 games finished" in (tmp_path / "greedy.log").read_text()
+    finally:
+        for proc in (greedy, rand):
+            if proc.poll() is None:
+                proc.kill()
+
+
 def test_a_bot_stops_cleanly_on_sigterm(serve: ServeProcess, tmp_path: Path):
     _browser, token = bot_account(serve, "bot-sleepy")
     proc = start_bot(serve, token, tmp_path / "sleepy.log")

@@ -77,7 +77,9 @@ def plays_remotely(spec: str, game: str) -> bool:
     games = player_games(spec)
     if games is not None and game not in games:
         return False
-    return parse_agent_spec(spec)[0] == "random" or load_game(game).rebuilds_from_view()
+    if _own_class(spec) is None and parse_agent_spec(spec)[0] == "random":
+        return True  # it chooses among the legal moves the server lists: it needs no state
+    return load_game(game).rebuilds_from_view()
 
 
 PlayerFactory = Callable[[str, dict[str, Any], int], SeatPlayer]
