@@ -12,7 +12,6 @@ import json
 import random
 import sqlite3
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -123,21 +122,40 @@ def test_bad_tokens_and_scopes_are_refused_with_their_reason(server: ServerProce
     assert person.delete(f"/api/tokens/{reader['id']}").status_code == 404
 
 
-def test_each_token_has_its_own_request_rate(tmp_path: Path):
-    limited = ServerProcess(tmp_path / "rate.db", limits=FOR_TESTS + ",token_requests_burst=3,"
-                            "token_requests_per_second=0.01").start()
-    try:
-        person = account(limited, "rate-person")
-        first, second = (person.post("/api/tokens", json={"name": n, "scopes": ["tables:read"]})
-                         .json()["token"] for n in ("one", "two"))
-        answers = [limited.get("/api/account/games", headers=bearer(first)).status_code
-                   for _ in range(4)]
-        assert answers == [200, 200, 200, 429]
-        over = limited.get("/api/account/games", headers=bearer(first))
-        assert int(over.headers["retry-after"]) > 0 and "this token" in over.json()["detail"]
-        assert limited.get("/api/account/games", headers=bearer(second)).status_code == 200
-    finally:
-        limited.stop()
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory: pytest.TempPathFactory):
+    """A server with small bot limits: 3 requests a token, one game a bot, 3 challenges."""
+    proc = ServerProcess(tmp_path_factory.mktemp("limited") / "limited.db", limits=(
+        FOR_TESTS + ",token_requests_burst=3,token_requests_per_second=0.01,"
+        "bot_games_at_once=1,challenges_per_minute=3")).start()
+    yield proc
+    proc.stop()
+
+
+def test_each_token_has_its_own_request_rate(limited: ServerProcess):
+    person = account(limited, "rate-person")
+    first, second = (person.post("/api/tokens", json={"name": n, "scopes": ["tables:read"]})
+                     .json()["token"] for n in ("one", "two"))
+    answers = [limited.get("/api/account/games", headers=bearer(first)).status_code
+               for _ in range(4)]
+    assert answers == [200, 200, 200, 429]
+    over = limited.get("/api/account/games", headers=bearer(first))
+    assert int(over.headers["retry-after"]) > 0 and "this token" in over.json()["detail"]
+    assert limited.get("/api/account/games", headers=bearer(second)).status_code == 200
+
+
+def test_a_bot_plays_so_many_games_at_once_and_is_challenged_so_often(limited: ServerProcess):
+    person = account(limited, "eager-person")
+    bot, _token = bot_account(limited, "busy-bot")
+    sent = [person.post("/api/challenges", json={"opponent": "busy-bot", "game": "clobber"})
+            for _ in range(4)]
+    assert [r.status_code for r in sent] == [201, 201, 201, 429]
+    assert "too many challenges" in sent[3].json()["detail"]
+    first, second = (r.json()["id"] for r in sent[:2])
+    assert bot.post(f"/api/challenges/{first}/accept").status_code == 200  # the session
+    busy = bot.post(f"/api/challenges/{second}/accept")
+    assert busy.status_code == 429 and "plays 1 games at once already" in busy.json()["detail"]
+    assert bot.get(f"/api/challenges/{second}").json()["status"] == "waiting"
 
 
 # -- challenges ----------------------------------------------------------------------------------
