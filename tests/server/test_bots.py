@@ -20,7 +20,7 @@ import pytest
 import parlour
 from parlour.client import BotClient, RequestRefused
 
-from .helpers import FOR_TESTS, TIMEOUT, ServerProcess, account
+from .helpers import FOR_TESTS, PASSWORD, TIMEOUT, ServerProcess, account
 
 
 def bot_account(server: ServerProcess, name: str, scopes: tuple[str, ...] = ("bot:play",)
@@ -117,6 +117,14 @@ def test_bad_tokens_and_scopes_are_refused_with_their_reason(server: ServerProce
                        headers=bearer(reader["token"])).status_code == 401
 
     assert person.delete(f"/api/tokens/{reader['id']}").json() == {"revoked": True}
+    leaving = account(server, "leaving-lee")
+    kept = leaving.post("/api/tokens", json={"name": "k", "scopes": ["tables:read"]}).json()
+    assert leaving.post("/api/me/delete", json={"password": PASSWORD}).status_code == 200
+    gone = server.get("/api/account/games", headers=bearer(kept["token"]))
+    assert gone.status_code == 401
+    with sqlite3.connect(server.db_path) as db:
+        assert db.execute("SELECT COUNT(*) FROM parlour_tokens WHERE id = ?",
+                          (kept["id"],)).fetchone() == (0,)
     revoked = server.get("/api/account/games", headers=bearer(reader["token"]))
     assert revoked.status_code == 401 and "revoked" in revoked.json()["detail"]
     assert person.delete(f"/api/tokens/{reader['id']}").status_code == 404
