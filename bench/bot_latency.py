@@ -13,6 +13,9 @@ seat is to act, wait ``--think`` seconds (0.5x-1.5x at random, like a program de
 send a random legal move (``POST /api/bot/game/{id}/move``). A finished game is replaced by a
 new challenge until the phase's time is up.
 
+A third phase plays the same number of games between websocket seats (``bench/web_load.py``'s
+clients, the web table's own protocol) on the same server, as the reference for the load.
+
 Reported per phase: the latency from sending a move to the opponent's stream receiving the
 state that shows it (p50, p99, max), the move request's own round trip (sent to its answer,
 which comes after the move is committed), moves per second, refused moves, and the server's CPU
@@ -37,6 +40,8 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from parlour.client import BotClient, RequestRefused
 from web_load import cpu_seconds, percentile, run, start_server
+from web_load import report as web_report
+from web_load import run_phase as web_phase
 
 PASSWORD = "a long and unusual passphrase"
 GRACE = 10.0
@@ -162,6 +167,19 @@ async def main_async(args: argparse.Namespace, base: str, pid: int) -> list[dict
         after = cpu_seconds(pid)
         rows.append(report(phase, None if before is None or after is None else after - before))
         print(json.dumps(rows[-1]), flush=True)
+    # the reference: the same number of games between two websocket seats (web_load's
+    # clients), on the same server in the same run; "sent to the other seat" is its move's
+    # round trip (sent to acknowledged) plus the push (acknowledged to the other seat's state)
+    before = cpu_seconds(pid)
+    web = web_report(await web_phase(f"websocket seats: {args.games} tables", base, args.games,
+                                     args.seconds, args.think, 0.0, args.seed, {}))
+    after = cpu_seconds(pid)
+    rows.append({key: web[key] for key in ("phase", "moves", "games", "p50_ms", "p99_ms",
+                                           "push_p50_ms", "push_p99_ms", "moves_per_s",
+                                           "errors", "lost", "duplicated")}
+                | {"server_cpu_s": None if before is None or after is None
+                   else round(after - before, 2)})
+    print(json.dumps(rows[-1]), flush=True)
     return rows
 
 
@@ -183,13 +201,16 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(timeout=30)
-    reference, load = rows
+    reference, load, web = rows
     one, many = reference["opponent_sees_p50_ms"], load["opponent_sees_p50_ms"]
     ratio = many / one if one else float("nan")  # type: ignore[operator]
     print(f"bot move latency, sent to the opponent's stream: "
           f"p50 {load['opponent_sees_p50_ms']} ms, p99 {load['opponent_sees_p99_ms']} ms "
           f"with {args.games} games at once ({ratio:.2f}x the p50 of one game alone, "
           f"{reference['opponent_sees_p50_ms']} ms)")
+    print(f"websocket seats, {args.games} tables at once in the same run: round trip p50 "
+          f"{web['p50_ms']} ms + push p50 {web['push_p50_ms']} ms "
+          f"(p99 {web['p99_ms']} + {web['push_p99_ms']} ms)")
 
 
 if __name__ == "__main__":
