@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -36,8 +37,8 @@ from parlour.server.table import Table
 KEEPALIVE_SECONDS = 7.0
 """An empty line after this long without another."""
 POLL_SECONDS = 2.0
-"""How often an event stream looks in the database for what another process changed (this
-process's own changes wake it at once)."""
+"""How often an event stream looks in the database for what another process changed, when
+several share it (PostgreSQL); this process's own changes wake it at once."""
 
 
 def line(message: dict[str, Any]) -> str:
@@ -82,21 +83,20 @@ class BotAPI:
         wake = self.challenges.wakeups.listen(account.id)
         announced: dict[str, dict[str, Any]] = {}
         challenges: set[str] = set()
+        # this process's own changes wake the stream; another's are found by looking again
+        poll = POLL_SECONDS if self.store.shared else KEEPALIVE_SECONDS
+        quiet_since = time.monotonic()
         try:
             while True:
                 wake.clear()
-                sent = False
                 for text in await self._news(account, announced, challenges):
-                    sent = True
+                    quiet_since = time.monotonic()
                     yield text
-                if not sent:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(wake.wait(), KEEPALIVE_SECONDS)
-                        continue
+                if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
+                    quiet_since = time.monotonic()
                     yield "\n"
-                else:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(wake.wait(), POLL_SECONDS)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), poll)
         finally:
             self.challenges.wakeups.forget(account.id, wake)
             left = self.streams.get(account.id, 1) - 1
