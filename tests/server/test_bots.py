@@ -370,10 +370,16 @@ def _bot_game(server: ServerProcess, game: str, params: dict[str, Any], seed: in
                 if line.get("type") != "state" or line["terminal"]:
                     continue
                 if line["to_act"] == line["viewer"] and line["legal"]:
-                    try:
-                        await client.move(table, rng.choice(line["legal"])["a"], line["version"])
-                    except RequestRefused as exc:
-                        assert exc.status == 409, exc  # the table moved on: never illegal
+                    move = rng.choice(line["legal"])["a"]
+                    for _try in range(10):
+                        try:
+                            await client.move(table, move, line["version"])
+                        except RequestRefused as exc:
+                            if exc.status == 429:  # over the token's rate: as a bot must
+                                await asyncio.sleep(exc.retry_after or 1)
+                                continue
+                            assert exc.status == 409, exc  # the table moved on: never illegal
+                        break
 
     async def both() -> None:
         await asyncio.gather(*(play(name) for name in tokens))

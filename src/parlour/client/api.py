@@ -20,9 +20,11 @@ class RequestRefused(ValueError):
     """The server refused a request: ``status`` and its reason (``detail``, or the mover's
     ``message`` naming the rule a refused move breaks)."""
 
-    def __init__(self, status: int, body: Any) -> None:
+    def __init__(self, status: int, body: Any, retry_after: float | None = None) -> None:
         self.status = status
         self.body = body
+        self.retry_after = retry_after
+        """Seconds to wait before trying again (a ``429``'s ``Retry-After``)."""
         reason = body.get("detail") or body.get("message") if isinstance(body, dict) else body
         super().__init__(f"{status}: {reason}")
 
@@ -55,7 +57,9 @@ class BotClient:
         except ValueError:
             data = {"detail": response.text[:200]}
         if response.status_code not in ok:
-            raise RequestRefused(response.status_code, data)
+            wait = response.headers.get("retry-after")
+            raise RequestRefused(response.status_code, data,
+                                 float(wait) if wait and wait.isdigit() else None)
         result: dict[str, Any] = data
         return result
 

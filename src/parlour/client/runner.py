@@ -25,6 +25,8 @@ log = logging.getLogger("parlour.bot")
 
 FIRST_BACKOFF = 0.5
 MAX_BACKOFF = 30.0
+RATE_RETRIES = 10
+"""Tries of a move the token's rate refused (``429``), each after its ``Retry-After``."""
 GIVE_UP = frozenset({401, 403, 404})
 """Answers that another try will not change: a bad token or scope, a game with no seat."""
 
@@ -206,14 +208,21 @@ class BotRunner:
                 await asyncio.wait_for(self._stopped.wait(), backoff.next())
 
     async def _move(self, game_id: str, move: str | int, at: int) -> None:
-        try:
-            await self.client.move(game_id, move, at)
-            self.tally.moves += 1
-        except RequestRefused as exc:
-            if exc.status == 400:  # the agent chose a move the rules refuse: say which rule
-                log.error("game %s: move %s refused: %s", game_id, move, exc)
-            else:  # not now (the table moved on): the next state says what to do
-                log.info("game %s: move %s not taken: %s", game_id, move, exc)
+        for _attempt in range(RATE_RETRIES):
+            try:
+                await self.client.move(game_id, move, at)
+                self.tally.moves += 1
+                return
+            except RequestRefused as exc:
+                if exc.status == 429:  # over the token's rate: wait as told, send it again
+                    await asyncio.sleep(exc.retry_after or 1.0)
+                    continue
+                if exc.status == 400:  # the agent chose a move the rules refuse: say which
+                    log.error("game %s: move %s refused: %s", game_id, move, exc)
+                else:  # not now (the table moved on): the next state says what to do
+                    log.info("game %s: move %s not taken: %s", game_id, move, exc)
+                return
+        log.error("game %s: move %s not sent: the token stayed over its rate", game_id, move)
 
 
 def outcome(message: dict[str, Any]) -> str | None:

@@ -111,9 +111,9 @@ class Limits:
     # bots, tokens and challenges (issue 31, docs/bots.md)
     tokens_per_account: int = 20
     """Personal API tokens one account may hold at once."""
-    token_requests_burst: int = 60
+    token_requests_burst: int = 120
     """Requests one API token may make in a burst (each server process counts its own)..."""
-    token_requests_per_second: float = 8.0
+    token_requests_per_second: float = 20.0
     """...and the rate that bucket refills at."""
     challenges_open_per_account: int = 20
     """Challenges one account may have sent and still waiting for an answer."""
