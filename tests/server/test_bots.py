@@ -218,6 +218,8 @@ def test_a_challenge_accepted_starts_a_table_with_both_seated(server: ServerProc
     assert set(seats) == {"challenger-ann", "accepting-bot"}
     assert seats["accepting-bot"]["bot"] is True and seats["challenger-ann"]["bot"] is False
     assert all(s["account"] for s in state["seats"])
+    record = server.get("/api/play/" + mine["url"].rsplit("/", 1)[1] + "/record").json()
+    assert record["metadata"]["bots"] == [seats["accepting-bot"]["seat"]]
 
 
 def test_a_declined_challenge_says_why_and_starts_nothing(server: ServerProcess):
