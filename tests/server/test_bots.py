@@ -20,7 +20,7 @@ import pytest
 import parlour
 from parlour.client import BotClient, RequestRefused
 
-from .helpers import FOR_TESTS, PASSWORD, TIMEOUT, ServerProcess, account
+from .helpers import FOR_TESTS, PASSWORD, TIMEOUT, ServerProcess, account, run_async
 
 
 def bot_account(server: ServerProcess, name: str, scopes: tuple[str, ...] = ("bot:play",)
@@ -266,7 +266,7 @@ def test_the_event_stream_announces_challenges_and_games(server: ServerProcess):
                     return line
         raise AssertionError(seen)
 
-    finish = asyncio.run(asyncio.wait_for(resign_and_hear(), TIMEOUT))
+    finish = run_async(resign_and_hear)
     assert finish["game"]["id"] == table and finish["game"]["outcome"] == "loss"
 
 
@@ -341,7 +341,7 @@ def test_a_bot_that_does_not_move_loses_on_time(server: ServerProcess):
                     await client.move(table, line["legal"][0]["s"], line["version"])
         raise AssertionError("the stream ended before the game")
 
-    last = asyncio.run(asyncio.wait_for(play_quick_only(), 40))
+    last = run_async(play_quick_only, 40)
     slow_seat = next(s["seat"] for s in last["seats"] if s["name"] == "slow-bot")
     assert last["result"]["returns"][slow_seat] < 0
     with sqlite3.connect(server.db_path) as db:
@@ -386,7 +386,7 @@ def _bot_game(server: ServerProcess, game: str, params: dict[str, Any], seed: in
     async def both() -> None:
         await asyncio.gather(*(play(name) for name in tokens))
 
-    asyncio.run(asyncio.wait_for(both(), 240))
+    run_async(both, 240)
     return table, seen
 
 

@@ -14,7 +14,7 @@ import pytest
 from parlour.client import BotClient
 from parlour.server.devdb import throwaway_cluster
 
-from .helpers import TIMEOUT, ServerProcess, account
+from .helpers import TIMEOUT, ServerProcess, account, run_async
 from .test_bots import bearer, bot_account
 
 
@@ -69,7 +69,7 @@ def test_a_bot_on_one_process_plays_a_person_on_the_other(two: list[ServerProces
                         assert played.status_code == 200, played.text
         raise AssertionError("the stream ended before the game")
 
-    last = asyncio.run(asyncio.wait_for(scenario(), TIMEOUT * 3))
+    last = run_async(scenario, TIMEOUT * 3)
     assert last["terminal"] and {s["name"] for s in last["seats"]} == {"pg-bot", "pg-person"}
 
 
