@@ -42,7 +42,8 @@ ALLOWED = {
     "arena": {"core", "games", "agents", "ratings"},
     "rl": {"core", "games", "batch", "agents"},  # the vector environments run on parlour.batch
     "server": {"core", "games", "agents", "analysis", "ratings"},  # + the analysis board
-    "cli": {"core", "games", "agents", "analysis", "arena", "server", "_version"},
+    "client": {"core", "games", "agents"},  # the Bot API's client, an agent's remote seat
+    "cli": {"core", "games", "agents", "analysis", "arena", "server", "client", "_version"},
     # the adapters' public names: parlour.openspiel, parlour.pettingzoo, parlour.gymnasium
     "openspiel": {"core", "rl"},
     "pettingzoo": {"core", "rl"},

@@ -277,6 +277,26 @@ class Game(ABC):
         The inverse of :meth:`State.position`. Raises :class:`NotationError` on bad text.
         """
 
+    def rebuilds_from_view(self) -> bool:
+        """Whether :meth:`state_from_view` can rebuild a state from a player's view alone."""
+        return self.get_type().information is Information.PERFECT
+
+    def state_from_view(self, view: View, player: int) -> State[Any]:
+        """A state for ``player``'s agent to decide from, rebuilt from their view alone (what
+        a remote seat receives: a bot on a server holds no state, only views).
+
+        In a game of perfect information the view shows the whole position (its ``position``
+        text), so the state is the real one, chance still to come aside. A game with hidden
+        information would have to sample what the view hides, with the player's memory of
+        earlier views; none does yet, and this raises ``NotImplementedError``.
+        """
+        if not self.rebuilds_from_view() or not isinstance(view.get("position"), str):
+            raise NotImplementedError(
+                f"{self.get_type().long_name}: a state cannot be rebuilt from a player's view "
+                "(it hides information)"
+            )
+        return self.state_from_position(view["position"])
+
     def new_state_from_actions(self, actions: Sequence[int]) -> State[Any]:
         """Replay ``actions`` from the initial state (every game replays exactly, G-1)."""
         state = self.new_initial_state()

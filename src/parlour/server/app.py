@@ -33,6 +33,8 @@ from parlour.server.accounts.passkeys import Passkeys
 from parlour.server.accounts.ratings import Ratings
 from parlour.server.ai import AIRunner
 from parlour.server.analyse import Analyst
+from parlour.server.botapi import BotAPI
+from parlour.server.challenges import Challenges
 from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
 from parlour.server.hub import Hub
 from parlour.server.limits import Limits
@@ -40,6 +42,7 @@ from parlour.server.routes import ROUTERS
 from parlour.server.routes.pages import STATIC
 from parlour.server.security import LOOPBACK_HOSTS, Guard, install_redaction
 from parlour.server.store import Store
+from parlour.server.tokens import Tokens
 
 log = logging.getLogger("parlour.server")
 GC_THRESHOLDS = (10_000, 20, 50)
@@ -87,6 +90,9 @@ def create_app(
         app.state.ratings = ratings = Ratings(store)
         app.state.matchmaker = matchmaker = Matchmaker(
             store, limits, ratings.rating_of, hub.maker.create_paired)
+        app.state.tokens = Tokens(store, limits)
+        app.state.challenges = challenges = Challenges(store, limits, hub.maker.create_paired)
+        app.state.botapi = BotAPI(hub, challenges, ratings)
         await hub.start()
         hub.spawn(matchmaker.run())
         app.state.mailer = mailer = Mailer(store, limits, smtp, public_url)

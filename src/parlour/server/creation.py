@@ -11,7 +11,8 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
 from typing import Any
 
 from parlour.agents import plays
@@ -241,15 +242,17 @@ class TableMaker:
         game_name: str,
         params: dict[str, Any],
         players: Sequence[tuple[int | None, str]],
-        clock: dict[str, Any],
+        clock: dict[str, Any] | None,
         rated: bool,
+        bots: Collection[int] = (),
     ) -> tuple[str, list[str]]:
-        """A table for people the matchmaker paired (``players``: each one's account, or
-        ``None`` for a guest, and name, in seat order): one seat link each, nobody its
+        """A table for people the matchmaker paired, or a challenge's two players
+        (``players``: each one's account, or ``None`` for a guest, and name, in seat order;
+        ``bots``: the accounts among them that are bots): one seat link each, nobody its
         creator. Returns the table's id and the seat links."""
         game = load_game(game_name, **params)
         config = ClockConfig.parse(clock)
-        seats = [SeatData(i, "human", None, clean_name(name), account)
+        seats = [SeatData(i, "human", None, clean_name(name), account, account in bots)
                  for i, (account, name) in enumerate(players)]
         hands = [HandData(secrets.token_urlsafe(24), i, (i,), "matched", False, account)
                  for i, (account, _name) in enumerate(players)]
@@ -270,8 +273,7 @@ class TableMaker:
                     return found
             n = len(table.seats)
             seats = sorted(
-                (SeatData((s.seat + 1) % n, s.kind, s.agent, s.name, s.account)
-                 for s in table.seats),
+                (replace(s, seat=(s.seat + 1) % n) for s in table.seats),
                 key=lambda s: s.seat,
             )
             hands = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from parlour.server.events import EventKind
@@ -137,8 +138,7 @@ class Seats:
         renumber = {s.seat: i for i, s in enumerate(seated)}
         params = {**table.game.non_default_parameters(), "players": len(seated)}
         game = type(table.game)(**params)
-        seats = tuple(SeatData(renumber[s.seat], s.kind, s.agent, s.name, s.account)
-                      for s in seated)
+        seats = tuple(replace(s, seat=renumber[s.seat]) for s in seated)
         hands = tuple(
             HandData(h.token, h.hand, tuple(renumber[x] for x in h.seats if x in renumber),
                      h.role, h.creator, h.account)
@@ -170,7 +170,7 @@ class Seats:
                 return
             await self.store.run(self.store.set_seat_names, table.id, names)
             table.seats = tuple(
-                SeatData(s.seat, s.kind, s.agent, names.get(s.seat, s.name), s.account)
+                replace(s, name=names.get(s.seat, s.name))
                 if s.seat in names
                 else s
                 for s in table.seats

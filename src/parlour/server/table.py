@@ -197,6 +197,7 @@ class Table:
                     "name": seat_display_name(s.kind, s.agent, s.name),
                     "online": self.online(s.seat),
                     "account": s.account is not None,
+                    "bot": s.bot,
                 }
                 for s in self.seats
             ],

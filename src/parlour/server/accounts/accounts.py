@@ -83,7 +83,7 @@ class Account:
                 "notify_email": self.notify_email}
 
 
-def _account(row: AccountRow) -> Account:
+def account_from_row(row: AccountRow) -> Account:
     assert row.username is not None
     return Account(row.id, row.username, bool(row.bot), row.created_at, row.email,
                    bool(row.email_confirmed), bool(row.notify_email))
@@ -121,7 +121,7 @@ class Accounts:
                 session.add(row)
         except IntegrityError:  # signed up at the same moment, maybe on another process
             raise Taken(f"the username {username!r} is taken: choose another") from None
-        return _account(row)
+        return account_from_row(row)
 
     def _by_name(self, key: str) -> tuple[int, str | None] | None:
         with Session(self.store.engine) as session:
@@ -159,7 +159,7 @@ class Accounts:
     def _get(self, account_id: int) -> Account | None:
         with Session(self.store.engine) as session:
             row = session.get(AccountRow, account_id)
-            return None if row is None or row.deleted_at is not None else _account(row)
+            return None if row is None or row.deleted_at is not None else account_from_row(row)
 
     def _new_session(self, account_id: int) -> str:
         secret = new_id()
@@ -195,7 +195,7 @@ class Accounts:
             account = session.get(AccountRow, row.account_id)
             if account is None or account.deleted_at is not None:
                 return None
-            found = _account(account)
+            found = account_from_row(account)
             if now - row.seen_at > SLIDE_EVERY:
                 row.seen_at = now
                 row.expires_at = now + self.limits.session_days * 86400

@@ -156,6 +156,8 @@ async def delete_account(request: Request, account: SignedIn, hub: HubDep) -> Re
         raise HTTPException(401, "that is not your password") from None
     except TooManyAttempts as exc:
         raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.wait)}) from None
+    tokens = request.app.state.tokens  # its API tokens go with it (issue 31)
+    await tokens.store.run(tokens.remove_all, account.id)
     for table_id in tables:  # the tables loaded here show "deleted player" at once
         loaded = hub.registry.tables.get(table_id)
         if loaded is not None:

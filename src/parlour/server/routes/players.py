@@ -37,16 +37,17 @@ async def pools(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/leaderboard/{pool}")
-async def leaderboard(request: Request, pool: str) -> dict[str, Any]:
+async def leaderboard(request: Request, pool: str, bots: bool = False) -> dict[str, Any]:
     """The top players of a pool (a game, with ``-3p`` etc. for more players), established
-    ratings first and provisional ones apart."""
+    ratings first and provisional ones apart; people, or with ``?bots=true`` the bots (each
+    their own leaderboard)."""
     try:
         parse_pool(pool[:80])
     except ValueError:
         raise HTTPException(404, f"no rating pool {pool[:80]!r}: a game's name, with -3p, "
                                  "-4p... for more players") from None
     ratings = ratings_of(request)
-    return await ratings.store.run(ratings.leaderboard, pool)
+    return await ratings.store.run(ratings.leaderboard, pool, bots)
 
 
 @router.get("/api/tables/{table_id}/ratings")

@@ -3,6 +3,7 @@ import { $, api, el } from "./common.js";
 import { header, profileUrl } from "./account.js";
 
 const parts = window.location.pathname.split("/").filter(Boolean);
+const BOTS = new URLSearchParams(window.location.search).get("bots") === "1";
 const GAMES = [["clobber", "Clobber"], ["stomple", "Stomple"], ["stomp-the-plank", "Stomp the Plank"], ["gobblestones", "GobbleStones"]];
 
 function rows(body, players) {
@@ -22,14 +23,16 @@ async function main() {
   const links = new Map(GAMES);
   for (const p of known) links.set(p.pool, p.title);
   $("#pools").replaceChildren(...[...links].map(([key, title]) => el("a", {
-    href: `/leaderboard/${key}`, class: key === pool ? "button" : "button quiet", text: title,
+    href: `/leaderboard/${key}${BOTS ? "?bots=1" : ""}`, class: key === pool ? "button" : "button quiet", text: title,
     "aria-current": key === pool ? "page" : false })));
+  $("#pools").append(el("a", { href: `/leaderboard/${pool}${BOTS ? "" : "?bots=1"}`, id: "bots-toggle",
+    class: "button quiet", text: BOTS ? "People" : "Bots" }));
   let board;
-  try { board = await api(`/api/leaderboard/${pool}`); } catch (err) {
+  try { board = await api(`/api/leaderboard/${pool}${BOTS ? "?bots=true" : ""}`); } catch (err) {
     $("#board-title").textContent = err.message; return;
   }
-  $("#board-title").textContent = `Leaderboard: ${board.title}`;
-  document.title = `parlour: ${board.title} leaderboard`;
+  $("#board-title").textContent = `${BOTS ? "Bots' leaderboard" : "Leaderboard"}: ${board.title}`;
+  document.title = `parlour: ${board.title} ${BOTS ? "bots' " : ""}leaderboard`;
   rows($("#top tbody"), board.players);
   rows($("#prov tbody"), board.provisional);
   $("#top").hidden = !board.players.length;

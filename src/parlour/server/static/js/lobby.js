@@ -8,6 +8,7 @@ import { cover as picture } from "./boards/art/covers.js";
 import { header, send } from "./account.js";
 import * as queue from "./queue.js";
 import * as turns from "./turns.js";
+import { challengeNotices } from "./challenges.js";
 
 let signedIn = null;     // the signed-in account, or null for a guest
 const GAMES_REFRESH_MS = 15000;
@@ -321,6 +322,7 @@ async function yourGames() {
 
 async function main() {
   signedIn = await header();
+  challengeNotices();
   if (signedIn) {
     setMyName(signedIn.username);
     $("#my-name-label").hidden = true;

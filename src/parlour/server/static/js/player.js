@@ -2,6 +2,7 @@
 // with their replays, and the rating history drawn as an SVG line with its deviation band.
 import { $, api, el } from "./common.js";
 import { header, profileUrl, shownRating } from "./account.js";
+import { challengeForm, challengeNotices } from "./challenges.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
@@ -105,6 +106,8 @@ async function main() {
   else $("#history").append(el("p", { class: "muted", text: "The plot appears after a first rated game." }));
   $("#games").replaceChildren(...p.games.map(gameRow));
   if (!p.games.length) $("#games").append(el("li", { class: "muted", text: "No games yet." }));
+  challengeNotices();
+  challengeForm($("#challenge-panel"), p.username);
 }
 
 main();

@@ -258,6 +258,7 @@ function drawSeats(model) {
         ? el("a", { class: "seat-name", href: profileUrl(s.name), text: seatName(s.seat) })
         : el("span", { class: "seat-name", text: seatName(s.seat) }),
       you ? el("span", { class: "tag", text: "you" }) : null,
+      s.bot ? el("span", { class: "tag", text: "bot", title: "a program plays this seat" }) : null,
       acting ? el("span", { class: "visually-hidden", text: "to move" }) : null,
       el("span", { class: "score", text: scores && scores[s.seat] !== undefined ? String(scores[s.seat]) : "" }));
     list.append(item);
