@@ -40,6 +40,8 @@ from parlour.server.routes import ROUTERS
 from parlour.server.routes.pages import STATIC
 from parlour.server.security import LOOPBACK_HOSTS, Guard, install_redaction
 from parlour.server.store import Store
+from parlour.server.tournaments.runner import Runner
+from parlour.server.tournaments.service import Tournaments
 
 log = logging.getLogger("parlour.server")
 GC_THRESHOLDS = (10_000, 20, 50)
@@ -87,8 +89,11 @@ def create_app(
         app.state.ratings = ratings = Ratings(store)
         app.state.matchmaker = matchmaker = Matchmaker(
             store, limits, ratings.rating_of, hub.maker.create_paired)
+        app.state.tournaments = tournaments = Tournaments(store, ratings.rating_of)
+        app.state.tournament_runner = rounds = Runner(tournaments, hub)
         await hub.start()
         hub.spawn(matchmaker.run())
+        hub.spawn(rounds.run())
         app.state.mailer = mailer = Mailer(store, limits, smtp, public_url)
         hub.changes.after_each(lambda table: mailer.after_change(table, hub.spawn))
         log.info("parlour server ready; tables waiting for a computer player resume now")

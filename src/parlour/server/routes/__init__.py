@@ -11,7 +11,8 @@
 - :mod:`.accounts`: signing up, in and out, the account's own changes and games;
 - :mod:`.players`: profiles, leaderboards and a game's rating changes;
 - :mod:`.queue`: "Play someone now";
-- :mod:`.mail`: the turn e-mails' address, confirmation and unsubscribing.
+- :mod:`.mail`: the turn e-mails' address, confirmation and unsubscribing;
+- :mod:`.tournaments`: round robins and Swiss events, and their page.
 """
 
 from parlour.server.routes import (
@@ -26,11 +27,12 @@ from parlour.server.routes import (
     players,
     queue,
     sockets,
+    tournaments,
     watch,
 )
 
 ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
            analysis.router, learn.router, sockets.router, accounts.router, players.router,
-           queue.router, mail.router)
+           queue.router, mail.router, tournaments.router)
 
 __all__ = ["ROUTERS"]
