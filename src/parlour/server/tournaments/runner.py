@@ -30,13 +30,14 @@ from parlour.server.accounts.models import AccountRow
 from parlour.server.hub import Hub
 from parlour.server.store import ActionRow, TableRow
 from parlour.server.tournaments.models import PairingRow, RoundRow, TournamentRow
-from parlour.server.tournaments.pairing import Round, round_robin, swiss
+from parlour.server.tournaments.pairing import Pairing, Round, round_robin, swiss
 from parlour.server.tournaments.service import (
     FINISHED,
     OPEN,
     RUNNING,
     Tournaments,
-    pair_round,
+    round_inputs,
+    store_round,
 )
 from parlour.server.tournaments.standings import SWISS, bye_points
 
@@ -87,7 +88,7 @@ class Runner:
         """Move one running tournament on (any process, any number of times)."""
         await self._make_tables(tid)
         await self._forfeit_no_shows(tid)
-        await self.store.run(self._next_round, tid)
+        await self._next_round(tid)
         await self._make_tables(tid)
 
     # -- tables ------------------------------------------------------------------------------
@@ -167,30 +168,42 @@ class Runner:
                 p.forfeits = [*p.forfeits, account]
 
     # -- rounds --------------------------------------------------------------------------------
-    def _next_round(self, tid: str) -> None:
+    async def _next_round(self, tid: str) -> None:
+        """Finish the tournament after its last round, or pair the next round once every game
+        of this one has ended: the pairing is worked out off the database's thread (a large
+        Swiss can take a moment) and stored only if no other process stored it meanwhile."""
+        due = await self.store.run(self._round_due, tid)
+        if due is None:
+            return
+        after, fmt, k, players, rounds = due
+        if fmt == SWISS:
+            pairing = await asyncio.to_thread(swiss, players, rounds, k, bye_points(fmt))
+        else:
+            pairing = round_robin(players, after + 1, rounds, k)
+        if await self.store.run(self._store_round, tid, after, pairing):
+            log.info("tournament %s: round %d paired", tid, after + 1)
+
+    def _round_due(self, tid: str) -> tuple[int, str, int, list[int], list[Round]] | None:
         now = time.time()
         with Session(self.store.engine) as session, session.begin():
             row = session.get(TournamentRow, tid)
             if row is None or row.status != RUNNING:
-                return
+                return None
             if row.round:
                 waiting = session.scalar(select(func.count()).select_from(PairingRow).where(
                     PairingRow.tournament_id == tid, PairingRow.round == row.round,
                     PairingRow.ended_at.is_(None))) or 0
                 if waiting:
-                    return
+                    return None
             if row.round >= row.rounds:
                 session.execute(update(TournamentRow).where(
                     TournamentRow.id == tid, TournamentRow.status == RUNNING).values(
                     status=FINISHED, finished_at=now))
                 log.info("tournament %s finished after %d rounds", tid, row.round)
-                return
-            k, fmt, nxt = row.players_per_table, row.format, row.round + 1
+                return None
+            players, rounds = round_inputs(session, row)
+            return row.round, row.format, row.players_per_table, players, rounds
 
-            def pair(players: list[int], rounds: list[Round]) -> Any:
-                if fmt == SWISS:
-                    return swiss(players, rounds, k, bye_points(fmt))
-                return round_robin(players, nxt, rounds, k)
-
-            if pair_round(session, row, now, pair):
-                log.info("tournament %s: round %d paired", tid, nxt)
+    def _store_round(self, tid: str, after: int, pairing: Pairing) -> bool:
+        with Session(self.store.engine) as session, session.begin():
+            return store_round(session, tid, after, pairing, time.time())

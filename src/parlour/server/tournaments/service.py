@@ -27,7 +27,7 @@ from parlour.server.clocks import ClockConfig
 from parlour.server.names import clean_name
 from parlour.server.store import GameEnd, HandRow, Store
 from parlour.server.tournaments.models import EntrantRow, PairingRow, RoundRow, TournamentRow
-from parlour.server.tournaments.pairing import Game, Round
+from parlour.server.tournaments.pairing import Game, Pairing, Round
 from parlour.server.tournaments.standings import FORMATS, SWISS, TIEBREAK, standings
 from parlour.server.views import HIDDEN_PARAMS
 
@@ -401,27 +401,31 @@ def played_rounds(pairings: list[PairingRow], byes: dict[int, list[int]]) -> lis
     return out
 
 
-def pair_round(session: Session, row: TournamentRow, now: float,
-               pair: Callable[[list[int], list[Round]], Any]) -> bool:
-    """Pair the next round of a running tournament (``pair``: the format's rule, from the
-    seeded players and the rounds so far) and store it with its table ids, or nothing if
-    another process did first. Returns whether this call paired it."""
+def round_inputs(session: Session, row: TournamentRow) -> tuple[list[int], list[Round]]:
+    """What pairing the next round of a running tournament needs: its players in seed order
+    and the rounds so far."""
     entrants = [e.account_id for e in session.scalars(select(EntrantRow).where(
         EntrantRow.tournament_id == row.id).order_by(EntrantRow.seed))]
     pairings = list(session.scalars(select(PairingRow).where(
         PairingRow.tournament_id == row.id)))
     byes = {r.round: r.byes for r in session.scalars(select(RoundRow).where(
         RoundRow.tournament_id == row.id))}
-    nxt = row.round + 1
-    pairing = pair(entrants, played_rounds(pairings, byes))
+    return entrants, played_rounds(pairings, byes)
+
+
+def store_round(session: Session, tid: str, after: int, pairing: Pairing, now: float) -> bool:
+    """Store round ``after + 1`` of a running tournament with its tables' ids, or nothing if
+    another process stored it first (the round number moves by one conditional update).
+    Returns whether this call stored it."""
     moved = session.execute(update(TournamentRow).where(
-        TournamentRow.id == row.id, TournamentRow.round == row.round).values(round=nxt))
+        TournamentRow.id == tid, TournamentRow.status == RUNNING,
+        TournamentRow.round == after).values(round=after + 1))
     if not getattr(moved, "rowcount", 0):
         return False
-    session.add(RoundRow(tournament_id=row.id, round=nxt, byes=list(pairing.byes),
+    session.add(RoundRow(tournament_id=tid, round=after + 1, byes=list(pairing.byes),
                          started_at=now))
     for board, players in enumerate(pairing.tables):
-        session.add(PairingRow(tournament_id=row.id, round=nxt, board=board,
+        session.add(PairingRow(tournament_id=tid, round=after + 1, board=board,
                                table_id=secrets.token_urlsafe(9), players=list(players),
                                made=False, forfeits=[]))
     try:
