@@ -9,6 +9,7 @@ import random
 import threading
 import time
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -170,6 +171,13 @@ def test_a_round_robin_of_four_played_to_the_end(server: ServerProcess):
     for b in browsers:
         assert b.post(f"/api/tournaments/{tid}/join").status_code == 200
     assert browsers[0].post(f"/api/tournaments/{tid}/start").json() == {"started": True}
+    # a seat link is its player's key: each sees only their own, a guest none
+    during = [b.get(f"/api/tournaments/{tid}").json() for b in browsers]
+    for i, seen in enumerate(during):
+        mine = [g["table"] for g in seen["games"] if f"rr{i}" in g["players"]]
+        assert [t["table"] for t in seen["you"]["tables"]] == mine and len(mine) == 1
+    as_guest = server.get(f"/api/tournaments/{tid}")
+    assert "you" not in as_guest.json() and "/play/" not in as_guest.text
     final = _play_to_the_end(server, tid, browsers)
     assert final["status"] == "finished" and final["rounds"] == 3 and final["round"] == 3
     games = final["games"]
@@ -241,6 +249,32 @@ def test_a_four_round_swiss_survives_a_sigkill_mid_round(tmp_path):
         opponents = [p for g in games if s["player"] in g["players"] for p in g["players"]
                      if p != s["player"]]
         assert s["buchholz"] == pytest.approx(sum(total[o] for o in opponents))
+
+
+def test_a_tournament_starts_at_its_time_or_is_cancelled(server: ServerProcess):
+    soon = (datetime.now(UTC) + timedelta(seconds=2)).isoformat()
+    ann, ben = account(server, "at-ann"), account(server, "at-ben")
+    tid = _tournament(ann, format="swiss", rounds=1, starts_at=soon)
+    lonely = _tournament(ben, starts_at=time.time() + 2)
+    for b in (ann, ben):
+        b.post(f"/api/tournaments/{tid}/join")
+    ben.post(f"/api/tournaments/{lonely}/join")
+    assert ann.get(f"/api/tournaments/{tid}").json()["starts_at"] == pytest.approx(
+        time.time() + 2, abs=2)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        info, alone = (ann.get(f"/api/tournaments/{t}").json() for t in (tid, lonely))
+        if info["status"] == "running" and alone["status"] == "finished":
+            break
+        time.sleep(0.2)
+    assert info["status"] == "running" and info["round"] == 1
+    assert len(info["you"]["tables"]) == 1  # the round's table is made, with ann's seat link
+    assert server.get(info["you"]["tables"][0]["url"].replace("/play/", "/api/play/")
+                      ).status_code == 200
+    assert alone["status"] == "finished" and alone["games"] == []
+    assert alone["cancelled"] == "fewer than 2 players had joined at the start"
+    _refused(account(server, "at-cy").post(f"/api/tournaments/{tid}/join"), 409,
+             "joining is closed")
 
 
 def test_a_player_who_does_not_show_forfeits(server: ServerProcess):
