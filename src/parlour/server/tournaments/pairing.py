@@ -15,7 +15,8 @@ them against published tables and hand-worked examples.
   the same opponent twice, and two players who both *must* have the same colour (two more of
   the other, or the same colour twice running) do not meet. When no pairing keeps these, the
   colour rule goes first, then the no-repeat rule (four players in a four-round Swiss must meet
-  someone again), and then the opponents met least come first. The bye goes to the lowest-ranked player of the lowest group who has had none.
+  someone again), and then the opponents met least come first. The bye goes to the
+  lowest-ranked player of the lowest group who has had none.
 - **Colours** (who sits first): the player who has had fewer firsts gets it; then the one who
   did not have it last round; then the higher-ranked player gets what they are due.
 - **Tables of k players**: players in order (standings for Swiss, a rotation for round robins)

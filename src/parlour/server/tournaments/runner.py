@@ -72,7 +72,12 @@ class Runner:
             if await self.store.run(self.tournaments.start, tid, None):
                 log.info("tournament %s started at its start time", tid)
         for tid in await self.store.run(self._running):
-            await self.advance(tid)
+            try:
+                await self.advance(tid)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one tournament's trouble never holds up the others
+                log.exception("tournament %s could not move on (tried again next tick)", tid)
 
     def _due(self, now: float) -> list[str]:
         with Session(self.store.engine) as session:
