@@ -55,12 +55,28 @@ def test_a_rated_round_robin_on_its_page(server: Server, browser: Browser,
     created = me.post("/api/tournaments", json={
         "game": "clobber", "params": {"size": "3x4"}, "format": "round-robin", "rated": True,
         "clock": {"per_move": 600}, "name": f"Tuesday club ({size})"}).json()
-    upcoming = me.post("/api/tournaments", json={
-        "game": "stomple", "format": "swiss", "rounds": 4,
-        "starts_at": time.time() + 86400, "name": f"Weekend Swiss ({size})"}).json()
     for o in others:
         assert o.post(f"/api/tournaments/{created['id']}/join").status_code == 200
-    assert others[0].post(f"/api/tournaments/{upcoming['id']}/join").status_code == 200
+
+    # holding one from the lobby's form: a Swiss of Stomple at three a table, tomorrow
+    page.goto(server.base + "/")
+    page.click("#t-new summary")
+    page.fill("#t-new-name", f"Weekend Swiss ({size})")
+    page.select_option("#t-new-game", "stomple")
+    page.select_option("#t-new-players", "3")
+    page.fill("#t-new-rounds", "4")
+    page.select_option("#t-new-clock", "")
+    page.click("#t-new-rated")  # casual: no clock
+    tomorrow = time.strftime("%Y-%m-%dT%H:%M", time.localtime(time.time() + 86400))
+    page.fill("#t-new-start", tomorrow)
+    screenshots.save(page, f"lobby-hold-tournament-{size}.png")
+    page.click("#t-new-form button[type=submit]")
+    page.wait_for_url(server.base + "/tournaments/*")
+    page.wait_for_selector("#t-about >> text=Swiss of Stomple, 3 to a table, 4 rounds")
+    assert "0 of 64 players have joined" in page.locator("#t-status").inner_text()
+    upcoming = page.url.rsplit("/", 1)[1]
+    assert others[0].post(f"/api/tournaments/{upcoming}/join").status_code == 200
+    _checked(page, axe_source, errors)
 
     page.goto(server.base + "/")
     page.wait_for_selector(f"#tournaments-list >> text=Weekend Swiss ({size})")
