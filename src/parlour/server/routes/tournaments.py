@@ -3,6 +3,7 @@ list, and the page ``/tournaments/ID`` (docs/tournaments.md)."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -21,6 +22,7 @@ from parlour.server.tournaments.service import (
 )
 
 router = APIRouter()
+log = logging.getLogger("parlour.server")
 ID_LENGTH = 16
 
 
@@ -108,7 +110,10 @@ async def start(request: Request, tournament_id: str, account: SignedIn) -> dict
         await tournaments.store.run(tournaments.start, _id(tournament_id), account.id)
     except TournamentError as exc:
         raise _refused(exc) from None
-    await request.app.state.tournament_runner.advance(tournament_id)  # round 1 now
+    try:  # round 1 now; if this fails, the runner makes it on its next look
+        await request.app.state.tournament_runner.advance(tournament_id)
+    except Exception:
+        log.exception("tournament %s: round 1 not made at its start", tournament_id)
     return {"started": True}
 
 
