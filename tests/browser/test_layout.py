@@ -119,7 +119,8 @@ def test_an_empty_open_tables_panel_waits_under_the_games(
     page = context.new_page()
     # the panel is made once the lobby knows the games (after the page's load, at times)
     order = """() => { const p = document.querySelector('#public-lobby');
-        return !p || p.hidden ? 'hidden' : p.compareDocumentPosition(document.querySelector('#cards'))
+        if (!p || p.hidden) return 'hidden';
+        return p.compareDocumentPosition(document.querySelector('#cards'))
             & Node.DOCUMENT_POSITION_FOLLOWING ? 'before' : 'after'; }"""
     try:
         listed = server.get("/api/tables").json()

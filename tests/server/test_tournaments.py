@@ -221,14 +221,20 @@ def test_a_four_round_swiss_survives_a_sigkill_mid_round(tmp_path):
                 time.sleep(0.02)
             for p in players:
                 p.paused.set()
+            time.sleep(0.5)  # a move on its way is answered
             before = server.get(f"/api/tournaments/{tid}").json()
+            moves = {g["table"]: server.get(f"/api/watch/{g['table']}").json()["version"]
+                     for g in before["games"]}
             server.kill()
             server.start()  # the same database, a new process
             after = server.get(f"/api/tournaments/{tid}").json()
             assert after["round"] == before["round"] == 2
             assert [g for g in after["games"] if g["over"]] == [
                 g for g in before["games"] if g["over"]]
-            assert after["games"][0]["table"] == before["games"][0]["table"]
+            assert [g["table"] for g in after["games"]] == list(moves)
+            # every move the players were told was accepted is still there
+            assert {t: server.get(f"/api/watch/{t}").json()["version"] for t in moves} == moves
+            assert sum(moves.values()) > 0
             for p in players:
                 p.paused.clear()
 
@@ -301,6 +307,21 @@ def test_a_player_who_does_not_show_forfeits(server: ServerProcess):
     assert info["games"][0]["forfeits"] == ["no-show"]
     assert [(s["player"], s["points"]) for s in info["standings"]] == [
         ("show-up", 1.0), ("no-show", 0.0)]
+
+
+def test_a_no_show_at_a_table_of_three_is_played_on_and_placed_last(server: ServerProcess):
+    present = [account(server, f"three-{i}") for i in range(2)]
+    absent = account(server, "three-away")
+    tid = _tournament(present[0], game="stomple", params={"players": 3}, format="swiss",
+                      rounds=1, grace=5)
+    for b in (*present, absent):
+        b.post(f"/api/tournaments/{tid}/join")
+    present[0].post(f"/api/tournaments/{tid}/start")
+    final = _play_to_the_end(server, tid, present)
+    game = final["games"][0]
+    assert game["forfeits"] == ["three-away"] and game["over"]
+    assert game["points"][game["players"].index("three-away")] == 0.0
+    assert final["standings"][-1]["player"] == "three-away"
 
 
 def test_tables_of_three_in_a_swiss(server: ServerProcess):
