@@ -6,10 +6,12 @@ forfeiting, and tables of three (issue 31)."""
 from __future__ import annotations
 
 import random
+import sys
 import threading
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -204,7 +206,8 @@ def test_a_round_robin_of_four_played_to_the_end(server: ServerProcess):
 
 
 def test_a_four_round_swiss_survives_a_sigkill_mid_round(tmp_path):
-    server = ServerProcess(tmp_path / "swiss.db").start()
+    parlour = str(Path(sys.executable).with_name("parlour"))  # the command users type
+    server = ServerProcess(tmp_path / "swiss.db", command=(parlour, "serve")).start()
     try:
         browsers = _players(server, "sw", 4)
         tid = _tournament(browsers[0], format="swiss", rounds=4)
