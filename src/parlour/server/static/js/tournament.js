@@ -66,6 +66,9 @@ function actions(t) {
 }
 
 function standings(t) {
+  const open = t.status === "open";
+  $("#t-standings-title").textContent = open ? `Players (${t.players})` : "Standings";
+  $("#t-standings").classList.toggle("before-start", open);
   const [short, title, note] = TIEBREAKS[t.tiebreak];
   $("#t-tiebreak").replaceChildren(short === title ? title : el("abbr", { title, text: short }));
   $("#t-tiebreak-note").textContent = `${note} A bye scores ${t.format === "swiss" ? "a win" : "nothing (everyone has one)"}.`;
