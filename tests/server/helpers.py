@@ -51,8 +51,12 @@ class ServerProcess:
         extra_args: tuple[str, ...] = (),
         log_path: Path | None = None,
         db_url: str | None = None,
+        command: tuple[str, ...] = ("-m", "parlour.server"),
     ) -> None:
         self.db_path = db_path
+        self.command = command
+        """What the interpreter runs: ``-m parlour.server``, or the ``parlour`` script and
+        ``serve`` for the command users type."""
         self.ai_delay = ai_delay
         self.ai = ai
         self.limits = limits
@@ -72,7 +76,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [
-            sys.executable, "-m", "parlour.server",
+            sys.executable, *self.command,
             "--port", str(self.port),
             "--db", self.db_url,
             "--no-open",

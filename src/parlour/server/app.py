@@ -43,6 +43,8 @@ from parlour.server.routes.pages import STATIC
 from parlour.server.security import LOOPBACK_HOSTS, Guard, install_redaction
 from parlour.server.store import Store
 from parlour.server.tokens import Tokens
+from parlour.server.tournaments.runner import Runner
+from parlour.server.tournaments.service import Tournaments
 
 log = logging.getLogger("parlour.server")
 GC_THRESHOLDS = (10_000, 20, 50)
@@ -93,8 +95,11 @@ def create_app(
         app.state.tokens = Tokens(store, limits)
         app.state.challenges = challenges = Challenges(store, limits, hub.maker.create_paired)
         app.state.botapi = BotAPI(hub, challenges, ratings)
+        app.state.tournaments = tournaments = Tournaments(store, ratings.rating_of)
+        app.state.tournament_runner = rounds = Runner(tournaments, hub)
         await hub.start()
         hub.spawn(matchmaker.run())
+        hub.spawn(rounds.run())
         app.state.mailer = mailer = Mailer(store, limits, smtp, public_url)
         hub.changes.after_each(lambda table: mailer.after_change(table, hub.spawn))
         log.info("parlour server ready; tables waiting for a computer player resume now")

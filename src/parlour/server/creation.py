@@ -208,8 +208,9 @@ class TableMaker:
         listed: bool = False,
         clock: ClockConfig | None = None,
         rated: bool = False,
+        table_id: str | None = None,
     ) -> Table:
-        table_id = secrets.token_urlsafe(9)
+        table_id = table_id or secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
         now = time.time()
         state = game.new_initial_state()
@@ -245,11 +246,14 @@ class TableMaker:
         clock: dict[str, Any] | None,
         rated: bool,
         bots: Collection[int] = (),
+        table_id: str | None = None,
     ) -> tuple[str, list[str]]:
-        """A table for people the matchmaker paired, or a challenge's two players
-        (``players``: each one's account, or ``None`` for a guest, and name, in seat order;
-        ``bots``: the accounts among them that are bots): one seat link each, nobody its
-        creator. Returns the table's id and the seat links."""
+        """A table for people the matchmaker or a tournament paired, or a challenge's two
+        players (``players``: each one's account, or ``None`` for a guest, and name, in seat
+        order; ``bots``: the accounts among them that are bots): one seat link each, nobody its
+        creator. Returns the table's id and the seat links. A ``table_id`` chosen beforehand (a
+        tournament's pairing) makes a second creation after a crash fail on the table's primary
+        key instead of making a second table."""
         game = load_game(game_name, **params)
         config = ClockConfig.parse(clock)
         seats = [SeatData(i, "human", None, clean_name(name), account, account in bots)
@@ -260,7 +264,8 @@ class TableMaker:
             first = players[0]
             check_rated(game, seats, hands, config,
                         None if first[0] is None else (first[0], first[1]))
-        table = await self._create(game, seats, hands, None, clock=config, rated=rated)
+        table = await self._create(game, seats, hands, None, clock=config, rated=rated,
+                                   table_id=table_id)
         return table.id, [f"/play/{h.token}" for h in hands]
 
     async def rematch(self, table: Table) -> Table:

@@ -14,7 +14,8 @@
 - :mod:`.mail`: the turn e-mails' address, confirmation and unsubscribing;
 - :mod:`.tokens`: bot accounts and personal API tokens;
 - :mod:`.challenges`: challenging a player by name, and answering;
-- :mod:`.bot`: the Bot API's streams, moves and resignations.
+- :mod:`.bot`: the Bot API's streams, moves and resignations;
+- :mod:`.tournaments`: round robins and Swiss events, and their page.
 """
 
 from parlour.server.routes import (
@@ -32,11 +33,13 @@ from parlour.server.routes import (
     queue,
     sockets,
     tokens,
+    tournaments,
     watch,
 )
 
 ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
            analysis.router, learn.router, sockets.router, accounts.router, players.router,
-           queue.router, mail.router, tokens.router, challenges.router, bot.router)
+           queue.router, mail.router, tokens.router, challenges.router, bot.router,
+           tournaments.router)
 
 __all__ = ["ROUTERS"]
