@@ -11,6 +11,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.server.auth import caller
 from parlour.server.deps import MaybeAccount, SignedIn, json_body
 from parlour.server.routes.pages import STATIC
 from parlour.server.tournaments.service import (
@@ -88,7 +89,8 @@ async def read(request: Request, tournament_id: str, account: MaybeAccount) -> d
 
 
 @router.post("/api/tournaments/{tournament_id}/join")
-async def join(request: Request, tournament_id: str, account: SignedIn) -> dict[str, Any]:
+async def join(request: Request, tournament_id: str) -> dict[str, Any]:
+    account = await caller(request, "bot:play")  # a person's session, or a bot's token
     try:
         return await tournaments_of(request).join(_id(tournament_id), account.id)
     except TournamentError as exc:
@@ -96,7 +98,8 @@ async def join(request: Request, tournament_id: str, account: SignedIn) -> dict[
 
 
 @router.post("/api/tournaments/{tournament_id}/leave")
-async def leave(request: Request, tournament_id: str, account: SignedIn) -> dict[str, Any]:
+async def leave(request: Request, tournament_id: str) -> dict[str, Any]:
+    account = await caller(request, "bot:play")  # a person's session, or a bot's token
     try:
         return await tournaments_of(request).leave(_id(tournament_id), account.id)
     except TournamentError as exc:

@@ -103,7 +103,7 @@ class Runner:
             with contextlib.suppress(IntegrityError):
                 await self.hub.maker.create_paired(
                     spec["game"], spec["params"], spec["players"], spec["clock"],
-                    spec["rated"], table_id=spec["table"])
+                    spec["rated"], bots=spec["bots"], table_id=spec["table"])
             await self.store.run(self._made, spec["table"])
 
     def _unmade(self, tid: str) -> list[dict[str, Any]]:
@@ -115,11 +115,14 @@ class Runner:
                 PairingRow.tournament_id == tid, PairingRow.round == row.round,
                 PairingRow.made.is_(False)).order_by(PairingRow.board)))
             ids = {a for p in pairings for a in p.players}
-            names = dict(session.execute(select(AccountRow.id, AccountRow.username).where(
-                AccountRow.id.in_(ids))).tuples().all())
+            accounts = session.execute(select(AccountRow.id, AccountRow.username, AccountRow.bot)
+                                       .where(AccountRow.id.in_(ids))).tuples().all()
+            names = {a: name for a, name, _bot in accounts}
+            bots = {a for a, _name, bot in accounts if bot}
             return [{"game": row.game, "params": row.params, "clock": row.clock,
                      "rated": row.rated, "table": p.table_id,
-                     "players": [(a, names.get(a) or "deleted player") for a in p.players]}
+                     "players": [(a, names.get(a) or "deleted player") for a in p.players],
+                     "bots": bots & set(p.players)}
                     for p in pairings]
 
     def _made(self, table_id: str) -> None:
