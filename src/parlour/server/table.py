@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from parlour import i18n
 from parlour.core import CHANCE_PLAYER, Game, State, presentation
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock
@@ -239,12 +240,17 @@ class Table:
             return None
 
     def broadcast(self) -> None:
-        """Send every listener its own message (built and encoded once per hand)."""
-        cache: dict[int | None, str] = {}
+        """Send every listener its own message (built once per hand, encoded once per hand
+        and language)."""
+        built: dict[int | None, dict[str, Any]] = {}
+        cache: dict[tuple[int | None, str], str] = {}
         for conn in list(self.connections):
-            key = None if conn.hand is None else conn.hand.hand
+            hand = None if conn.hand is None else conn.hand.hand
+            key = (hand, conn.language)
             if key not in cache:
-                cache[key] = encode(self.message(conn.hand))
+                if hand not in built:
+                    built[hand] = self.message(conn.hand)
+                cache[key] = encode(i18n.localise(built[hand], conn.language))
             conn.send_encoded("state", cache[key])
 
 
