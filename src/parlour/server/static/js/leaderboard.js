@@ -1,6 +1,7 @@
 // Leaderboards per game (and player count): the top established ratings, provisional apart.
 import { $, api, el } from "./common.js";
 import { header, profileUrl } from "./account.js";
+import { t, tn } from "./i18n.js";
 
 const parts = window.location.pathname.split("/").filter(Boolean);
 const GAMES = [["clobber", "Clobber"], ["stomple", "Stomple"], ["stomp-the-plank", "Stomp the Plank"], ["gobblestones", "GobbleStones"]];
@@ -9,7 +10,7 @@ function rows(body, players) {
   body.replaceChildren(...players.map((p, i) => el("tr", {},
     el("td", { text: String(i + 1) }),
     el("td", {}, el("a", { href: profileUrl(p.username), text: p.username }),
-      p.bot ? el("span", { class: "tag", text: "bot" }) : null),
+      p.bot ? el("span", { class: "tag", text: t("bot") }) : null),
     el("td", { class: "num", text: p.shown }),
     el("td", { class: "num", text: `${p.low}–${p.high}` }),
     el("td", { class: "num", text: String(p.games) }))));
@@ -28,8 +29,8 @@ async function main() {
   try { board = await api(`/api/leaderboard/${pool}`); } catch (err) {
     $("#board-title").textContent = err.message; return;
   }
-  $("#board-title").textContent = `Leaderboard: ${board.title}`;
-  document.title = `parlour: ${board.title} leaderboard`;
+  $("#board-title").textContent = t("Leaderboard: {title}", { title: board.title });
+  document.title = t("parlour: {title} leaderboard", { title: board.title });
   rows($("#top tbody"), board.players);
   rows($("#prov tbody"), board.provisional);
   $("#top").hidden = !board.players.length;
