@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from parlour.core.game import CHANCE_PLAYER, Game, State
+from parlour.i18n import Lazy, Message, translate
 
 _PRESENTATIONS: dict[str, type[Presentation]] = {}
 P = TypeVar("P", bound="type[Presentation]")
@@ -61,13 +62,25 @@ class Presentation:
 
     def turn_text(self, turn: Turn) -> str:
         """One turn of the move log in the game's own terms."""
-        return ", ".join(t or "(moved)" for t in turn.texts)
+        return joined(", ", turn.texts)
 
     def timeout_decision(self, state: State[Any]) -> int | None:
         """The action a run-out clock takes when the player to act must make a decision with
         its own short limit (a GobbleStones bluff: trust); ``None`` when no such decision is
         being made."""
         return None
+
+
+MOVED = Message("(moved)")
+"""A move the viewer may not read, in the move log."""
+
+
+def joined(separator: str, texts: Sequence[str | None]) -> str:
+    """Moves in notation one after the other, one the viewer may not read as "(moved)" (in the
+    reader's language: a :class:`parlour.i18n.Message` when there is one)."""
+    if all(texts):
+        return separator.join(t for t in texts if t)
+    return Lazy(lambda _language: separator.join(t or translate(MOVED) for t in texts))
 
 
 class Entry(NamedTuple):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
@@ -129,6 +129,10 @@ class Message(str):
     def __reduce__(self) -> Any:  # copies and pickles keep the English text's identity
         return (_rebuild, (self.msgid, dict(self.params), self.plural))
 
+    def with_params(self, **params: Any) -> Message:
+        """This message with some parameters changed."""
+        return _rebuild(self.msgid, {**self.params, **params}, self.plural)
+
     def translated(self, language: str | None = None) -> str:
         """This message in ``language`` (default: the current one)."""
         catalog = translations(choose(language) if language else _current.get())
@@ -138,9 +142,44 @@ class Message(str):
             template = catalog.ngettext(self.msgid, *self.plural)
         if not self.params:
             return template
-        params = {k: v.translated(language) if isinstance(v, Message) else v
-                  for k, v in self.params.items()}
+        params = {k: v.translated(language) if isinstance(v, Message)
+                  else Message("player {n}", n=int(v)).translated(language) if isinstance(v, Seat)
+                  else v for k, v in self.params.items()}
         return template.format(**params)
+
+
+class Seat(int):
+    """A player's number (from 0, as the engines count) inside a :class:`Message`: it reads
+    "player 0" in the engine's English, and whoever shows the message to people may put the
+    seat's name in its place (:func:`parlour.games.wording.illegal_message` does)."""
+
+    def __format__(self, spec: str) -> str:
+        return f"player {int(self)}"
+
+
+class Lazy(Message):
+    """A text made by ``render(language)`` for each reader: a message put together from other
+    messages, with work after translating (a refusal's rule read from its end, a capital)."""
+
+    render: Callable[[str], str]
+
+    def __new__(cls, render: Callable[[str], str]) -> Lazy:  # type: ignore[misc]
+        with using(SOURCE_LANGUAGE):
+            text = render(SOURCE_LANGUAGE)
+        made = str.__new__(cls, text)
+        made.msgid = text
+        made.params = {}
+        made.plural = None
+        made.render = render
+        return made
+
+    def __reduce__(self) -> Any:  # a copy is its English text
+        return (str, (str(self),))
+
+    def translated(self, language: str | None = None) -> str:
+        language = choose(language) if language else _current.get()
+        with using(language):
+            return self.render(language)
 
 
 def message_n(singular: str, plural: str, n: int, /, **params: Any) -> Message:
@@ -160,6 +199,13 @@ def _rebuild(msgid: str, params: dict[str, Any], plural: tuple[str, int] | None)
 def translate(text: str, language: str | None = None) -> str:
     """``text`` in ``language`` if it is a :class:`Message`, else ``text`` unchanged."""
     return text.translated(language) if isinstance(text, Message) else text
+
+
+def text_of(error: BaseException) -> str:
+    """An error's text, as a :class:`Message` when it was raised with one (``str(error)``
+    would make it plain English)."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Message) else str(error)
 
 
 def localise(value: Any, language: str | None = None) -> Any:
@@ -202,7 +248,9 @@ __all__ = [
     "LOCALE_DIR",
     "N_",
     "SOURCE_LANGUAGE",
+    "Lazy",
     "Message",
+    "Seat",
     "_",
     "choose",
     "current",

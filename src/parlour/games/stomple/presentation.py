@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.core.game import State
-from parlour.core.presentation import Presentation, Turn, register_presentation
+from parlour.core.presentation import Presentation, Turn, joined, register_presentation
 
 
 @register_presentation("stomple")
@@ -23,4 +23,4 @@ class StomplePresentation(Presentation):
 
     def turn_text(self, turn: Turn) -> str:
         """A string reads as the holes stomped in order: ``c4 > d4 > e5``."""
-        return " > ".join(t or "(moved)" for t in turn.texts)
+        return joined(" > ", turn.texts)
