@@ -107,7 +107,7 @@ class Language:
 
 def language_names() -> list[dict[str, str]]:
     """The header's choice: each language parlour speaks, named in itself (``Français``)."""
-    return [{"code": code, "name": Locale.parse(code).get_display_name(code).capitalize()}
+    return [{"code": code, "name": (Locale.parse(code).get_display_name(code) or code).capitalize()}
             for code in i18n.languages()]
 
 
@@ -129,7 +129,7 @@ def js_catalog(language: str) -> dict[str, Any]:
         if not message.id or not any(path.endswith(".js") for path, _line in message.locations):
             continue
         if isinstance(message.id, tuple):
-            reply["messages"][message.id[0]] = list(message.string)
+            reply["messages"][message.id[0]] = list(message.string or ())
         elif message.string:
             reply["messages"][message.id] = message.string
     form_of = gettext.c2py(catalog.plural_expr)

@@ -19,6 +19,7 @@ from typing import Any
 
 from parlour import i18n
 from parlour.core import CHANCE_PLAYER, Game, State, presentation
+from parlour.i18n import Message
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock
 from parlour.server.names import seat_display_name
@@ -28,7 +29,7 @@ from parlour.server.views import Note, is_public, public_params, state_payload, 
 
 log = logging.getLogger("parlour.server")
 
-ARCHIVED = "this table was archived: it can be replayed, not played"
+ARCHIVED = Message("this table was archived: it can be replayed, not played")
 """What every change to an archived table is refused with (code ``archived``)."""
 NOTICES = 5
 """How many of a table's recent notices (a computer player's move cut short...) each state
@@ -154,10 +155,12 @@ class Table:
         as players count (the API's ``seat`` fields count from 0, as OpenSpiel does)."""
         held = self.seats[seat]
         if held.kind == "ai" and held.agent:
-            return WEB_AGENTS.get(held.agent, f"Computer ({held.agent})")
+            return WEB_AGENTS.get(held.agent, Message("Computer ({strength})",
+                                                      strength=held.agent))
         if held.kind == "open":
-            return f"Free seat {seat + 1}"
-        return held.name or f"Player {seat + 1}"  # a person's chosen name, when they gave one
+            return Message("Free seat {n}", n=seat + 1)
+        # a person's chosen name, when they gave one
+        return held.name or Message("Player {n}", n=seat + 1)
 
     def notice(self, text: str) -> None:
         """Tell everyone at the table something the game itself does not show."""

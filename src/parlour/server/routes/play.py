@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.i18n import Message, text_of
 from parlour.server.deps import (
     HubDep,
     SeatLink,
@@ -62,14 +63,14 @@ async def play_name(request: Request, found: SeatLink, hub: HubDep) -> dict[str,
     table, hand = found
     body = await json_body(request, SeatName)
     if body.seat is None and len(hand.seats) != 1:
-        raise HTTPException(400, "this link holds several seats: say which one to name")
+        raise HTTPException(400, Message("this link holds several seats: say which one to name"))
     seat = hand.seats[0] if body.seat is None else body.seat
     if seat not in hand.seats:
         raise HTTPException(403, not_held(seat))
     try:
         await hub.seats.rename(table, {seat: body.name})
     except SeatError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     return {"seat": seat, "name": table.seats[seat].name}
 
 
@@ -89,7 +90,7 @@ async def play_record(found: SeatLink, seat: int | None = None) -> Response:
 async def play_rematch(found: SeatLink, hub: HubDep) -> dict[str, Any]:
     table, hand = found
     if not table.state.is_terminal():
-        raise HTTPException(409, "a rematch is offered once the game is over")
+        raise HTTPException(409, Message("a rematch is offered once the game is over"))
     await hub.maker.rematch(table)
     return {"url": f"/play/{table.rematch_tokens[hand.hand]}", "table": table.rematch_id}
 
@@ -99,12 +100,12 @@ async def play_fill(request: Request, found: SeatLink, hub: HubDep) -> dict[str,
     """The creator fills a free seat with a computer player."""
     table, hand = found
     if not hand.creator:
-        raise HTTPException(403, "only the table's creator fills seats")
+        raise HTTPException(403, Message("only the table's creator fills seats"))
     body = await json_body(request, FillSeat)
     try:
         await hub.seats.fill(table, body.seat, body.agent)
     except SeatError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     return {"seat": body.seat, "agent": body.agent}
 
 
@@ -113,11 +114,11 @@ async def play_start(token: str, found: SeatLink, hub: HubDep) -> dict[str, Any]
     """The creator starts an open table early with the players seated so far."""
     table, hand = found
     if not hand.creator:
-        raise HTTPException(403, "only the table's creator starts it early")
+        raise HTTPException(403, Message("only the table's creator starts it early"))
     try:
         await hub.seats.start_early(table)
     except SeatError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     now_held = table.hand_by_token(token)
     return {"players": table.game.num_players(),
             "seats": list(now_held.seats) if now_held else []}

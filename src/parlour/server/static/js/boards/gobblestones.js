@@ -119,7 +119,7 @@ function lastPlay(model) {
     if (squares) {
       const still = squares.filter((s) => covered(view, s));
       if (still.length) return { player: t.player, turn: t.turn, squares: still };
-    } else if (/face down/.test(t.text || "") && k === turns.length - 1 && previous && previous.tiles) {
+    } else if (/^\d+\s/.test(t.text || "") && k === turns.length - 1 && previous && previous.tiles) {  // "3 tiles, face down"
       const found = fresh();
       if (found.length) return { player: t.player, turn: t.turn, squares: found };
     }
