@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from parlour.core.game import CHANCE_PLAYER, Game, State
-from parlour.i18n import Lazy, Message, translate
+from parlour.i18n import N_, Lazy, Message, translate
 
 _PRESENTATIONS: dict[str, type[Presentation]] = {}
 P = TypeVar("P", bound="type[Presentation]")
@@ -41,7 +41,7 @@ class Turn(NamedTuple):
 class Presentation:
     """The default words for a game; each game's presentation overrides what differs."""
 
-    how_to_move: ClassVar[str] = "type a move in the game's notation (`moves` lists them)"
+    how_to_move: ClassVar[str] = N_("type a move in the game's notation (`moves` lists them)")
     """The terminal's help on typing a move; words in backticks are what a player types."""
     points_label: ClassVar[str | None] = None
     """The title of the arena's mean-points column, in games whose points mean something."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from parlour.agents.strengths import WORDS
 from parlour.i18n import Message
 
 MAX_NAME = 24
@@ -35,14 +36,7 @@ def computer_name(agent: str | None) -> str:
     """A computer seat's name, by its strength: ``"Computer (hard)"`` (in the reader's words:
     the strengths the web table offers are translated, another program keeps its name)."""
     strength = agent or "random"
-    return Message("Computer ({strength})", strength=STRENGTHS.get(strength, strength))
-
-
-STRENGTHS: dict[str, str] = {
-    "random": Message("random"), "easy": Message("easy"), "medium": Message("medium"),
-    "hard": Message("hard"), "greedy": Message("greedy"),
-}
-"""The computer's strengths, in players' words."""
+    return Message("Computer ({strength})", strength=WORDS.get(strength, strength))
 
 
 def seat_display_name(kind: str, agent: str | None, name: str | None) -> str | None:

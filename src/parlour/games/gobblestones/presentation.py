@@ -7,7 +7,7 @@ from typing import Any
 
 from parlour.core.game import State
 from parlour.core.presentation import Presentation, Turn, register_presentation
-from parlour.i18n import Message, message_n
+from parlour.i18n import N_, Message, message_n
 
 _SQUARE = re.compile(r"^([a-z])(\d+)(?::([a-z?]))?$")
 _CLOSING = frozenset({"end", "pass", "challenge", "trust"})
@@ -17,7 +17,7 @@ _DECISIONS = {"pass": Message("passed"), "challenge": Message("challenged the pl
 
 @register_presentation("gobblestones")
 class GobbleStonesPresentation(Presentation):
-    how_to_move = (
+    how_to_move = N_(
         "type the squares your tiles cover, in one straight line (h8-h11 or h8 h9 h10); `pass` "
         "lays none; bluffing: add the tile's colour (h8:r)"
     )

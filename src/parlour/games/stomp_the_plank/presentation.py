@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.core.presentation import Presentation, Turn, register_presentation
-from parlour.i18n import Lazy, Message, message_n, translate
+from parlour.i18n import N_, Lazy, Message, message_n, translate
 
 
 @register_presentation("stomp-the-plank")
 class StompThePlankPresentation(Presentation):
-    how_to_move = (
+    how_to_move = N_(
         "type `draw` (or d) to turn over a card, `stop` (or s) to end your turn and load the "
         "others' planks"
     )

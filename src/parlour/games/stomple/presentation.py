@@ -6,11 +6,12 @@ from typing import Any
 
 from parlour.core.game import State
 from parlour.core.presentation import Presentation, Turn, joined, register_presentation
+from parlour.i18n import N_
 
 
 @register_presentation("stomple")
 class StomplePresentation(Presentation):
-    how_to_move = (
+    how_to_move = N_(
         "type the hole of the marble to stomp; a string is several holes in order (d4 e5 f6)"
     )
     points_label = "mean game points"
