@@ -20,6 +20,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from parlour._version import __version__
 from parlour.i18n import DOMAIN, LOCALE_DIR
 
 ROOT = LOCALE_DIR.parents[3]
@@ -42,7 +43,8 @@ def extract() -> Catalog:
     """Every message of the sources, as ``babel.cfg`` finds them."""
     with open(CONFIG, encoding="utf-8") as config:
         method_map, options_map = parse_mapping_cfg(config)
-    catalog = Catalog(project="parlour", domain=DOMAIN, charset="utf-8")
+    catalog = Catalog(project="parlour", version=__version__, domain=DOMAIN, charset="utf-8",
+                      copyright_holder="the parlour authors")
     for filename, lineno, message, comments, context in extract_from_dir(
         ROOT / "src", method_map, options_map, keywords=KEYWORDS, comment_tags=("Translators:",),
         strip_comment_tags=True,

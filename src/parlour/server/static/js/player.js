@@ -56,8 +56,9 @@ function ratingCard(pool, r) {
   return el("div", { class: "rating-card", "data-pool": pool },
     el("h3", { text: r.title }),
     el("p", { class: "rating-big", text: shownRating(r) }),
-    el("p", { class: "muted", text: t(r.provisional ? "Provisional: between {low} and {high} (95%)" : "Between {low} and {high} (95%)",
-      { low: Math.round(r.rating - 2 * r.rd), high: Math.round(r.rating + 2 * r.rd) }) }),
+    el("p", { class: "muted", text: r.provisional
+      ? t("Provisional: between {low} and {high} (95%)", { low: Math.round(r.rating - 2 * r.rd), high: Math.round(r.rating + 2 * r.rd) })
+      : t("Between {low} and {high} (95%)", { low: Math.round(r.rating - 2 * r.rd), high: Math.round(r.rating + 2 * r.rd) }) }),
     el("p", { class: "muted", text: tn("{n} rated game: {wins} won, {draws} drawn, {losses} lost",
       "{n} rated games: {wins} won, {draws} drawn, {losses} lost", r.games, { wins: r.wins, draws: r.draws, losses: r.losses }) }),
     el("a", { href: `/leaderboard/${pool}`, text: t("Leaderboard") }));
@@ -76,8 +77,9 @@ function gameRow(g) {
   return el("li", { class: "listing" }, line,
     el("span", { class: `state ${g.outcome || ""}`, text: `${label}${change}` }),
     el("a", { href: g.watch, class: "button quiet", text: g.finished ? t("Replay") : t("Watch"),
-      "aria-label": t(g.finished ? "Replay {title} with {names}" : "Watch {title} with {names}",
-        { title: g.title, names: list(others.map((p) => p.name)) }) }));
+      "aria-label": g.finished
+        ? t("Replay {title} with {names}", { title: g.title, names: list(others.map((p) => p.name)) })
+        : t("Watch {title} with {names}", { title: g.title, names: list(others.map((p) => p.name)) }) }));
 }
 
 async function main() {

@@ -237,7 +237,8 @@ function statusText(model) {
     if (mySeats().length > 1) return t("{name}: your turn", { name: seatName(model.to_act) });
     const colour = colourOf(model.to_act);
     if (!colour) return t("Your turn");
-    return t("Your turn · {colour}", { colour: renderer.youPlay ? renderer.youPlay(colour) : t("you play {colour}", { colour }) });
+    const playing = renderer.youPlay ? renderer.youPlay(colour) : t("you play {colour}", { colour });
+    return t("Your turn · {colour}", { colour: playing });
   }
   if (MODE === "watch") return t("{name} to move", { name: seatName(model.to_act) });
   return t("Waiting for {name}…", { name: seatName(model.to_act) });
@@ -490,7 +491,8 @@ function drawReplay() {
   drawPrivate(model);
   drawAnalyseLink(s.view);
   const last = s.last;
-  $("#replay-label").textContent = last ? t("{name}: {move}", { name: shortName(last.player), move: last.text ?? t("moved") }) : t("the start");
+  const moved = last ? last.text ?? t("moved") : "";
+  $("#replay-label").textContent = last ? t("{name}: {move}", { name: shortName(last.player), move: moved }) : t("the start");
   $("#replay-slider").value = String(replay.index);
   drawCompose();
 }

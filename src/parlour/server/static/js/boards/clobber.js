@@ -115,7 +115,10 @@ export default {
         let label = `${name}, ${what}`;
         if (target) label += t(": capture it with {selected}", { selected });
         else if (selected === name) label += t(", chosen: choose again to put it back");
-        else if (options.length && !selected) label += t(", can capture {options}", { options: options.join(t(" or ")) });
+        else if (options.length && !selected) {
+          const or = t(" or ");
+          label += t(", can capture {options}", { options: options.join(or) });
+        }
         playable(group, label, () => {
           if (!selected) {
             ui.memo.selected = name;

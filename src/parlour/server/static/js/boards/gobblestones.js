@@ -60,8 +60,14 @@ const WORDS = {
   takeAllBack: t("Take the tiles back"),
   seeLast: (name, part) => t("See {name}'s play ({part})", { name, part }),
   lastPlay: (name, squares) => t("Last play, by {name}: {squares}", { name, squares }),
-  holds: (name, tiles) => t("{name} holds: {tiles}", { name, tiles: tiles || t("nothing") }),
-  yourRackText: (tiles) => t("Your rack: {tiles}", { tiles: tiles || t("empty") }),
+  holds: (name, tiles) => {
+    const held = tiles || t("nothing");
+    return t("{name} holds: {tiles}", { name, tiles: held });
+  },
+  yourRackText: (tiles) => {
+    const held = tiles || t("empty");
+    return t("Your rack: {tiles}", { tiles: held });
+  },
   rackSizes: (text) => t("Tiles in each rack: {text}", { text }),
   bag: (n) => t("Tiles in the bag: {n}", { n }),
 };

@@ -26,13 +26,16 @@ const WORDS = {
   stoppedNote: (name, n, others) => (!n ? t("{name} stopped: no crates.", { name })
     : others > 1 ? tn("{name} stopped: {n} crate to each other plank.", "{name} stopped: {n} crates to each other plank.", n, { name })
       : tn("{name} stopped: {n} crate to the other plank.", "{name} stopped: {n} crates to the other plank.", n, { name })),
-  elephant: (name, step, crates, balance) => t("{name}'s plank: elephant {where}, {crates}, {balance}", {
-    name,
-    where: step === 0 ? t("at the start") : tn("{n} step out", "{n} steps out", step),
-    crates: tn("{n} crate", "{n} crates", crates),
-    balance: balance > 0 ? tn("{n} more crate tips it", "{n} more crates tip it", balance) : t("tipped into the sea"),
-  }),
-  spot: (i, prize, treasure) => t("Spot {i}, {prize}: {treasure}", { i, prize, treasure: treasure || t("empty") }),
+  elephant: (name, step, crates, balance) => {
+    const where = step === 0 ? t("at the start") : tn("{n} step out", "{n} steps out", step);
+    const load = tn("{n} crate", "{n} crates", crates);
+    const left = balance > 0 ? tn("{n} more crate tips it", "{n} more crates tip it", balance) : t("tipped into the sea");
+    return t("{name}'s plank: elephant {where}, {crates}, {balance}", { name, where, crates: load, balance: left });
+  },
+  spot: (i, prize, treasure) => {
+    const shown = treasure || t("empty");
+    return t("Spot {i}, {prize}: {treasure}", { i, prize, treasure: shown });
+  },
   prize: (n) => (n === null ? t("filling it wins") : tn("stopping here gives {n} crate", "stopping here gives {n} crates", n)),
   leftToDraw: (n, list) => tn("Still to draw ({n} card): {list}.", "Still to draw ({n} cards): {list}.", n, { list }),
   rule: (tipAt, step) => t("A plank tips under {tipAt} crates; each step its elephant is pushed forward weighs as much as {step}.", { tipAt, step }),

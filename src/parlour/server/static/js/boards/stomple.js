@@ -44,7 +44,10 @@ const WORDS = {
   round: (n, single, target) => (single ? t("Round {n} (one-round game)", { n })
     : t("Round {n} · first to {target} points", { n, target })),
   roundPoints: (n) => t("The round's last stomper scores {n}", { n }),
-  path: (name, holes) => t("{name}'s last turn: {holes}", { name, holes: holes.join(t(" then ")) }),
+  path: (name, holes) => {
+    const then = t(" then ");
+    return t("{name}'s last turn: {holes}", { name, holes: holes.join(then) });
+  },
   knocked: (names, many) => (many ? t("{names} were knocked out of the last round. ", { names })
     : t("{names} was knocked out of the last round. ", { names })),
   gamePoints: (points, rounds) => t("Game points: {points} ({rounds}).", { points, rounds }),
