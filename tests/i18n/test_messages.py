@@ -75,3 +75,12 @@ def test_a_seat_in_a_game_message_is_named_for_the_reader():
                        "(GobbleStones: bluffing)")
     assert refusal.translated("fr").startswith(
         "Joueur 2 doit d'abord décider de contester la pose de Ann")
+
+
+def test_a_plural_message_survives_a_trip_between_processes():
+    summary = message_n("{mover} to move wins, with a winning move.",
+                        "{mover} to move wins, with {n} winning moves.", 3,
+                        mover=Message("White (o)"))
+    again = pickle.loads(pickle.dumps(summary))
+    assert again == "White (o) to move wins, with 3 winning moves."
+    assert again.translated("fr") == "Blanc (o), au trait, gagne, avec 3 coups gagnants."

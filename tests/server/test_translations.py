@@ -25,8 +25,10 @@ def test_pages_follow_accept_language_and_the_cookie_overrides_it(server: Server
     assert french.headers["content-language"] == "fr"
     assert "Accept-Language" in french.headers["vary"]
     assert '<option value="fr" selected>Français</option>' in french.text
+    assert 'id="i18n-catalog"' in french.text  # the page's JavaScript has its words inline
     english = server.get("/", headers={"Accept-Language": "de, en;q=0.5"})
     assert '<html lang="en">' in english.text and "Your name" in english.text
+    assert 'id="i18n-catalog"' not in english.text
     chosen = server.get("/", headers={**FRENCH, "Cookie": "parlour_lang=en"})
     assert '<html lang="en">' in chosen.text  # the header's choice wins over the browser's
     assert '<html lang="fr">' in server.get("/", cookies={"parlour_lang": "fr"}).text

@@ -193,7 +193,8 @@ def message_n(singular: str, plural: str, n: int, /, **params: Any) -> Message:
 def _rebuild(msgid: str, params: dict[str, Any], plural: tuple[str, int] | None) -> Message:
     if plural is None:
         return Message(msgid, **params)
-    return message_n(msgid, plural[0], plural[1], **params)
+    rest = {k: v for k, v in params.items() if k != "n"}
+    return message_n(msgid, plural[0], plural[1], **rest)
 
 
 def translate(text: str, language: str | None = None) -> str:

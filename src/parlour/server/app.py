@@ -38,7 +38,7 @@ from parlour.server.ai import AIRunner
 from parlour.server.analyse import Analyst
 from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
 from parlour.server.hub import Hub
-from parlour.server.language import Language
+from parlour.server.language import Language, LocalisedJSON
 from parlour.server.limits import Limits
 from parlour.server.routes import ROUTERS
 from parlour.server.routes.pages import STATIC
@@ -111,7 +111,8 @@ def create_app(
             if lock is not None:
                 lock.close()
 
-    app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+                  default_response_class=LocalisedJSON)
     app.state.secure_cookies = secure_cookies
     app.add_middleware(Language)
     app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins,

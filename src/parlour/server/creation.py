@@ -182,14 +182,16 @@ class TableMaker:
                 Message("an open table fills its free seats from the lobby: no invites"))
         hidden = [k for k in HIDDEN_PARAMS if k in params]
         if hidden and (invited or listed) and game.get_type().information != Information.PERFECT:
+            title = game.get_type().long_name
+            if listed:
+                raise CreateError(Message(
+                    "a {game} table that starts from a set-up position cannot be open to the "
+                    "lobby: the position shows every player's hidden tiles or cards to whoever "
+                    "wrote it. Play it hot-seat or against the computer", game=title))
             raise CreateError(Message(
-                "a {game} table that starts from a set-up position cannot be open to the "
-                "lobby: the position shows every player's hidden tiles or cards to whoever "
-                "wrote it. Play it hot-seat or against the computer" if listed else
                 "a {game} table that starts from a set-up position cannot have invited "
                 "players: the position shows every player's hidden tiles or cards to whoever "
-                "wrote it. Play it hot-seat or against the computer",
-                game=game.get_type().long_name))
+                "wrote it. Play it hot-seat or against the computer", game=title))
 
     def check_quota(self, client: str) -> None:
         """The table-creation rate for one client (raises :class:`QuotaError`)."""

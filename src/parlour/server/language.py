@@ -20,6 +20,7 @@ from typing import Any
 
 from babel import Locale
 from babel.messages.pofile import read_po
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour import i18n
@@ -103,6 +104,14 @@ class Language:
 
         with i18n.using(language):
             await self.app(scope, receive, send_with_language if scope["type"] == "http" else send)
+
+
+class LocalisedJSON(JSONResponse):
+    """A JSON reply with every :class:`parlour.i18n.Message` in it in the asker's language (the
+    app's default response class: a route returns messages, the reply reads in French)."""
+
+    def render(self, content: Any) -> bytes:
+        return super().render(i18n.localise(content))
 
 
 def language_names() -> list[dict[str, str]]:

@@ -250,9 +250,11 @@ class ClobberState(State[ClobberGame]):
         if dest < 0:
             return "C4", Message("that action moves from {square} off the board", square=name)
         if not (self._stones[self._to_move] >> node) & 1:
+            if mover == "White":
+                return MOVE_RULE, Message(
+                    "{square} holds no White stone: you move one of your own stones", square=name)
             return MOVE_RULE, Message(
-                "{square} holds no White stone: you move one of your own stones" if mover == "White"
-                else "{square} holds no Black stone: you move one of your own stones", square=name)
+                "{square} holds no Black stone: you move one of your own stones", square=name)
         dest_name = topo.names[dest]
         if (self._stones[self._to_move] >> dest) & 1:
             return "C8", Message(

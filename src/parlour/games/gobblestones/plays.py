@@ -416,11 +416,12 @@ def play_problem(
                     colour=Message(COLOUR_NAMES[colours[s]]), tile=Message(COLOUR_NAMES[c]))
             need[c] += 1
             if need[c] > rack[c]:
-                return "B4", Message(
-                    "{square} is {colour} and your rack has no more {colour} tiles to match it"
-                    if need[c] > 1 else
-                    "{square} is {colour} and your rack has no {colour} tiles to match it",
-                    square=square_name(s), colour=Message(COLOUR_NAMES[c]))
+                colour = Message(COLOUR_NAMES[c])
+                if need[c] > 1:
+                    return "B4", Message("{square} is {colour} and your rack has no more {colour} "
+                                         "tiles to match it", square=square_name(s), colour=colour)
+                return "B4", Message("{square} is {colour} and your rack has no {colour} tiles to "
+                                     "match it", square=square_name(s), colour=colour)
     if tile_colours is None and len(squares) > sum(rack):
         return "B4", Message("your rack holds only {n} tiles", n=sum(rack))
     covered = occupied

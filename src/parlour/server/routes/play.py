@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.i18n import Message, text_of
@@ -19,6 +19,7 @@ from parlour.server.deps import (
     submission_of,
     viewer_of,
 )
+from parlour.server.language import LocalisedJSON
 from parlour.server.protocol import ActMessage, ProtocolError, error, parse_message
 from parlour.server.routes import documents
 from parlour.server.seats import SeatError
@@ -45,16 +46,16 @@ async def play_state(found: SeatLink, seat: int | None = None) -> dict[str, Any]
 
 
 @router.post("/api/play/{token}/act")
-async def play_act(request: Request, found: SeatLink, hub: HubDep) -> JSONResponse:
+async def play_act(request: Request, found: SeatLink, hub: HubDep) -> LocalisedJSON:
     table, hand = found
     try:
         message = parse_message(await request.body())
     except ProtocolError as exc:
-        return JSONResponse(error(exc.code, exc.message), status_code=400)
+        return LocalisedJSON(error(exc.code, exc.message), status_code=400)
     if not isinstance(message, ActMessage):
-        return JSONResponse(error("malformed", "send an act message here"), status_code=400)
+        return LocalisedJSON(error("malformed", "send an act message here"), status_code=400)
     reply = await hub.mover.submit(table, submission_of(hand, message))
-    return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
+    return LocalisedJSON(reply, status_code=409 if reply["type"] == "error" else 200)
 
 
 @router.post("/api/play/{token}/name")
@@ -125,7 +126,7 @@ async def play_start(token: str, found: SeatLink, hub: HubDep) -> dict[str, Any]
 
 
 @router.post("/api/play/{token}/resign")
-async def play_resign(found: SeatLink, hub: HubDep, seat: int | None = None) -> JSONResponse:
+async def play_resign(found: SeatLink, hub: HubDep, seat: int | None = None) -> LocalisedJSON:
     table, hand = found
     reply = await hub.finisher.resign(table, acting_seat(table, hand, seat))
-    return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
+    return LocalisedJSON(reply, status_code=409 if reply["type"] == "error" else 200)

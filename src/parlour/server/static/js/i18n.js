@@ -1,5 +1,6 @@
-// The page's words in the reader's language: the server's catalog (/i18n/LANG.json, the same
-// gettext catalog the pages are rendered from), loaded once before any module uses it.
+// The page's words in the reader's language: the server's catalog (the same gettext catalog
+// the pages are rendered from), inline in the page (#i18n-catalog) or else fetched from
+// /i18n/LANG.json, loaded once before any module uses it.
 // t("Your turn") translates; t("{name} resigns", { name }) fills in names after translating;
 // tn("{n} tile", "{n} tiles", n) picks the plural form by the language's rule. A message with
 // no translation stays English. The header's language choice is remembered in a cookie (the
@@ -11,6 +12,10 @@ const STORE = "parlour.language";
 
 async function load(language) {
   if (language === "en") return { messages: {}, plural: {} };
+  const inline = document.getElementById("i18n-catalog");
+  if (inline) {
+    try { return JSON.parse(inline.textContent); } catch { /* fetched below */ }
+  }
   try {
     const response = await fetch(`/i18n/${encodeURIComponent(language)}.json`);
     if (response.ok) return await response.json();

@@ -270,7 +270,7 @@ function drawSeats(model) {
   if (target === null || document.activeElement === $("#my-name")) return;
   // hot-seat: the person at the screen names the seat they are playing now
   const hot = mySeats().length > 1;
-  $("#name-label").textContent = hot ? `Name of ${shortName(target)}` : "Your name";
+  $("#name-label").textContent = hot ? t("Name of {name}", { name: shortName(target) }) : t("Your name");
   $("#my-name").value = hot ? personOf(target) || "" : myName();
 }
 
@@ -335,7 +335,7 @@ function drawPrivate(model) {
   const info = renderer.info ? renderer.info(model.view, model.viewer, shortName) : null;
   $("#private-panel").hidden = !info;
   const mine = MODE === "play" && mySeats().length && !model.view.racks;  // racks turned up at the end
-  $("#private-title").textContent = mine ? "What you hold" : "What the players hold";
+  $("#private-title").textContent = mine ? t("What you hold") : t("What the players hold");
   if (info) $("#private").replaceChildren(info);
 }
 
