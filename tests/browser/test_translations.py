@@ -89,6 +89,8 @@ def check(page: Page, screenshots: Screenshots, name: str, axe_source: str) -> N
     screenshots.save(page, name)
     assert english_left(page) == []
     assert horizontal_overflow(page) == 0
+    # longer French words never widen the page past the screen (a phone would zoom out)
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     assert axe_violations(page, axe_source) == []
 
 
@@ -148,7 +150,7 @@ def test_a_table_of_each_game_in_french(server: Server, browser: Browser,
         page.wait_for_function("document.querySelector('#status').textContent.length > 0",
                                timeout=WAIT_MS)
         assert page.inner_text("#players-title") == "Joueurs"
-        assert page.inner_text("#conn") == "en direct"
+        assert page.text_content("#conn") == "en direct"
         page.click("#moves-panel > summary")  # "Taper un coup", with the legal moves
         check(page, screenshots, f"fr-table-{game}-{size}.png", axe_source)
         page.fill("#typed", "zz99")  # a move that cannot be read: the refusal is French
@@ -180,5 +182,10 @@ def test_the_headers_choice_switches_the_language_and_is_remembered(server: Serv
         with page.expect_navigation():
             page.select_option("#language", "fr")
         assert page.inner_text("h2") == "Le plateau"
+        page.set_viewport_size(SIZES["phone"])  # on a phone the choice is the languages' codes
+        assert not page.is_visible("#language") and page.is_visible("#language-short")
+        with page.expect_navigation():
+            page.select_option("#language-short", "en")
+        assert page.inner_text("h2") == "The board"
     finally:
         page.context.close()

@@ -57,9 +57,10 @@ export function chooseLanguage(language) {
   window.location.reload();
 }
 
-function wireChoice() {
-  const select = document.getElementById("language");
-  if (select) select.addEventListener("change", () => chooseLanguage(select.value));
+function wireChoice() {  // the header's choice: names on a desktop, codes on a phone
+  for (const select of document.querySelectorAll("select[data-language]")) {
+    select.addEventListener("change", () => chooseLanguage(select.value));
+  }
 }
 
 // A choice made in this browser before the cookie was lost (cleared cookies) comes back.
@@ -67,7 +68,7 @@ function wireChoice() {
   let kept = null;
   try { kept = window.localStorage.getItem(STORE); } catch { /* private mode */ }
   if (kept && kept !== LANG && !document.cookie.includes(`${COOKIE}=`)) {
-    const offered = [...document.querySelectorAll("#language option")].map((o) => o.value);
+    const offered = [...document.querySelectorAll("select[data-language] option")].map((o) => o.value);
     if (offered.includes(kept)) chooseLanguage(kept);
   }
 })();

@@ -117,15 +117,18 @@ function replace(steps) {
 
 function connect() {
   $("#conn").textContent = t("connecting…");
+  $("#conn").dataset.state = "connecting";
   socket = new WebSocket(WS);
   socket.addEventListener("open", () => {
     retry = 500;
     $("#conn").textContent = t("live");
+    $("#conn").dataset.state = "live";
     if (inflight) send(inflight);  // same client id: stored at most once
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
     $("#conn").textContent = t("reconnecting…");
+    $("#conn").dataset.state = "reconnecting";
     if (event.code === 4404) { $("#conn").textContent = t("no such table"); return; }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
