@@ -84,9 +84,13 @@ def french_page(browser: Browser, size: str) -> Page:
     return context.new_page()
 
 
+DOCS = {"fr-lobby-desktop.png", "fr-learn-done-desktop.png", "fr-table-stomp-the-plank-phone.png"}
+"""The screenshots docs/translations.md shows (rewritten with PARLOUR_UPDATE_SCREENSHOTS=1)."""
+
+
 def check(page: Page, screenshots: Screenshots, name: str, axe_source: str) -> None:
     assert page.evaluate("document.documentElement.lang") == "fr"
-    screenshots.save(page, name)
+    screenshots.save(page, name, readme=name in DOCS)
     assert english_left(page) == []
     assert horizontal_overflow(page) == 0
     # longer French words never widen the page past the screen (a phone would zoom out)

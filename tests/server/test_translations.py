@@ -87,3 +87,14 @@ def test_each_listener_reads_the_table_in_its_own_language(server: ServerProcess
         stale = black.act(["a2b2"], at=0)
         assert re.match(r"la table en est au coup 1 ; votre coup", stale["message"].replace(
             "\u00a0", " ")), stale["message"]
+
+
+def test_every_page_renders_in_both_languages(server: ServerProcess):
+    table = server.create("clobber")
+    pages = ["/", "/account", "/leaderboard", "/leaderboard/clobber", "/players/nobody",
+             "/analyse/clobber", "/learn/gobblestones", "/learn/gobblestones/bluffing",
+             "/rules/stomple", table["url"], table["watch"]]
+    for path in pages:
+        for language, marker in (("fr", '<html lang="fr">'), ("en", '<html lang="en">')):
+            page = server.get(path, headers={"Accept-Language": language})
+            assert page.status_code == 200 and marker in page.text, (path, language)

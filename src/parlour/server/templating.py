@@ -28,7 +28,7 @@ _env = Environment(
     auto_reload=False,
 )
 _env.install_gettext_callables(  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
-    i18n.gettext, i18n.ngettext, newstyle=True
+    i18n.gettext, i18n.ngettext, newstyle=False  # no %-formatting: "95%" is text
 )
 
 
