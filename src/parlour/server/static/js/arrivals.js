@@ -7,7 +7,7 @@
 // the friend, as in a correspondence game); at a table with a clock the page says that the
 // friend's time starts with that move.
 import { $, copyRow, el } from "./common.js";
-import { list, t } from "./i18n.js";
+import { andList, t } from "./i18n.js";
 
 // Every string a player reads here, in one place.
 const TEXT = {
@@ -31,7 +31,7 @@ export function missing(latest, mySeats) {
 }
 
 function names(seats, seatName) {
-  return list(seats.map((s) => seatName(s.seat)));
+  return andList(seats.map((s) => seatName(s.seat)));
 }
 
 // The status line while it is this player's turn and someone has not joined (else null).
@@ -59,7 +59,7 @@ export function draw(latest, mySeats, seatName) {
   if (invites.length) {
     parts.push(el("p", { text: invites.length > 1 ? TEXT.sendMany : TEXT.send }));
     for (const invite of invites) {
-      parts.push(copyRow(TEXT.link(list(invite.seats.map((s) => seatName(s)))), invite.url));
+      parts.push(copyRow(TEXT.link(andList(invite.seats.map((s) => seatName(s)))), invite.url));
     }
     if (mySeats.includes(latest.to_act)) parts.push(el("p", { class: "muted", text: TEXT.first }));
     if (latest.clock) parts.push(el("p", { class: "attention", text: TEXT.clock }));

@@ -77,7 +77,7 @@ if (document.readyState === "loading") document.addEventListener("DOMContentLoad
 else wireChoice();
 
 // "Ann, Bob and Cy" in the reader's language.
-export function list(items) {
+export function andList(items) {
   const words = items.map(String);
   if (typeof Intl !== "undefined" && Intl.ListFormat) {
     return new Intl.ListFormat(LANG, { type: "conjunction" }).format(words);

@@ -8,7 +8,7 @@ import { cover as picture } from "./boards/art/covers.js";
 import { header, send } from "./account.js";
 import * as queue from "./queue.js";
 import * as turns from "./turns.js";
-import { list, t, tn } from "./i18n.js";
+import { andList, t, tn } from "./i18n.js";
 
 let signedIn = null;     // the signed-in account, or null for a guest
 const GAMES_REFRESH_MS = 15000;
@@ -177,7 +177,7 @@ async function create(card, game, mode) {
     links.replaceChildren();
     for (const invite of table.invites) {
       links.append(copyRow(tn("Invitation for seat {seats}", "Invitation for seats {seats}", invite.seats.length,
-        { seats: list(invite.seats.map((s) => s + 1)) }), invite.url));
+        { seats: andList(invite.seats.map((s) => s + 1)) }), invite.url));
     }
     links.append(copyRow(t("Spectators"), table.watch));
     if (table.seats.length) links.append(copyRow(t("Your own seat (to come back later)"), table.url));
@@ -264,7 +264,7 @@ function whoseTurn(state) {
   if (state.terminal) {
     const winners = state.result.returns.map((r, i) => (r > 0 ? i : -1)).filter((i) => i >= 0);
     if (winners.length === 1 && mine.length === 1 && winners[0] === mine[0]) return [t("Finished: you won"), false];
-    return [winners.length ? t("Finished: {names} won", { names: list(winners.map(name)) })
+    return [winners.length ? t("Finished: {names} won", { names: andList(winners.map(name)) })
       : t("Finished: nobody won"), false];
   }
   if (state.to_act < 0) return [t("Dealing"), false];
@@ -278,7 +278,7 @@ function accountRow(g) {
     : g.archived ? t("Archived") : g.to_act === null ? t("Waiting for players") : t("Waiting");
   const title = g.rated ? t("{title} (rated)", { title: g.title }) : g.title;
   return el("li", {},
-    el("a", { href: g.url, text: g.with.length ? t("{title} with {names}", { title, names: list(g.with) }) : title }),
+    el("a", { href: g.url, text: g.with.length ? t("{title} with {names}", { title, names: andList(g.with) }) : title }),
     el("span", { class: g.your_turn ? "state mine" : "state", text }));
 }
 
@@ -314,7 +314,7 @@ async function yourGames() {
     const others = state.seats.filter((s) => !state.hand.seats.includes(s.seat))
       .map((s) => s.name || t("Player {n}", { n: s.seat + 1 }));
     list.append(el("li", {},
-      el("a", { href: g.url, text: others.length ? t("{title} with {names}", { title: state.title, names: list(others) }) : state.title }),
+      el("a", { href: g.url, text: others.length ? t("{title} with {names}", { title: state.title, names: andList(others) }) : state.title }),
       el("span", { class: mine ? "state mine" : "state", text }),
       el("button", { type: "button", class: "quiet small", text: t("Forget"),
         "aria-label": t("Forget {title} from your games", { title: state.title }),

@@ -2,7 +2,7 @@
 // with their replays, and the rating history drawn as an SVG line with its deviation band.
 import { $, api, el } from "./common.js";
 import { header, profileUrl, shownRating } from "./account.js";
-import { LANG, list, t, tn } from "./i18n.js";
+import { LANG, andList, t, tn } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
@@ -78,8 +78,8 @@ function gameRow(g) {
     el("span", { class: `state ${g.outcome || ""}`, text: `${label}${change}` }),
     el("a", { href: g.watch, class: "button quiet", text: g.finished ? t("Replay") : t("Watch"),
       "aria-label": g.finished
-        ? t("Replay {title} with {names}", { title: g.title, names: list(others.map((p) => p.name)) })
-        : t("Watch {title} with {names}", { title: g.title, names: list(others.map((p) => p.name)) }) }));
+        ? t("Replay {title} with {names}", { title: g.title, names: andList(others.map((p) => p.name)) })
+        : t("Watch {title} with {names}", { title: g.title, names: andList(others.map((p) => p.name)) }) }));
 }
 
 async function main() {

@@ -15,7 +15,7 @@ import * as sound from "./sound.js";
 import * as ratings from "./tableratings.js";
 import * as turns from "./turns.js";
 import { header, profileUrl } from "./account.js";
-import { list, t, tn } from "./i18n.js";
+import { andList, t, tn } from "./i18n.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
 const MODE = path[0] === "play" ? "play" : "watch";
@@ -223,7 +223,7 @@ function resultText(result) {
   if (mine.length === 1 && winners.length === 1 && winners[0] === mine[0]) return t("You win!");
   const names = winners.map(shortName);
   const sentence = winners.length > 1
-    ? t("{names} share the win.", { names: list(names) })
+    ? t("{names} share the win.", { names: andList(names) })
     : t("{name} wins.", { name: names[0] });
   if (mine.length === 1 && winners.includes(mine[0])) return t("You share the win: {sentence}", { sentence });
   return sentence;
@@ -386,7 +386,7 @@ function drawShare() {
   const box = $("#share");
   box.replaceChildren();
   for (const invite of latest.invites || []) {
-    const names = list(invite.seats.map((s) => seatName(s)));
+    const names = andList(invite.seats.map((s) => seatName(s)));
     box.append(copyRow(t("Invitation for {names}", { names }), invite.url));
   }
   box.append(copyRow(t("Spectators"), latest.watch));

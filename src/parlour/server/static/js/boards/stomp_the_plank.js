@@ -7,7 +7,7 @@
 import { animate, canvas, html, svg } from "./svg.js";
 import { transient } from "../motion.js";
 import * as art from "./art/pirates.js";
-import { LANG, list, t, tn } from "../i18n.js";
+import { LANG, andList, t, tn } from "../i18n.js";
 
 // What a player reads on this board (one place, for translation).
 const WORDS = {
@@ -45,7 +45,7 @@ const WORDS = {
   turnLimit: t("The turn limit was reached: nobody's plank tipped."),
   tipped: (whose, stop) => (stop ? t("{whose} tipped under the crates.", { whose })
     : t("{whose} tipped when the elephant stepped on.", { whose })),
-  planks: (names) => (names.length > 1 ? t("{names}'s planks", { names: list(names) }) : t("{name}'s plank", { name: names[0] })),
+  planks: (names) => (names.length > 1 ? t("{names}'s planks", { names: andList(names) }) : t("{name}'s plank", { name: names[0] })),
   scarves: { red: t("red"), blue: t("blue"), green: t("green"), orange: t("orange") },
 };
 

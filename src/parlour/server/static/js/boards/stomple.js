@@ -8,7 +8,7 @@
 import { animate, canvas, hint, html, playable, svg } from "./svg.js";
 import { transient } from "../motion.js";
 import * as art from "./art/marbles.js";
-import { list, t, tn } from "../i18n.js";
+import { andList, t, tn } from "../i18n.js";
 
 const CELL = 62;
 const MARGIN = 24;
@@ -131,7 +131,7 @@ export default {
     const points = order.map(([s, i]) => `${name(i)} ${s}`).join(", ");
     const rounds = WORDS.rounds(view.single_round, view.round, view.target);
     const out = (view.status || []).map((st, i) => (st === "out" ? i : -1)).filter((i) => i >= 0);
-    const knocked = out.length ? WORDS.knocked(list(out.map(name)), out.length > 1) : "";
+    const knocked = out.length ? WORDS.knocked(andList(out.map(name)), out.length > 1) : "";
     return `${knocked}${WORDS.gamePoints(points, rounds)}`;
   },
 
