@@ -41,6 +41,14 @@ VISIBLE_TEXTS = """() => {
       if (value && el.tagName !== "TITLE") seen.push(value.replace(/\\s+/g, " ").trim());
     }
   }
+  for (const el of document.body.querySelectorAll("*")) {  // text the CSS puts on the page
+    for (const pseudo of ["::before", "::after"]) {
+      const content = getComputedStyle(el, pseudo).content;
+      if (content && content.startsWith('"') && el.checkVisibility()) {
+        seen.push(JSON.parse(content).replace(/\\s+/g, " ").trim());
+      }
+    }
+  }
   seen.push(document.title);
   return seen;
 }"""
