@@ -23,9 +23,12 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
+from parlour import i18n
 from parlour.server.accounts.accounts import Accounts
 from parlour.server.accounts.mail import Mailer
 from parlour.server.accounts.matchmaking import Matchmaker
@@ -37,6 +40,7 @@ from parlour.server.botapi import BotAPI
 from parlour.server.challenges import Challenges
 from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
 from parlour.server.hub import Hub
+from parlour.server.language import Language, LocalisedJSON
 from parlour.server.limits import Limits
 from parlour.server.routes import ROUTERS
 from parlour.server.routes.pages import STATIC
@@ -118,14 +122,24 @@ def create_app(
             if lock is not None:
                 lock.close()
 
-    app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+                  default_response_class=LocalisedJSON)
     app.state.secure_cookies = secure_cookies
+    app.add_middleware(Language)
     app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins,
                        allowed_hosts=allowed_hosts)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in ROUTERS:
         app.include_router(router)
+    app.add_exception_handler(HTTPException, _localised_error)
     return app
+
+
+async def _localised_error(request: Request, exc: Exception) -> JSONResponse:
+    """An HTTP error's ``detail`` in the asker's language (FastAPI's own handler otherwise)."""
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"detail": i18n.localise(exc.detail)}, status_code=exc.status_code,
+                        headers=exc.headers)
 
 
 def _freeze_startup_garbage() -> None:

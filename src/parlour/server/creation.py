@@ -17,6 +17,7 @@ from typing import Any
 
 from parlour.agents import plays
 from parlour.core import Game, Information, ParlourError, load_game
+from parlour.i18n import Message, text_of
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock, ClockConfig
 from parlour.server.limits import Limits, RateLimiter
@@ -34,7 +35,6 @@ SEAT_CHOICES = ("me", "invite", "hotseat", "ai", "open")
 """How the lobby fills a seat: the creator's own seat, a private link, another player at the
 creator's screen, a computer player (with an agent name), or a free seat that anyone may take
 from the public lobby (open tables only)."""
-
 
 Player = tuple[int, str]
 """A signed-in player: their account id and username."""
@@ -89,7 +89,8 @@ class TableMaker:
         n = game.num_players()
         kinds = list(seat_kinds) if seat_kinds else [("me", None)] + [("invite", None)] * (n - 1)
         if len(kinds) != n:
-            raise CreateError(f"{game} has {n} seats; {len(kinds)} were filled")
+            raise CreateError(Message("{game} has {n} seats; {filled} were filled", game=str(game),
+                                      n=n, filled=len(kinds)))
         seats = [self._seat(game, seat, kind, agent, names) for seat, (kind, agent)
                  in enumerate(kinds)]
         if creator is not None:
@@ -109,18 +110,17 @@ class TableMaker:
     def _seat(self, game: Game, seat: int, kind: str, agent: str | None,
               names: Sequence[str | None] | None) -> SeatData:
         if kind not in SEAT_CHOICES:
-            raise CreateError(f"seat {seat + 1}: choose one of {', '.join(SEAT_CHOICES)}")
+            raise CreateError(Message("seat {n}: choose one of {choices}", n=seat + 1,
+                                      choices=", ".join(SEAT_CHOICES)))
         if kind == "ai":
             if agent is None or not self.allows_agent(agent):
-                raise CreateError(
-                    f"seat {seat + 1}: no computer player {agent!r} here; choose one of "
-                    f"{', '.join(WEB_AGENTS)}"
-                )
+                raise CreateError(Message(
+                    "seat {n}: no computer player {agent!r} here; choose one of {choices}",
+                    n=seat + 1, agent=agent, choices=", ".join(WEB_AGENTS)))
             if not plays(agent, game.name):
-                raise CreateError(
-                    f"seat {seat + 1}: the computer player {agent!r} cannot play "
-                    f"{game.get_type().long_name}"
-                )
+                raise CreateError(Message(
+                    "seat {n}: the computer player {agent!r} cannot play {game}", n=seat + 1,
+                    agent=agent, game=game.get_type().long_name))
             return SeatData(seat, "ai", agent)
         if kind == "open":
             return SeatData(seat, "open", None)
@@ -151,7 +151,7 @@ class TableMaker:
             game = load_game(game_name, **params)
             config = ClockConfig.parse(clock)
         except (ParlourError, ValueError) as exc:
-            raise CreateError(str(exc)) from None
+            raise CreateError(text_of(exc)) from None
         if listed and seat_kinds is None:
             seat_kinds = [("me", None)] + [("open", None)] * (game.num_players() - 1)
         seats, hands = self.plan_seats(game, seat_kinds, names, creator)
@@ -162,8 +162,8 @@ class TableMaker:
             count = await self.store.run(self.store.open_tables_created_by, client)
             if count >= self.limits.open_tables_per_client:
                 raise QuotaError(
-                    f"you have {count} unfinished tables: finish or leave some before "
-                    "starting more",
+                    Message("you have {n} unfinished tables: finish or leave some before "
+                            "starting more", n=count),
                     retry_after=60,
                 )
         return await self._create(game, seats, hands, None, client, listed=listed,
@@ -176,25 +176,31 @@ class TableMaker:
         information (which shows every rack to whoever wrote it) only to tables where nobody
         else takes a seat: hot-seat or against the computer."""
         if any(s.kind == "open" for s in seats) and not listed:
-            raise CreateError('a free seat is for an open table: send "open": true')
+            raise CreateError(Message('a free seat is for an open table: send "open": true'))
         invited = any(h.role == "invite" for h in hands)
         if listed and invited:
-            raise CreateError("an open table fills its free seats from the lobby: no invites")
+            raise CreateError(
+                Message("an open table fills its free seats from the lobby: no invites"))
         hidden = [k for k in HIDDEN_PARAMS if k in params]
         if hidden and (invited or listed) and game.get_type().information != Information.PERFECT:
-            whom = "be open to the lobby" if listed else "have invited players"
-            raise CreateError(
-                f"a {game.get_type().long_name} table that starts from a set-up position "
-                f"cannot {whom}: the position shows every player's hidden tiles or cards to "
-                "whoever wrote it. Play it hot-seat or against the computer"
-            )
+            title = game.get_type().long_name
+            if listed:
+                raise CreateError(Message(
+                    "a {game} table that starts from a set-up position cannot be open to the "
+                    "lobby: the position shows every player's hidden tiles or cards to whoever "
+                    "wrote it. Play it hot-seat or against the computer", game=title))
+            raise CreateError(Message(
+                "a {game} table that starts from a set-up position cannot have invited "
+                "players: the position shows every player's hidden tiles or cards to whoever "
+                "wrote it. Play it hot-seat or against the computer", game=title))
 
     def check_quota(self, client: str) -> None:
         """The table-creation rate for one client (raises :class:`QuotaError`)."""
         if not self._creations.allow(client):
             wait = self._creations.retry_after(client)
             raise QuotaError(
-                f"too many new tables in a short time: try again in {wait} s", retry_after=wait
+                Message("too many new tables in a short time: try again in {wait} s",
+                        wait=wait), retry_after=wait
             )
 
     async def _create(
@@ -303,17 +309,18 @@ def check_rated(game: Game, seats: Sequence[SeatData], hands: Sequence[HandData]
     against the computer, and each seat is its own player's (no hot-seat, no invitation link
     a guest could open: the other seats are taken from the lobby by signed-in players)."""
     if creator is None:
-        raise CreateError("sign in to play rated games: ratings belong to accounts")
+        raise CreateError(Message("sign in to play rated games: ratings belong to accounts"))
     if clock is None:
-        raise CreateError("a rated game needs a clock: choose a time control")
+        raise CreateError(Message("a rated game needs a clock: choose a time control"))
     if any(k in game.non_default_parameters() for k in HIDDEN_PARAMS):
-        raise CreateError("a rated game starts from the game's own start, not a set-up position")
+        raise CreateError(Message(
+            "a rated game starts from the game's own start, not a set-up position"))
     if any(s.kind == "ai" for s in seats):
-        raise CreateError("a rated game is between people: no computer players")
+        raise CreateError(Message("a rated game is between people: no computer players"))
     if any(len(h.seats) > 1 for h in hands) or any(h.role == "invite" for h in hands):
-        raise CreateError(
+        raise CreateError(Message(
             "in a rated game every player sits on their own account: no hot-seat and no "
             "invitation links (open the table and others take its seats from the lobby)"
-        )
+        ))
     if not any(s.account == creator[0] for s in seats):
-        raise CreateError("a rated game's creator plays in it: keep a seat for yourself")
+        raise CreateError(Message("a rated game's creator plays in it: keep a seat for yourself"))

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import unicodedata
 
+from parlour.agents.strengths import WORDS
+from parlour.i18n import Message
+
 MAX_NAME = 24
 """The longest display name, in characters (longer names are cut)."""
 
@@ -30,8 +33,10 @@ def clean_name(text: str | None) -> str | None:
 
 
 def computer_name(agent: str | None) -> str:
-    """A computer seat's name, by its strength: ``"Computer (hard)"``."""
-    return f"Computer ({agent or 'random'})"
+    """A computer seat's name, by its strength: ``"Computer (hard)"`` (in the reader's words:
+    the strengths the web table offers are translated, another program keeps its name)."""
+    strength = agent or "random"
+    return Message("Computer ({strength})", strength=WORDS.get(strength, strength))
 
 
 def seat_display_name(kind: str, agent: str | None, name: str | None) -> str | None:

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from parlour.core import game_class
+from parlour.i18n import Message
 from parlour.server.accounts.models import (
     AccountRow,
     CeremonyRow,
@@ -58,12 +59,12 @@ class Taken(ValueError):
 class SignInRefused(ValueError):
     """A wrong password or an unknown username: the same answer for both."""
 
-    MESSAGE = "that username and password do not match an account"
+    MESSAGE = Message("that username and password do not match an account")
 
 
 class TooManyAttempts(ValueError):
     def __init__(self, wait: int) -> None:
-        super().__init__(f"too many failed sign-ins: try again in {wait} s")
+        super().__init__(Message("too many failed sign-ins: try again in {wait} s", wait=wait))
         self.wait = wait
 
 
@@ -107,7 +108,8 @@ class Accounts:
         check_username(username)
         text = check_password(password, username)
         if await self.store.run(self._by_name, username_key(username)) is not None:
-            raise Taken(f"the username {username!r} is taken: choose another")
+            raise Taken(Message("the username {username!r} is taken: choose another",
+                                username=username))
         hashed = await self.hasher.hash(text)
         account = await self.store.run(self._insert, username, hashed)
         return account, await self.store.run(self._new_session, account.id)
@@ -120,7 +122,8 @@ class Accounts:
             with Session(self.store.engine, expire_on_commit=False) as session, session.begin():
                 session.add(row)
         except IntegrityError:  # signed up at the same moment, maybe on another process
-            raise Taken(f"the username {username!r} is taken: choose another") from None
+            raise Taken(Message("the username {username!r} is taken: choose another",
+                                username=username)) from None
         return account_from_row(row)
 
     def _by_name(self, key: str) -> tuple[int, str | None] | None:

@@ -1,6 +1,7 @@
 // Leaderboards per game (and player count): the top established ratings, provisional apart.
 import { $, api, el } from "./common.js";
 import { header, profileUrl } from "./account.js";
+import { t, tn } from "./i18n.js";
 
 const parts = window.location.pathname.split("/").filter(Boolean);
 const BOTS = new URLSearchParams(window.location.search).get("bots") === "1";
@@ -10,7 +11,7 @@ function rows(body, players) {
   body.replaceChildren(...players.map((p, i) => el("tr", {},
     el("td", { text: String(i + 1) }),
     el("td", {}, el("a", { href: profileUrl(p.username), text: p.username }),
-      p.bot ? el("span", { class: "tag", text: "bot" }) : null),
+      p.bot ? el("span", { class: "tag", text: t("bot") }) : null),
     el("td", { class: "num", text: p.shown }),
     el("td", { class: "num", text: `${p.low}–${p.high}` }),
     el("td", { class: "num", text: String(p.games) }))));
@@ -26,13 +27,15 @@ async function main() {
     href: `/leaderboard/${key}${BOTS ? "?bots=1" : ""}`, class: key === pool ? "button" : "button quiet", text: title,
     "aria-current": key === pool ? "page" : false })));
   $("#pools").append(el("a", { href: `/leaderboard/${pool}${BOTS ? "" : "?bots=1"}`, id: "bots-toggle",
-    class: "button quiet", text: BOTS ? "People" : "Bots" }));
+    class: "button quiet", text: BOTS ? t("People") : t("Bots") }));
   let board;
   try { board = await api(`/api/leaderboard/${pool}${BOTS ? "?bots=true" : ""}`); } catch (err) {
     $("#board-title").textContent = err.message; return;
   }
-  $("#board-title").textContent = `${BOTS ? "Bots' leaderboard" : "Leaderboard"}: ${board.title}`;
-  document.title = `parlour: ${board.title} ${BOTS ? "bots' " : ""}leaderboard`;
+  $("#board-title").textContent = BOTS ? t("Bots' leaderboard: {title}", { title: board.title })
+    : t("Leaderboard: {title}", { title: board.title });
+  document.title = BOTS ? t("parlour: {title} bots' leaderboard", { title: board.title })
+    : t("parlour: {title} leaderboard", { title: board.title });
   rows($("#top tbody"), board.players);
   rows($("#prov tbody"), board.provisional);
   $("#top").hidden = !board.players.length;

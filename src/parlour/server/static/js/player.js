@@ -4,6 +4,7 @@ import { $, api, el } from "./common.js";
 import { header, profileUrl, shownRating } from "./account.js";
 import { challengeForm, challengeNotices } from "./challenges.js";
 import { plot } from "./ratingplot.js";
+import { LANG, andList, t, tn } from "./i18n.js";
 
 const name = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
 
@@ -11,24 +12,30 @@ function ratingCard(pool, r) {
   return el("div", { class: "rating-card", "data-pool": pool },
     el("h3", { text: r.title }),
     el("p", { class: "rating-big", text: shownRating(r) }),
-    el("p", { class: "muted", text: `${r.provisional ? "Provisional: " : ""}between ${Math.round(r.rating - 2 * r.rd)} and ${Math.round(r.rating + 2 * r.rd)} (95%)` }),
-    el("p", { class: "muted", text: `${r.games} rated game${r.games === 1 ? "" : "s"}: ${r.wins} won, ${r.draws} drawn, ${r.losses} lost` }),
-    el("a", { href: `/leaderboard/${pool}`, text: "Leaderboard" }));
+    el("p", { class: "muted", text: r.provisional
+      ? t("Provisional: between {low} and {high} (95%)", { low: Math.round(r.rating - 2 * r.rd), high: Math.round(r.rating + 2 * r.rd) })
+      : t("Between {low} and {high} (95%)", { low: Math.round(r.rating - 2 * r.rd), high: Math.round(r.rating + 2 * r.rd) }) }),
+    el("p", { class: "muted", text: tn("{n} rated game: {wins} won, {draws} drawn, {losses} lost",
+      "{n} rated games: {wins} won, {draws} drawn, {losses} lost", r.games, { wins: r.wins, draws: r.draws, losses: r.losses }) }),
+    el("a", { href: `/leaderboard/${pool}`, text: t("Leaderboard") }));
 }
 
 function gameRow(g) {
   const others = g.players.filter((p) => !p.you);
   const with_ = others.map((p) => (p.account && p.name !== "deleted player"
-    ? el("a", { href: profileUrl(p.name), text: p.bot ? `${p.name} (bot)` : p.name }) : el("span", { text: p.name })));
-  const label = { win: "won", loss: "lost", draw: "drawn" }[g.outcome] || (g.finished ? "over" : "going on");
+    ? el("a", { href: profileUrl(p.name), text: p.bot ? t("{name} (bot)", { name: p.name }) : p.name }) : el("span", { text: p.name })));
+  const label = { win: t("won"), loss: t("lost"), draw: t("drawn") }[g.outcome] || (g.finished ? t("over") : t("going on"));
   const change = g.change === null ? "" : ` (${g.change >= 0 ? "+" : ""}${g.change})`;
-  const line = el("span", { class: "listing-title" }, `${g.title}${g.rated ? ", rated" : ""} with `);
+  const line = el("span", { class: "listing-title" }, g.rated ? t("{title}, rated, with ", { title: g.title })
+    : t("{title} with ", { title: g.title }));
   with_.forEach((node, i) => { if (i) line.append(", "); line.append(node); });
-  if (!with_.length) line.append("nobody");
+  if (!with_.length) line.append(t("nobody"));
   return el("li", { class: "listing" }, line,
     el("span", { class: `state ${g.outcome || ""}`, text: `${label}${change}` }),
-    el("a", { href: g.watch, class: "button quiet", text: g.finished ? "Replay" : "Watch",
-      "aria-label": `${g.finished ? "Replay" : "Watch"} ${g.title} with ${others.map((p) => p.name).join(", ")}` }));
+    el("a", { href: g.watch, class: "button quiet", text: g.finished ? t("Replay") : t("Watch"),
+      "aria-label": g.finished
+        ? t("Replay {title} with {names}", { title: g.title, names: andList(others.map((p) => p.name)) })
+        : t("Watch {title} with {names}", { title: g.title, names: andList(others.map((p) => p.name)) }) }));
 }
 
 async function main() {
@@ -41,14 +48,16 @@ async function main() {
     $("#player-error").textContent = err.message;
     return;
   }
-  document.title = `parlour: ${p.username}`;
+  document.title = t("parlour: {username}", { username: p.username });
   $("#crumb").textContent = p.username;
-  $("#player-name").textContent = p.bot ? `${p.username} (bot)` : p.username;
-  const t = p.totals;
-  $("#player-facts").textContent = `Playing since ${new Date(p.created_at * 1000).toLocaleDateString()} · ${t.games} game${t.games === 1 ? "" : "s"} finished, ${t.wins} won`;
+  $("#player-name").textContent = p.bot ? t("{name} (bot)", { name: p.username }) : p.username;
+  const totals = p.totals;
+  $("#player-facts").textContent = tn("Playing since {date} · {n} game finished, {wins} won",
+    "Playing since {date} · {n} games finished, {wins} won", totals.games,
+    { date: new Date(p.created_at * 1000).toLocaleDateString(LANG), wins: totals.wins });
   const pools = Object.entries(p.ratings);
   $("#ratings").replaceChildren(...pools.map(([pool, r]) => ratingCard(pool, r)));
-  if (!pools.length) $("#ratings").append(el("p", { class: "muted", text: "No rated games yet." }));
+  if (!pools.length) $("#ratings").append(el("p", { class: "muted", text: t("No rated games yet.") }));
   const historyPools = Object.keys(p.history);
   const show = (pool) => {
     $("#history").replaceChildren(plot(p.history[pool], p.ratings[pool] ? p.ratings[pool].title : pool,
@@ -59,9 +68,9 @@ async function main() {
     type: "button", class: "quiet small", "data-pool": pool,
     text: p.ratings[pool] ? p.ratings[pool].title : pool, onclick: () => show(pool) })));
   if (historyPools.length) show(historyPools[0]);
-  else $("#history").append(el("p", { class: "muted", text: "The plot appears after a first rated game." }));
+  else $("#history").append(el("p", { class: "muted", text: t("The plot appears after a first rated game.") }));
   $("#games").replaceChildren(...p.games.map(gameRow));
-  if (!p.games.length) $("#games").append(el("li", { class: "muted", text: "No games yet." }));
+  if (!p.games.length) $("#games").append(el("li", { class: "muted", text: t("No games yet.") }));
   challengeNotices();
   challengeForm($("#challenge-panel"), p.username);
 }

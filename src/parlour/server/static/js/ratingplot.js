@@ -1,5 +1,7 @@
 // A rating history drawn as an SVG line with its deviation band (the profile and the
 // tournament page): no image server, drawn at the width it is shown at.
+import { t, tn } from "./i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs, text) {
@@ -14,7 +16,8 @@ export function plot(points, title, width = 640, caption = null) {
   // drawn at the width it is shown at (a phone gets a narrower canvas, so the text stays legible)
   const W = Math.max(300, Math.min(720, Math.round(width))), H = 240, L = 48, R = 12, T = 12, B = 28;
   const box = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "history-plot", role: "img",
-    "aria-label": `${title}: rating after each rated game, from ${Math.round(points[0].rating)} to ${Math.round(points[points.length - 1].rating)}` });
+    "aria-label": t("{title}: rating after each rated game, from {first} to {last}", { title,
+      first: Math.round(points[0].rating), last: Math.round(points[points.length - 1].rating) }) });
   const lows = points.map((p) => p.rating - 2 * p.rd);
   const highs = points.map((p) => p.rating + 2 * p.rd);
   let lo = Math.min(...lows, ...points.map((p) => p.rating)) - 20;
@@ -42,6 +45,6 @@ export function plot(points, title, width = 640, caption = null) {
     undefined)));
   box.append(svg("text", { x: L, y: H - 8, class: "axis" }, new Date(points[0].at * 1000).toLocaleDateString()));
   box.append(svg("text", { x: W - R, y: H - 8, class: "axis", "text-anchor": "end" },
-    caption || `${n} rated game${n === 1 ? "" : "s"}`));
+    caption || tn("{n} rated game", "{n} rated games", n)));
   return box;
 }
