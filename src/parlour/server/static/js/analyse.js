@@ -322,6 +322,12 @@ function moveWords(move, player) {
   return `${player ? `${PLAYER[player]}: ` : ""}${from} takes ${to}`;
 }
 
+// A value as a player reads it (↑), and as CGSuite writes it (^) when that differs, for
+// analysts who take it on to CGSuite or MCGS.
+function withCgsuite(value, cgsuite) {
+  return cgsuite && cgsuite !== value ? `${value} (${cgsuite} in CGSuite)` : value;
+}
+
 function drawPanels() {
   const solved = analysis && analysis.solved;
   $("#result-panel").hidden = !solved;
@@ -343,7 +349,8 @@ function drawPanels() {
   list.replaceChildren();
   analysis.regions.forEach((region, i) => {
     const colour = REGION_COLOURS[i % REGION_COLOURS.length];
-    const value = region.value !== null ? `value ${region.value}` : `value ${region.value_note}`;
+    const value = region.value !== null ? `value ${withCgsuite(region.value, region.cgsuite)}`
+      : `value ${region.value_note}`;
     list.append(el("li", { "data-region": String(i + 1) },
       el("span", { class: "swatch", style: `background:${colour}`, "aria-hidden": "true" }),
       el("span", { class: "region-text" },
@@ -351,7 +358,7 @@ function drawPanels() {
         el("span", { text: `${region.outcome_text}; ${value}.` }))));
   });
   $("#total-value").textContent = analysis.value !== null && analysis.regions.length > 1
-    ? `Value of the whole position: ${analysis.value}.` : "";
+    ? `Value of the whole position: ${withCgsuite(analysis.value, analysis.value_cgsuite)}.` : "";
 
   const line = $("#line");
   line.replaceChildren();
