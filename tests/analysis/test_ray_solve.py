@@ -177,6 +177,29 @@ def test_ray_cancel_interrupts_a_running_search(ray_instance):
         ray.kill(worker)
 
 
+@pytest.mark.parametrize("share", [True, False])
+def test_the_workers_of_a_machine_share_one_table(ray_instance, share):
+    """What one worker proves, the other finds in the shared table at once (one node); with
+    tables of their own each proves it again. The table's file name is gone once both have
+    mapped it, so nothing is left behind in /dev/shm."""
+    import glob
+    import os
+
+    game = parlour.load_game("clobber", size="3x6")
+    position = game.new_initial_state().position()
+    with on_ray(game, share_tables=share) as solver:
+        assert solver.shared is share
+        first, second = solver._actors
+        wins, nodes = ray.get(first.solve.remote(position, None))
+        again, nodes_again = ray.get(second.solve.remote(position, None))
+        assert wins is again is False  # 3x6 is a second-player win
+        assert nodes > 1000
+        assert (nodes_again == 1) if share else (nodes_again == nodes)
+        found = solver.solve(game.new_initial_state(), all_moves=True)
+        assert found.stats.shared is share and found.solution.winner == "x"
+        assert not glob.glob(f"/dev/shm/parlour-clobber-{os.getpid()}-*")
+
+
 def test_the_time_limit_is_honoured_and_the_workers_stay_usable(ray_instance):
     game = parlour.load_game("clobber", size="5x6")
     with on_ray(game) as solver:

@@ -23,6 +23,11 @@
 #include <string.h>
 #include <time.h>
 #include <limits.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef uint64_t u64;
 
@@ -298,6 +303,7 @@ typedef struct {
     int tt_bits;
     TTEntry *tt;
     u64 tt_mask; /* number of buckets - 1 */
+    size_t tt_mapped; /* > 0: the table is a shared mapping of this many bytes (shared_table) */
     DBEntry *db;
     u64 db_cap, db_count, db_limit;
     long long nodes;
@@ -328,11 +334,20 @@ static double now_seconds(void) {
 
 static inline TTEntry *tt_bucket(Engine *E, u64 h) { return E->tt + (h & E->tt_mask) * TT_WAYS; }
 
+/* Entries are read and written whole, one 64-bit word at a time, so that several processes can
+   share one table (shared_table): a word is never torn, and its 56 check bits say whether it
+   belongs to the sum looked up. Two writers racing for a bucket can only lose an entry, never
+   corrupt one; a lost entry is a proof to find again, as after any eviction. */
+static inline u64 tt_load(const TTEntry *e) { return __atomic_load_n(e, __ATOMIC_RELAXED); }
+static inline void tt_write(TTEntry *e, u64 v) { __atomic_store_n(e, v, __ATOMIC_RELAXED); }
+
 static int tt_probe(Engine *E, u64 h, u64 g) {
     TTEntry *bucket = tt_bucket(E, h);
     u64 sig = (g & ~0xffULL) | 2;
-    for (int i = 0; i < TT_WAYS; i++)
-        if ((bucket[i] & ~0xfcULL & ~1ULL) == sig) return (int)(bucket[i] & 1);
+    for (int i = 0; i < TT_WAYS; i++) {
+        u64 e = tt_load(&bucket[i]);
+        if ((e & ~0xfcULL & ~1ULL) == sig) return (int)(e & 1);
+    }
     return -1;
 }
 
@@ -346,10 +361,10 @@ static void tt_put(TTEntry *bucket, u64 sig, int lw, int result) {
     u64 val = sig | ((u64)lw << 2) | 2 | (u64)(result & 1);
     int victim = 0, least = 1 << 30;
     for (int i = 0; i < TT_WAYS; i++) {
-        u64 e = bucket[i];
+        u64 e = tt_load(&bucket[i]);
         if ((e & 2) && (e & ~0xffULL) == sig) {
             if ((int)((e >> 2) & 63) > lw) val = (val & ~0xfcULL) | (e & 0xfcULL);
-            bucket[i] = val;
+            tt_write(&bucket[i], val);
             return;
         }
         int w = (e & 2) ? (int)((e >> 2) & 63) : -1;
@@ -360,7 +375,7 @@ static void tt_put(TTEntry *bucket, u64 sig, int lw, int result) {
     }
     /* ways 0..6 keep the costliest proofs; the last way always takes the newest entry */
     if (least > lw) victim = TT_WAYS - 1;
-    bucket[victim] = val;
+    tt_write(&bucket[victim], val);
 }
 
 static void tt_store(Engine *E, u64 h, u64 g, int result, long long work) {
@@ -877,8 +892,40 @@ done:
 }
 
 /* ---------------------------------------------------------------- Python type */
+static void tt_release(Engine *E) {
+    if (E->tt_mapped) munmap(E->tt, E->tt_mapped);
+    else free(E->tt);
+    E->tt = NULL;
+    E->tt_mapped = 0;
+}
+
+/* The table as a shared mapping of the file `path` (created, or sized, when needed): every
+   engine that maps the same file, in any process of this machine, reads and writes one table. */
+static int tt_map_shared(Engine *E, const char *path, size_t bytes) {
+    int fd = open(path, O_RDWR | O_CREAT, 0600);
+    if (fd < 0) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0 || ((size_t)st.st_size != bytes && ftruncate(fd, (off_t)bytes) < 0)) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        close(fd);
+        return -1;
+    }
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        return -1;
+    }
+    E->tt = p;
+    E->tt_mapped = bytes;
+    return 0;
+}
+
 static void Engine_dealloc(Engine *E) {
-    free(E->tt);
+    tt_release(E);
     free(E->hist_good);
     free(E->hist_tried);
     free(E->arena);
@@ -890,15 +937,17 @@ static void Engine_dealloc(Engine *E) {
 static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"cannibal", "tt_bits", "db_max_stones", "slow_path", "db_limit",
                              "order_mode", "order_weight", "strip_width", "strip_mode",
-                             "strip_weight", "strip_cells", NULL};
+                             "strip_weight", "strip_cells", "shared_table", NULL};
+    const char *shared = NULL;
     int cannibal = 0, tt_bits = 22, db_max = 14, slow_path = 0;
     int order_mode = 2, order_weight = 64;
     int strip_width = STRIP_WIDTH, strip_mode = STRIP_MODE, strip_weight = STRIP_WEIGHT;
     int strip_cells = STRIP_CELLS;
     unsigned long long db_limit = 0; /* 0: 2^23 entries, 2^(tt_bits - 4) for big tables, <= 2^25 */
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|piipKiiiiii", kwlist, &cannibal, &tt_bits,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|piipKiiiiiiz", kwlist, &cannibal, &tt_bits,
                                      &db_max, &slow_path, &db_limit, &order_mode, &order_weight,
-                                     &strip_width, &strip_mode, &strip_weight, &strip_cells))
+                                     &strip_width, &strip_mode, &strip_weight, &strip_cells,
+                                     &shared))
         return -1;
     if (order_weight < 1 || strip_weight < 1) {
         PyErr_SetString(PyExc_ValueError, "order weights must be at least 1");
@@ -927,12 +976,17 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
     }
     E->cannibal = cannibal;
     E->db_max = db_max;
-    free(E->tt);
+    tt_release(E);
     u64 buckets = 1ULL << (tt_bits - 3);
-    E->tt = calloc(buckets * TT_WAYS, sizeof(TTEntry));
-    if (!E->tt) {
-        PyErr_NoMemory();
-        return -1;
+    if (shared) {
+        if (tt_map_shared(E, shared, (size_t)(buckets * TT_WAYS * sizeof(TTEntry))) < 0)
+            return -1;
+    } else {
+        E->tt = calloc(buckets * TT_WAYS, sizeof(TTEntry));
+        if (!E->tt) {
+            PyErr_NoMemory();
+            return -1;
+        }
     }
     E->tt_mask = buckets - 1;
     E->tt_bits = tt_bits;
@@ -1141,6 +1195,9 @@ static PyObject *Engine_get_nodes(Engine *E, void *closure) { return PyLong_From
 static PyObject *Engine_get_tt_bits(Engine *E, void *closure) {
     return PyLong_FromLong(E->tt_bits);
 }
+static PyObject *Engine_get_shared(Engine *E, void *closure) {
+    return PyBool_FromLong(E->tt_mapped > 0);
+}
 static PyObject *Engine_get_db_size(Engine *E, void *closure) {
     return PyLong_FromUnsignedLongLong(E->db_count);
 }
@@ -1170,6 +1227,8 @@ static PyMethodDef Engine_methods[] = {
 static PyGetSetDef Engine_getset[] = {
     {"nodes", (getter)Engine_get_nodes, NULL, "nodes searched so far", NULL},
     {"db_size", (getter)Engine_get_db_size, NULL, "entries in the region table", NULL},
+    {"shared", (getter)Engine_get_shared, NULL, "the table is a shared mapping (shared_table)",
+     NULL},
     {"tt_bits", (getter)Engine_get_tt_bits, NULL, "the transposition table holds 2^tt_bits entries", NULL},
     {"stats", (getter)Engine_get_stats, NULL, "search counters", NULL},
     {NULL, NULL, NULL, NULL, NULL},

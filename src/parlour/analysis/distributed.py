@@ -31,10 +31,13 @@ Ray is the ``ray`` extra (``pip install 'parlour[ray]'``); without it
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
+import tempfile
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -47,6 +50,11 @@ from parlour.games.clobber import ClobberGame, ClobberState
 SYMBOLS = "ox"
 WORKER_TT_BITS = 24
 """Each worker's transposition table: 2^24 entries of 16 bytes (256 MB at most)."""
+TASKS_PER_WORKER = 2
+"""Before the first task, the tree is split deeper while it has fewer distinct open
+sub-positions than this many per worker..."""
+MAX_SPLIT_DEPTH = 3
+"""...but never deeper than this many moves."""
 CANCEL_CHECK = 0.25
 """How often (seconds) a worker's search looks at its task's cancellation flag."""
 
@@ -71,6 +79,10 @@ class RayStats:
     worker_seconds: tuple[float, ...] = ()
     """CPU seconds per worker: on a machine shared with other work, the wall time of the solve
     is longer than the largest of these."""
+    task_nodes: tuple[int, ...] = ()
+    """Search nodes of each task that ran to its end, in the order they finished."""
+    shared: bool = False
+    """Whether the workers of each machine shared one transposition table."""
 
 
 @dataclass(frozen=True)
@@ -111,15 +123,23 @@ class SolverWorker:
     """
 
     def __init__(
-        self, params: dict[str, Any], tt_bits: int, engine: str, disk_cache: bool = False
+        self,
+        params: dict[str, Any],
+        tt_bits: int,
+        engine: str,
+        disk_cache: bool = False,
+        shared_table: str | None = None,
     ) -> None:
         import parlour
 
         game = parlour.load_game("clobber", **params)
         assert isinstance(game, ClobberGame)
         self.game = game
+        self.shared_table = shared_table
+        options = {"shared_table": shared_table} if shared_table else None
         # the on-disk region table is read, never written: workers only call mover_wins
-        self.solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits, disk_cache=disk_cache)
+        self.solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits, disk_cache=disk_cache,
+                                    c_options=options)
         self.stopped = 0  # tasks whose search a ray.cancel interrupted
         self._searching = False
         try:
@@ -154,6 +174,17 @@ class SolverWorker:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             self._searching = False
         return wins, self.solver.nodes - before
+
+    def shares(self) -> bool:
+        """Whether this worker's transposition table is the machine's shared one."""
+        return self.solver.c_engine is not None and bool(self.solver.c_engine.shared)
+
+    def forget_table_name(self) -> None:
+        """Remove the shared table's file name: the workers that mapped it keep the table,
+        and the memory goes back to the machine when the last of them stops."""
+        if self.shared_table:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.shared_table)
 
     def counts(self) -> tuple[int, int, float]:
         """Search nodes so far, searches a cancellation stopped, and CPU seconds (once idle)."""
@@ -243,6 +274,13 @@ class _Node:
     queued: bool = False
 
 
+def shared_table_path() -> str:
+    """A fresh name for a shared table: in ``/dev/shm`` (memory) when the machine has it."""
+    folder = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else (
+        tempfile.gettempdir())
+    return os.path.join(folder, f"parlour-clobber-{os.getpid()}-{uuid.uuid4().hex}.tt")
+
+
 def ordered_actions(state: ClobberState) -> list[int]:
     """Moves leaving the opponent the fewest replies first (the local solver's order)."""
     return sorted(state.legal_actions(), key=lambda a: len(state.child(a).legal_actions()))
@@ -267,8 +305,12 @@ class RayClobberSolver:
 
     ``workers`` actors (one CPU each) are started on a local Ray instance (``workers`` CPUs,
     by default this machine's) or, with ``address``, on an existing cluster (by default one
-    per CPU of the cluster; every node needs parlour installed). A Ray instance this object
-    started is shut down by :meth:`close`; one that was running already is left running.
+    per CPU of the cluster; every node needs parlour installed). With ``share_tables`` (the
+    default) the workers of one machine share one transposition table (``tt_bits``), a
+    shared-memory mapping, so that what one proves the others find at once; a cluster's
+    machines each have their own, and share proven sub-positions through the driver. A Ray
+    instance this object started is shut down by :meth:`close`; one that was running already
+    is left running.
     Use it as a context manager. With ``disk_cache`` each worker starts from the on-disk
     region table of its machine (see :mod:`parlour.analysis.database`), as the command line
     does, and leaves the file as it was.
@@ -283,6 +325,7 @@ class RayClobberSolver:
         engine: str = "auto",
         tt_bits: int = WORKER_TT_BITS,
         disk_cache: bool = False,
+        share_tables: bool = True,
     ) -> None:
         if workers is not None and workers < 1:
             raise ValueError("workers must be at least 1")
@@ -295,6 +338,7 @@ class RayClobberSolver:
         self._keys = ClobberSolver(game, engine="python")  # regions and keys only
         self._actors: list[Any] = []
         self._owns_ray = False
+        self.shared = False
         if not ray.is_initialized():
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage-statistics notice
             if address:
@@ -316,10 +360,13 @@ class RayClobberSolver:
                 allow_out_of_order_execution=True
             )
             params = dict(game.params)
+            table = shared_table_path() if share_tables and engine != "python" else None
             self._actors = [
-                actor.remote(params, tt_bits, engine, disk_cache) for _ in range(workers)
+                actor.remote(params, tt_bits, engine, disk_cache, table) for _ in range(workers)
             ]
-            ray.get([a.counts.remote() for a in self._actors])  # started, engine loaded
+            # started, engine loaded, the table mapped by every worker: its name can go
+            self.shared = all(ray.get([a.shares.remote() for a in self._actors]))
+            ray.get([a.forget_table_name.remote() for a in self._actors])
         except BaseException:
             self.close()
             raise
@@ -355,14 +402,17 @@ class RayClobberSolver:
         all_moves: bool = False,
         time_limit: float | None = None,
         progress: Callable[[int, float], Any] | None = None,
-        split_depth: int = 1,
+        split_depth: int | None = None,
     ) -> RaySolution:
         """Solve ``state`` on the workers: the local solver's answer, and what each did.
 
         ``progress(nodes, seconds)`` is called about four times a second with the nodes of
         the tasks finished so far. ``split_depth`` splits the tree that many moves deep before
         the first task (1: the root's moves); more gives many workers work at once, at the
-        cost of searches the local solver would have cut off.
+        cost of searches the local solver would have cut off. By default the tree is split
+        deeper where it has few distinct sub-positions: until there are
+        :data:`TASKS_PER_WORKER` tasks for each worker, at most :data:`MAX_SPLIT_DEPTH` moves
+        deep.
         """
         if not isinstance(state, ClobberState):
             raise TypeError(f"expected a Clobber state, got {type(state).__name__}")
@@ -370,7 +420,7 @@ class RayClobberSolver:
             raise RuntimeError("this solver is closed")
         if _shape(state.get_game()) != _shape(self.game):
             raise ValueError("the position is of another board or variant than this solver's")
-        if split_depth < 1:
+        if split_depth is not None and split_depth < 1:
             raise ValueError("split_depth must be at least 1")
         return _Search(self, state, all_moves, time_limit, progress).run(split_depth)
 
@@ -403,6 +453,7 @@ class _Search:
         self.failures = 0
         self.tasks = self.cancelled = self.splits = self.region_splits = 0
         self.done_nodes = 0
+        self.task_nodes: list[int] = []
         self.root = _Node(state, owner.key(state))
         self.nodes[self.root.key] = self.root
         self.root_moves: list[int] = []
@@ -500,18 +551,22 @@ class _Search:
         return self.root.value is not None
 
     # -- the workers --------------------------------------------------------------------------
-    def run(self, split_depth: int) -> RaySolution:
+    def run(self, split_depth: int | None) -> RaySolution:
         self.before = self._worker_counts()
         frontier = self.split_moves(self.root)
-        for _ in range(split_depth - 1):
+        depth = 1
+        wanted = TASKS_PER_WORKER * len(self.actors)
+        while (depth < split_depth if split_depth is not None else (
+                depth < MAX_SPLIT_DEPTH and 0 < len(self._open(frontier)) < wanted)):
             deeper: list[_Node] = []
             for node in frontier:
                 if node.value is None and node.children is None:
                     deeper += self.split_regions(node)
                     deeper += self.split_moves(node)
             frontier = deeper
-        leaves = [n for n in frontier if n.children is None and n.value is None]
-        if split_depth == 1 and len(self.actors) > 1 and leaves:
+            depth += 1
+        leaves = self._open(frontier)
+        if depth == 1 and len(self.actors) > 1 and leaves:
             # The eldest move, tried first, is the likely winner on a first-player win, and
             # its proof needs every reply refuted: the workers start on its replies.
             leaves[:1] = self.split_moves(leaves[0])
@@ -535,6 +590,11 @@ class _Search:
                 self.progress(self.done_nodes, now - self.started)
         self._stop_all()
         return self._answer(self._counts_since())
+
+    @staticmethod
+    def _open(frontier: list[_Node]) -> list[_Node]:
+        """The distinct unsettled, unsplit sub-positions of ``frontier``, in its order."""
+        return list(dict.fromkeys(n for n in frontier if n.children is None and n.value is None))
 
     def _counts_since(self) -> list[tuple[Any, ...]]:
         """Each worker's counts since this solve began (once its cancelled task stopped)."""
@@ -644,6 +704,7 @@ class _Search:
         if value is None:
             return  # out of time: the deadline check ends the solve
         self.tasks += 1
+        self.task_nodes.append(nodes)
         node_was = node.value
         if node_was is None:
             node.value = value
@@ -704,6 +765,8 @@ class _Search:
             region_splits=self.region_splits,
             worker_nodes=tuple(worker_nodes),
             worker_seconds=tuple(float(c[2]) for c in counts),
+            task_nodes=tuple(self.task_nodes),
+            shared=self.owner.shared,
         )
         return RaySolution(solution, stats)
 
