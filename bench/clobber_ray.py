@@ -101,7 +101,7 @@ def main() -> None:
                 f"{local_s / ray_s:7.2f}x {local_cpu:9.2f} {busiest:7.2f} "
                 f"{local_cpu / busiest:11.2f}x {theirs.nodes / max(mine.nodes, 1):5.2f} "
                 f"{stats.tasks:5d} {stats.cancelled:6d} {stats.splits:6d}"
-                f"{' shared' if stats.shared else ' own tables'}"
+                f"{' shared' if stats.shared else ' own tables'}, {stats.preempted} preempted"
                 f"{'' if same else '  DIFFERENT ANSWER'}",
                 flush=True,
             )

@@ -318,6 +318,7 @@ typedef struct {
     int strip_mode, strip_weight;
     int mode, weight;     /* the ordering of the running search (by the position's shape) */
     uint32_t *hist_good, *hist_tried; /* per move pattern: refutations found, moves tried */
+    uint32_t *own_good, *own_tried;   /* this engine's own history (else the shared one's) */
     double deadline, started, next_report;
     PyObject *progress;
     int aborted; /* 1: time out, 2: Python exception set, 3: node limit */
@@ -926,8 +927,8 @@ static int tt_map_shared(Engine *E, const char *path, size_t bytes) {
 
 static void Engine_dealloc(Engine *E) {
     tt_release(E);
-    free(E->hist_good);
-    free(E->hist_tried);
+    free(E->own_good);
+    free(E->own_tried);
     free(E->arena);
     free(E->db);
     Py_XDECREF(E->progress);
@@ -959,14 +960,16 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
     E->strip_cells = strip_cells;
     E->strip_mode = strip_mode;
     E->strip_weight = strip_weight;
-    if (!E->hist_good) {
-        E->hist_good = calloc(PATTERNS, sizeof(uint32_t));
-        E->hist_tried = calloc(PATTERNS, sizeof(uint32_t));
-        if (!E->hist_good || !E->hist_tried) {
+    if (!E->own_good) {
+        E->own_good = calloc(PATTERNS, sizeof(uint32_t));
+        E->own_tried = calloc(PATTERNS, sizeof(uint32_t));
+        if (!E->own_good || !E->own_tried) {
             PyErr_NoMemory();
             return -1;
         }
     }
+    E->hist_good = E->own_good;
+    E->hist_tried = E->own_tried;
     if (!db_limit) db_limit = 1ULL << (tt_bits > 29 ? 25 : tt_bits > 27 ? tt_bits - 4 : 23);
     E->db_limit = db_limit;
     E->slow_path = slow_path;
@@ -979,8 +982,11 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
     tt_release(E);
     u64 buckets = 1ULL << (tt_bits - 3);
     if (shared) {
-        if (tt_map_shared(E, shared, (size_t)(buckets * TT_WAYS * sizeof(TTEntry))) < 0)
-            return -1;
+        /* the table, then the pattern history: what one worker learns orders the others' */
+        size_t table = (size_t)(buckets * TT_WAYS * sizeof(TTEntry));
+        if (tt_map_shared(E, shared, table + 2 * PATTERNS * sizeof(uint32_t)) < 0) return -1;
+        E->hist_good = (uint32_t *)((char *)E->tt + table);
+        E->hist_tried = E->hist_good + PATTERNS;
     } else {
         E->tt = calloc(buckets * TT_WAYS, sizeof(TTEntry));
         if (!E->tt) {

@@ -83,6 +83,8 @@ class RayStats:
     """Search nodes of each task that ran to its end, in the order they finished."""
     shared: bool = False
     """Whether the workers of each machine shared one transposition table."""
+    preempted: int = 0
+    """Speculative tasks stopped to give their worker a task an open proof surely needs."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +274,7 @@ class _Node:
     worker: int = -1
     started: float = 0.0
     queued: bool = False
+    depth: int = 0  # moves from the root (the fewest, over its parents)
 
 
 def shared_table_path() -> str:
@@ -451,7 +454,7 @@ class _Search:
         # a worker gets one task at a time, so that no task ever waits in an actor's queue
         self.busy: dict[int, Any] = {}
         self.failures = 0
-        self.tasks = self.cancelled = self.splits = self.region_splits = 0
+        self.tasks = self.cancelled = self.splits = self.region_splits = self.preempted = 0
         self.done_nodes = 0
         self.task_nodes: list[int] = []
         self.root = _Node(state, owner.key(state))
@@ -464,9 +467,10 @@ class _Search:
         key = self.owner.key(state)
         found = self.nodes.get(key)
         if found is None:
-            found = self.nodes[key] = _Node(state, key)
+            found = self.nodes[key] = _Node(state, key, depth=parent.depth + 1)
             if key == ("sum",):
                 found.value = False  # no move left: the side to move has lost
+        found.depth = min(found.depth, parent.depth + 1)
         found.parents.append(parent)
         return found
 
@@ -585,6 +589,7 @@ class _Search:
             ready, _ = self.ray.wait(list(self.busy.values()), num_returns=1, timeout=wait)
             for ref in ready:
                 self._collect(ref)
+            self._preempt()
             if self.progress is not None and now - last_report >= 0.25:
                 last_report = now
                 self.progress(self.done_nodes, now - self.started)
@@ -633,13 +638,53 @@ class _Search:
             self.busy[worker] = ref
 
     def _next(self) -> _Node | None:
+        """The next task: the first queued one that is needed and not speculative; else (a
+        worker would idle) the speculative one nearest the root."""
         needed = self.needed()
-        while self.queue:
-            node = self.queue.popleft()
-            node.queued = False
-            if node in needed and node.ref is None:
-                return node
-        return None
+        live = [n for n in self.queue if n in needed and n.ref is None]
+        self.queue = deque(live)
+        if not live:
+            return None
+        sure = [n for n in live if not self._speculative(n)]
+        node = sure[0] if sure else min(live, key=lambda n: n.depth)
+        self.queue.remove(node)
+        node.queued = False
+        return node
+
+    @staticmethod
+    def _speculative(node: _Node) -> bool:
+        """Whether ``node`` waits for an elder brother ("young brothers wait"): a move of a
+        split sub-position whose first move, the one the local solver would search first, is
+        not settled yet. The first move often decides its parent alone (a refutation), and
+        then its brothers are wasted work; once it is settled without deciding, they are
+        needed."""
+        waits = False
+        for parent in node.parents:
+            if parent.children is None or parent.value is not None:
+                continue
+            eldest = parent.children[0]
+            if eldest is node or eldest.value is not None:
+                return False
+            waits = True
+        return waits
+
+    def _preempt(self) -> None:
+        """With no worker idle and a needed, not speculative task waiting, stop the latest
+        speculative task: its worker takes the sure one (what the stopped search proved is in
+        the shared table, or its own), and the speculative one goes back to the queue."""
+        if len(self.busy) < len(self.actors) or not self.queue:
+            return
+        needed = self.needed()
+        if not any(n in needed and n.ref is None and not self._speculative(n)
+                   for n in self.queue):
+            return
+        guesses = [n for n in self.running.values() if self._speculative(n)]
+        if guesses:
+            latest = max(guesses, key=lambda n: n.started)
+            assert latest.ref is not None
+            self._cancel(latest.ref)
+            self.preempted += 1
+            self._enqueue([latest])
 
     def _split(self) -> bool:
         """Split the longest-running unsplit task still needed; queue its parts first.
@@ -767,6 +812,7 @@ class _Search:
             worker_seconds=tuple(float(c[2]) for c in counts),
             task_nodes=tuple(self.task_nodes),
             shared=self.owner.shared,
+            preempted=self.preempted,
         )
         return RaySolution(solution, stats)
 
