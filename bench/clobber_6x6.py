@@ -17,9 +17,9 @@ Targets:
   move: if the opponent wins it, the first move is refuted; if not, it wins and 6x6 is a
   first-player win. ``first`` names all fifteen.
 
-Each target is solved in a fresh child process, one at a time, with ``ClobberSolver(
-root_budget=...)`` (the moves of the side to move tried in passes of growing node budgets)
-and a checkpoint ``DIR/NAME.ckpt`` saved every ``--every`` seconds and when it stops (the time
+Each target is solved in a fresh child process, one at a time, its moves tried in the solver's
+order, each to its end (``--root-budget N``: in passes of growing node budgets instead), with
+a checkpoint ``DIR/NAME.ckpt`` saved every ``--every`` seconds and when it stops (the time
 limit, SIGTERM, Ctrl-C). ``DIR/NAME.json`` keeps the totals over every run of that target
 (nodes, wall and CPU seconds, runs), the moves decided so far and, once solved, the winner and
 its winning move; running the same command again resumes. ``report`` prints them.
@@ -177,7 +177,7 @@ def run_one(name: str, args: argparse.Namespace) -> None:
     game = parlour.load_game("clobber", position=position)
     module = cengine.load_from(Path(args.module)) if args.module else None
     solver = ClobberSolver(
-        game, engine_module=module, tt_bits=args.tt_bits, root_budget=args.root_budget
+        game, engine_module=module, tt_bits=args.tt_bits, root_budget=args.root_budget or None
     )
     state = game.new_initial_state()
     saver = Checkpoint(directory / f"{file_name(name)}.ckpt", every=args.every)
@@ -265,8 +265,8 @@ def report(args: argparse.Namespace) -> None:
             decided = record.get("decided", {})
             won = [m for m, w in decided.items() if w]
             result = "open"
-            move = (f"{len(decided)} of {record.get('moves', '?')} moves refuted" if not won
-                    else ", ".join(won))
+            move = (f"{len(decided)} of {record.get('moves', '?')} moves found losing"
+                    if not won else ", ".join(won))
         else:
             result, move = "not run", "-"
         if name.startswith("first:"):
@@ -300,7 +300,9 @@ def main() -> None:
     parser.add_argument("targets", nargs="*")
     parser.add_argument("--dir", default="hunt-6x6", help="checkpoints and records")
     parser.add_argument("--tt-bits", type=int, default=28)
-    parser.add_argument("--root-budget", type=int, default=1 << 22)
+    parser.add_argument("--root-budget", type=int, default=0,
+                        help="nodes per move in the first pass (0: each move to its end, in "
+                             "the solver's order)")
     parser.add_argument("--every", type=float, default=900.0, help="seconds between saves")
     parser.add_argument("--time-limit", type=float, help="per target and run, wall seconds")
     parser.add_argument("--module", help="a compiled engine to use (cengine.compile_engine)")
