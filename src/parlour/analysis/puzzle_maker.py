@@ -195,6 +195,22 @@ def _label(record: Any) -> str:
     return f"{size} {who}" + (f" (game {match})" if match is not None else "")
 
 
+def unique(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
+    """The puzzles without repeats: a position met again (turned, mirrored or elsewhere on
+    the board) is dropped, the first kept."""
+    import parlour
+
+    maker = PuzzleMaker()
+    kept = []
+    for puzzle in puzzles:
+        state: Any = parlour.load_game("clobber", position=puzzle.position).new_initial_state()
+        key = maker.key(state)
+        if key not in maker.seen:
+            maker.seen.add(key)
+            kept.append(puzzle)
+    return kept
+
+
 def difficulty(puzzle: Puzzle) -> float:
     """How hard a puzzle is: log2 of the solver's effort, plus 3 for each further move to
     find, plus log2 of the moves to choose from."""
