@@ -168,11 +168,21 @@ def run_one(name: str, args: argparse.Namespace) -> None:
     from parlour.analysis import ClobberSolver, SolverTimeout, cengine
     from parlour.analysis.checkpoint import Checkpoint
 
-    position, description = targets()[name]
+    every = targets()
+    position, description = every[name]
     directory = Path(args.dir)
     record = load_state(directory, name)
     if record.get("winner"):
         print(f"{name}: already solved ({record['winner']} wins)", flush=True)
+        return
+    same = transposition(name, every, directory)
+    if same is not None:  # the same position turned, mirrored or moved: its answer is ours
+        other = load_state(directory, same)
+        record.update(position=position, description=description, winner=other["winner"],
+                      winning_moves=[], transposition_of=same, status="solved", nodes=0,
+                      cpu=0, wall=0, runs=0)
+        save_state(directory, name, record)
+        print(f"{name}: a transposition of {same} ({other['winner']} wins)", flush=True)
         return
     game = parlour.load_game("clobber", position=position)
     module = cengine.load_from(Path(args.module)) if args.module else None
@@ -231,6 +241,26 @@ def run_one(name: str, args: argparse.Namespace) -> None:
           "in all", flush=True)
 
 
+def key_of(position: str) -> tuple[Any, ...]:
+    """Positions with equal keys are one position turned, mirrored or moved (the side to move
+    sees the same regions)."""
+    import parlour
+    from parlour.analysis import ClobberSolver
+
+    game = parlour.load_game("clobber", position=position)
+    return tuple(sorted(ClobberSolver(game, engine="python").regions(game.new_initial_state())))
+
+
+def transposition(name: str, every: dict[str, tuple[str, str]], directory: Path) -> str | None:
+    """Another target already solved that is the same position as ``name``."""
+    mine = key_of(every[name][0])
+    for other, (position, _) in every.items():
+        if other != name and load_state(directory, other).get("winner") and (
+                key_of(position) == mine):
+            return other
+    return None
+
+
 def run(args: argparse.Namespace) -> None:
     Path(args.dir).mkdir(parents=True, exist_ok=True)
     for name in expand(args.targets):
@@ -258,7 +288,10 @@ def report(args: argparse.Namespace) -> None:
         record = load_state(Path(args.dir), name)
         p = published.get(name)
         side = every[name][0][-1]
-        if record.get("winner"):
+        if record.get("transposition_of"):
+            result = f"{record['winner']} wins"
+            move = f"(the position of {record['transposition_of']}, turned or mirrored)"
+        elif record.get("winner"):
             result = f"{record['winner']} wins"
             move = ", ".join(record.get("winning_moves", [])) or "-"
         elif record:
