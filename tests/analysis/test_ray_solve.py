@@ -53,8 +53,9 @@ def test_the_command_line_starts_ray_quietly_and_shuts_it_down(capfd):
     assert data["winning_moves"] == []
     assert set(data) == set(local.as_dict()) | {
         "workers", "tasks", "cancelled", "stopped", "splits", "region_splits", "worker_nodes",
-        "worker_seconds",
+        "worker_seconds", "shared", "preempted",
     }
+    assert data["shared"] is True  # the two workers share one table
     assert data["workers"] == 2 and len(data["worker_nodes"]) == 2
     assert data["nodes"] == sum(data["worker_nodes"]) > 0
     assert result.stderr == ""

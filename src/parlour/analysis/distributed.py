@@ -106,6 +106,8 @@ class RaySolution:
             region_splits=self.stats.region_splits,
             worker_nodes=list(self.stats.worker_nodes),
             worker_seconds=[round(t, 3) for t in self.stats.worker_seconds],
+            shared=self.stats.shared,
+            preempted=self.stats.preempted,
         )
         return data
 
