@@ -197,15 +197,24 @@ def _label(record: Any) -> str:
 
 def unique(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
     """The puzzles without repeats: a position met again (turned, mirrored or elsewhere on
-    the board) is dropped, the first kept."""
+    the board) is dropped, the first kept, and so is a position further along another
+    puzzle's line (it is one of that puzzle's steps)."""
     import parlour
 
     maker = PuzzleMaker()
-    kept = []
-    for puzzle in puzzles:
+    given = list(puzzles)
+    steps: set[Any] = set()
+    keys = []
+    for puzzle in given:
         state: Any = parlour.load_game("clobber", position=puzzle.position).new_initial_state()
-        key = maker.key(state)
-        if key not in maker.seen:
+        keys.append(maker.key(state))
+        for move in puzzle.line:
+            state = state.child(state.string_to_action(move))
+            if not state.is_terminal():
+                steps.add(maker.key(state))
+    kept = []
+    for puzzle, key in zip(given, keys, strict=True):
+        if key not in maker.seen and key not in steps:
             maker.seen.add(key)
             kept.append(puzzle)
     return kept

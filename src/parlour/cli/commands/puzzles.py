@@ -168,7 +168,7 @@ def _show(rating: float, solution: bool) -> None:
     state = parlour.load_game("clobber", position=puzzle.position).new_initial_state()
     low, high = min(p.rating for p in everything), max(p.rating for p in everything)
     console.print(f"{len(everything):,} puzzles ship with parlour (ratings {low:.0f} to "
-                  f"{high:.0f}). Puzzle {puzzle.id}, rated {puzzle.rating:.0f}:")
+                  f"{high:.0f}). Puzzle {puzzle.id}, rated {puzzle.rating:.0f}:", soft_wrap=True)
     console.print(escape(str(state)))
     side = "White (o)" if puzzle.to_move == "o" else "Black (x)"
     moves = puzzle.player_moves
