@@ -343,6 +343,7 @@ class RayClobberSolver:
         self._keys = ClobberSolver(game, engine="python")  # regions and keys only
         self._actors: list[Any] = []
         self._owns_ray = False
+        self._table: str | None = None
         self.shared = False
         if not ray.is_initialized():
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage-statistics notice
@@ -366,6 +367,7 @@ class RayClobberSolver:
             )
             params = dict(game.params)
             table = shared_table_path() if share_tables and engine != "python" else None
+            self._table = table
             self._actors = [
                 actor.remote(params, tt_bits, engine, disk_cache, table) for _ in range(workers)
             ]
@@ -374,6 +376,9 @@ class RayClobberSolver:
             ray.get([a.forget_table_name.remote() for a in self._actors])
         except BaseException:
             self.close()
+            if self._table:  # a start that failed half-way leaves no file on this machine
+                with contextlib.suppress(OSError):
+                    os.unlink(self._table)
             raise
 
     @property
