@@ -123,7 +123,7 @@ def load(path: Path | str) -> list[Puzzle]:
 
 
 def _parse(raw: bytes, where: str) -> list[Puzzle]:
-    puzzles = []
+    puzzles: list[Puzzle] = []
     for number, text in enumerate(raw.decode("utf-8").splitlines(), 1):
         if not text.strip():
             continue
