@@ -34,14 +34,15 @@ ALLOWED = {
     # package: the parlour packages it may import (README, "Layout"); "parlour" is the top
     # package (core and games re-exported), allowed wherever games are
     "core": set(),
+    "ratings": set(),  # Glicko-2: a leaf like core, for the puzzles, the arena, the server
     "games": {"core"},
-    "analysis": {"core", "games"},
+    "analysis": {"core", "games", "ratings"},
     "batch": {"core", "games"},
     "agents": {"core", "games", "analysis", "batch"},
-    "arena": {"core", "games", "agents"},
+    "arena": {"core", "games", "agents", "ratings"},
     "rl": {"core", "games", "batch", "agents"},  # the vector environments run on parlour.batch
-    "server": {"core", "games", "agents", "analysis"},  # the Clobber analysis board
-    "cli": {"core", "games", "agents", "analysis", "arena", "server", "_version"},
+    "server": {"core", "games", "agents", "analysis", "ratings"},  # the analysis board, puzzles
+    "cli": {"core", "games", "agents", "analysis", "arena", "server", "ratings", "_version"},
     # the adapters' public names: parlour.openspiel, parlour.pettingzoo, parlour.gymnasium
     "openspiel": {"core", "rl"},
     "pettingzoo": {"core", "rl"},

@@ -10,8 +10,9 @@ import pytest
 
 import parlour
 from parlour.analysis import cgt_value
-from parlour.analysis.cgt import ZERO, ValueTooLarge, add, neg, value_of
+from parlour.analysis.cgt import ZERO, add, neg
 from parlour.analysis.notation import NotationError, read, write
+from parlour.analysis.values import ValueTooLarge, value_of
 from tests.analysis.cgt_reference import Reference
 
 

@@ -13,7 +13,7 @@ See ``docs/analysis.md`` for the method (sums of independent regions, outcome cl
 transposition tables over normalised regions) and measured speeds.
 """
 
-from parlour.analysis.cgt import cgt_value
 from parlour.analysis.solver import ClobberSolver, Solution, SolverTimeout, solve, solver_for
+from parlour.analysis.values import cgt_value
 
 __all__ = ["ClobberSolver", "Solution", "SolverTimeout", "cgt_value", "solve", "solver_for"]

@@ -283,7 +283,7 @@ def _print_json(data: dict[str, Any], value: bool, cgt_value: str | None) -> Non
 
 def _value_text(state: Any, configured: Any) -> str:
     """The position's canonical form in CGSuite's notation (Left is Black)."""
-    from parlour.analysis.cgt import ValueTooLarge, cgt_value
+    from parlour.analysis.values import ValueTooLarge, cgt_value
 
     try:
         return cgt_value(state, max_stones=VALUE_MAX_STONES)
