@@ -12,6 +12,8 @@ from parlour.ratings import (
     NEW_VOLATILITY,
     SCALE,
     glicko2_update,
+    placing_scores,
+    rate_game,
 )
 
 # "Example of the Glicko-2 system" (Glickman): a 1500 / 200 / 0.06 player, tau = 0.5, beats
@@ -87,3 +89,38 @@ def test_the_volatility_is_the_root_of_glickmans_function():
 def test_bad_input_is_refused(rd, volatility, results):
     with pytest.raises(ValueError):
         glicko2_update(1500, rd, volatility, results)
+
+
+def test_a_two_player_game_is_each_players_own_update():
+    a, b = (1600.0, 80.0, 0.06), (1450.0, 200.0, 0.07)
+    after = rate_game([a, b], [1.0, -1.0])
+    assert after[0] == glicko2_update(*a, [(b[0], b[1], 1.0)])
+    assert after[1] == glicko2_update(*b, [(a[0], a[1], 0.0)])
+
+
+def test_a_shared_win_rates_as_a_draw():
+    new = (NEW_RATING, NEW_RD, NEW_VOLATILITY)
+    after = rate_game([new, new], [1.0, 1.0])
+    assert [round(r, 9) for r, _, _ in after] == [NEW_RATING, NEW_RATING]
+    assert after[0][1] < NEW_RD  # a draw is still information: both deviations shrink
+
+
+def test_several_players_are_rated_pair_by_pair_by_placing():
+    new = (NEW_RATING, NEW_RD, NEW_VOLATILITY)
+    # GobbleStones-like placings: a winner, then two losers level on return
+    after = rate_game([new, new, new], [1.0, -1.0, -1.0])
+    assert after[0][0] > NEW_RATING > after[1][0]
+    assert after[1] == pytest.approx(after[2])  # level placings: the same update
+    # the winner's update is two wins against the pre-game ratings
+    assert after[0] == glicko2_update(*new, [(NEW_RATING, NEW_RD, 1.0)] * 2)
+    assert placing_scores([3.0, 1.0, 2.0])[2] == [(0, 0.0), (1, 1.0)]
+
+
+def test_the_order_of_the_seats_does_not_matter():
+    players = [(1500.0, 100.0, 0.06), (1700.0, 60.0, 0.05), (1400.0, 300.0, 0.06)]
+    places = [2.0, 1.0, 3.0]
+    forward = rate_game(players, places)
+    backward = rate_game(players[::-1], places[::-1])
+    assert forward == backward[::-1]
+    with pytest.raises(ValueError, match="one placing per player"):
+        rate_game(players, places[:2])

@@ -129,3 +129,50 @@ def glicko2_update(
     new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     new_mu = mu + new_phi * new_phi * gain
     return new_mu * SCALE + NEW_RATING, new_phi * SCALE, new_volatility
+
+
+def placing_scores(places: list[float]) -> list[list[tuple[int, float]]]:
+    """Each seat's pairwise results in one game, from the seats' placings.
+
+    ``places[i]`` is seat i's standing, higher is better (a return, or a return then points);
+    every pair of seats is one result: 1 to the better placed, 0 to the other, 0.5 each when
+    they are level. This is the Bradley-Terry decomposition of a ranking (the "full
+    pair" model of Weng and Lin, "A Bayesian Approximation Method for Online Ranking", JMLR
+    12, 2011), the way Board Game Arena and most multi-player Elo systems rate a game of several
+    players; for two players it is the game's own win, loss or draw.
+
+    Returns, for each seat, ``[(opponent seat, score), ...]``.
+
+    >>> placing_scores([1.0, -1.0, -1.0])
+    [[(1, 1.0), (2, 1.0)], [(0, 0.0), (2, 0.5)], [(0, 0.0), (1, 0.5)]]
+    """
+    return [
+        [
+            (j, 1.0 if places[i] > places[j] else 0.0 if places[i] < places[j] else 0.5)
+            for j in range(len(places))
+            if j != i
+        ]
+        for i in range(len(places))
+    ]
+
+
+def rate_game(
+    players: list[tuple[float, float, float]],
+    places: list[float],
+    tau: float = DEFAULT_TAU,
+) -> list[tuple[float, float, float]]:
+    """Everyone's new (rating, RD, volatility) after one game, as one rating period.
+
+    ``players[i]`` is seat i's (rating, RD, volatility) before the game and ``places[i]`` its
+    placing (:func:`placing_scores`); each seat is updated against every other seat's rating
+    *before* the game, so the order of the seats does not matter.
+
+    >>> [round(r) for r, _, _ in rate_game([(1500, 350, 0.06), (1500, 350, 0.06)], [1, -1])]
+    [1662, 1338]
+    """
+    if len(players) != len(places):
+        raise ValueError("one placing per player")
+    return [
+        glicko2_update(*players[i], [(players[j][0], players[j][1], s) for j, s in pairs], tau)
+        for i, pairs in enumerate(placing_scores(places))
+    ]

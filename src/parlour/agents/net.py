@@ -21,6 +21,7 @@ import numpy as np
 from parlour.agents.base import Agent, register_agent
 from parlour.agents.playerview import PlayerView
 from parlour.core import Game
+from parlour.games.clobber import ClobberGame
 
 if TYPE_CHECKING:
     import torch
@@ -145,7 +146,7 @@ class NetAgent(Agent):
         self.net = load_network(path, game)
         self.depth = int(depth)
         self.max_leaves = int(max_leaves)
-        self.search = game.name == "clobber" and getattr(game, "grid", None) is not None
+        self.search = isinstance(game, ClobberGame) and game.grid is not None
 
     def _values(self, batch: Any) -> np.ndarray:
         """The network's value of each position of ``batch`` for its player to move; -1 where

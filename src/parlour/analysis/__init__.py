@@ -16,4 +16,9 @@ transposition tables over normalised regions) and measured speeds.
 from parlour.analysis.solver import ClobberSolver, Solution, SolverTimeout, solve, solver_for
 from parlour.analysis.values import cgt_value
 
-__all__ = ["ClobberSolver", "Solution", "SolverTimeout", "cgt_value", "solve", "solver_for"]
+GAMES = ("clobber",)
+"""The games this package solves exactly (``parlour solve GAME`` asks it)."""
+
+__all__ = [
+    "GAMES", "ClobberSolver", "Solution", "SolverTimeout", "cgt_value", "solve", "solver_for",
+]

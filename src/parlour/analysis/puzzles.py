@@ -33,6 +33,9 @@ from typing import Any
 
 from parlour.ratings import NEW_VOLATILITY, glicko2_update
 
+GAMES = ("clobber",)
+"""The games that have puzzles (``parlour puzzles GAME`` and the web's puzzle pages ask).
+"""
 DATA = "clobber-puzzles.jsonl.gz"
 """The shipped set, in ``parlour/analysis/data/``: one JSON object a line, gzip-compressed."""
 PUZZLE_RD = 80.0

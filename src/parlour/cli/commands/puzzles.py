@@ -58,8 +58,11 @@ def puzzles(
     plays arena games between strong agents (or reads --games), keeps the positions where the
     solver proves exactly one winning move, grades them by difficulty and writes them to --out.
     """
-    if game != "clobber":
-        err_console.print(f"[red]error:[/] puzzles are made for Clobber, not {escape(game)}")
+    from parlour.analysis.puzzles import GAMES
+
+    if game.strip().lower() not in GAMES:
+        err_console.print(f"[red]error:[/] puzzles are made for {', '.join(GAMES)}, not "
+                          f"{escape(game)}")
         raise typer.Exit(2)
     if merge:
         _merge(merge, out)
