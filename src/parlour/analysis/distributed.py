@@ -649,6 +649,10 @@ class _Search:
         worker would idle) the speculative one nearest the root."""
         needed = self.needed()
         live = [n for n in self.queue if n in needed and n.ref is None]
+        for dropped in set(self.queue).difference(live):
+            # no longer queued: a transposition that makes it needed again queues it anew
+            # (:meth:`_orphans`); left marked queued, it would never run again
+            dropped.queued = False
         self.queue = deque(live)
         if not live:
             return None
