@@ -7,6 +7,7 @@
 - :mod:`.watch`: a spectator's (``/api/watch/TABLE/...``);
 - :mod:`.analysis`: the Clobber analysis board's answers;
 - :mod:`.learn`: "Learn to play", the tutorials' page and their engine-checked steps;
+- :mod:`.puzzles`: the puzzle page, the next puzzle and the answers' verdicts and ratings;
 - :mod:`.sockets`: the live tables' websockets;
 - :mod:`.accounts`: signing up, in and out, the account's own changes and games;
 - :mod:`.players`: profiles, leaderboards and a game's rating changes;
@@ -24,6 +25,7 @@ from parlour.server.routes import (
     pages,
     play,
     players,
+    puzzles,
     queue,
     sockets,
     watch,
@@ -31,6 +33,6 @@ from parlour.server.routes import (
 
 ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
            analysis.router, learn.router, sockets.router, accounts.router, players.router,
-           queue.router, mail.router)
+           queue.router, mail.router, puzzles.router)
 
 __all__ = ["ROUTERS"]
