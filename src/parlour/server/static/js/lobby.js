@@ -237,6 +237,7 @@ function gameCard(game) {
     el("p", { class: "facts" }, el("span", { text: players }), el("span", { text: about.length }),
       el("a", { href: `/learn/${game.name}`, text: "Learn to play" }),
       el("a", { href: `/rules/${game.name}`, text: "Rules" }),
+      game.puzzles ? el("a", { href: `/puzzles/${game.name}`, text: "Puzzles" }) : null,
       game.name === "clobber" ? el("a", { href: "/analyse/clobber", text: "Analysis board" }) : null),
     el("div", { class: "modes" },
       strength,
