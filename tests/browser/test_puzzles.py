@@ -86,7 +86,7 @@ def test_a_puzzle_solved(server: Server, browser: Browser, screenshots: Screensh
             assert box is not None and box["y"] + box["height"] <= 844
         assert axe_violations(page, axe_source) == []
         assert horizontal_overflow(page) == 0
-        screenshots.save(page, f"puzzle-solved-{size}.png")
+        screenshots.save(page, f"puzzle-solved-{size}.png", readme=size == "desktop")
         rating = page.inner_text("#rating")
         page.click("#next")  # a new puzzle; the rating is kept in this browser
         page.wait_for_function(f"window.parlour.puzzle.id !== {puzzle.id!r}", timeout=WAIT_MS)
@@ -116,7 +116,7 @@ def test_a_puzzle_failed(server: Server, browser: Browser, screenshots: Screensh
         assert page.is_visible("#show") and page.is_visible("#again")
         assert axe_violations(page, axe_source) == []
         assert horizontal_overflow(page) == 0
-        screenshots.save(page, f"puzzle-failed-{size}.png")
+        screenshots.save(page, f"puzzle-failed-{size}.png", readme=size == "phone")
         before = page.evaluate("window.parlour.answers")
         page.click("#show")  # the winning line played out on the board
         page.wait_for_function(f"window.parlour.answers > {before}", timeout=WAIT_MS)
