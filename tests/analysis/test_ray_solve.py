@@ -313,3 +313,26 @@ def test_a_region_placed_alone_keeps_its_stones():
         text = place_region(region, 2, 5, state.to_move)
         assert text is not None
         assert solver.regions(game.state_from_position(text)) == [region]
+
+
+def test_a_sub_position_dropped_from_the_queue_is_queued_again_once_needed():
+    """The driver's queue, without Ray: a queued sub-position nothing needs any more is dropped
+    (its only parent was settled); when a transposition makes it needed again (another
+    sub-position's move leads to it), it is queued again, not left marked as queued and never
+    run (the search then ran out of tasks unsolved)."""
+    from types import SimpleNamespace
+
+    from parlour.analysis.distributed import _Node, _Search
+
+    state = parlour.load_game("clobber", size="2x2").new_initial_state()
+    owner = SimpleNamespace(_ray=None, _actors=[], key=lambda s: ("root",))
+    search = _Search(owner, state, False, None, None)  # type: ignore[arg-type]
+    first, second, shared = (_Node(state, (name,)) for name in ("first", "second", "shared"))
+    search.root.children = [first, second]
+    first.parents, second.parents = [search.root], [search.root]
+    first.children, shared.parents = [shared], [first]
+    search._enqueue([shared, second])
+    first.value = False  # settled by another task: ``shared`` is needed no more
+    assert search._next() is second and not shared.queued and not search.queue
+    second.children, shared.parents = [shared], [first, second]  # a transposition
+    assert search._orphans() and list(search.queue) == [shared]
