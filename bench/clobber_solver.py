@@ -7,6 +7,8 @@
     python bench/clobber_solver.py --mcgs-6x6 --time-limit 1800   # 6x6 openings MCGS solved
     python bench/clobber_solver.py --table --tt-bits 27    # every rectangle of at most 30 squares
     python bench/clobber_solver.py --table --markdown      # ...as the table of docs/analysis.md
+    python bench/clobber_solver.py --reference main --table --markdown --tt-bits 27
+        # every rectangle of at most 30 squares, today's engine against main's, in one run
 
 Each board is solved in a fresh process (cold tables, no on-disk cache), so "peak MB" is the
 peak resident memory of that solve. "outcome" is N (first player wins) or P (second player
@@ -149,9 +151,10 @@ def main() -> None:
                         help="every rectangle of at most 30 squares (--max-squares)")
     parser.add_argument("--max-squares", type=int, default=30)
     parser.add_argument("--markdown", action="store_true", help="--table as a Markdown table")
-    parser.add_argument("--reference", type=Path,
+    parser.add_argument("--reference",
                         help="also solve each board with the engine built from this version of "
-                        "_cclobber.c (e.g. git show main:src/parlour/analysis/_cclobber.c)")
+                        "_cclobber.c: a file, or a git revision (main, a1b2c3d) whose "
+                        "src/parlour/analysis/_cclobber.c is read with git show")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--module", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -163,7 +166,8 @@ def main() -> None:
         from parlour.analysis import cengine
 
         build = Path(tempfile.mkdtemp(prefix="clobber-reference-"))
-        args.reference_module = str(cengine.compile_engine(build, source=args.reference))
+        source = reference_source(args.reference, build)
+        args.reference_module = str(cengine.compile_engine(build, source=source))
         run_reference(args)
         return
 
@@ -210,22 +214,54 @@ def main() -> None:
     print(f"total solve time {total:.1f} s")
 
 
+def reference_source(reference: str, build: Path) -> Path:
+    """The reference engine's source: a file, or the engine at a git revision of this clone."""
+    if Path(reference).is_file():
+        return Path(reference)
+    root = Path(__file__).resolve().parent.parent
+    try:
+        text = subprocess.run(
+            ["git", "-C", str(root), "show", f"{reference}:src/parlour/analysis/_cclobber.c"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise SystemExit(f"cannot read the engine at {reference!r} from git: {exc}") from None
+    target = build / "_cclobber.c"
+    target.write_text(text)
+    return target
+
+
 def run_reference(args: argparse.Namespace) -> None:
     """Each board solved by this engine and by the reference one, one after the other in the
-    same run (same machine load): nodes, wall and CPU seconds, and the ratios."""
-    boards = args.boards or ISSUE_BOARDS
+    same run (same machine load): nodes, wall and CPU seconds, and the ratios. With --table,
+    every rectangle of at most --max-squares squares (both players moving first)."""
+    boards = args.boards or (rectangles(args.max_squares) if args.table else ISSUE_BOARDS)
     print(f"this engine against the one built from {args.reference} "
           f"(tt 2^{args.tt_bits} entries, limit {args.time_limit:g} s per board)")
-    print(f"{'board':>6} {'outcome':>8} {'nodes':>13} {'CPU s':>8} {'wall s':>8} "
-          f"{'ref nodes':>13} {'ref CPU s':>9} {'ref wall s':>10} {'nodes':>6} {'CPU':>6}")
+    if args.markdown:
+        print("| board | outcome | nodes before | nodes after | after/before | CPU s before "
+              "| CPU s after | after/before |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
+    else:
+        print(f"{'board':>6} {'outcome':>8} {'nodes':>13} {'CPU s':>8} {'wall s':>8} "
+              f"{'ref nodes':>13} {'ref CPU s':>9} {'ref wall s':>10} {'nodes':>6} {'CPU':>6}")
     for size in boards:
-        ours = run_in_child(size, args, args.db_max)
         ref = run_in_child(size, args, args.db_max, args.reference_module)
+        ours = run_in_child(size, args, args.db_max)
         if "nodes" not in ours or "nodes" not in ref:
             print(f"{size:>6} {ours['outcome']} / {ref['outcome']}", flush=True)
             continue
         if ours["outcome"] not in ("timeout", ref["outcome"]) and ref["outcome"] != "timeout":
             raise SystemExit(f"{size}: the engines disagree: {ours['outcome']} / {ref['outcome']}")
+        nodes = ours["nodes"] / max(ref["nodes"], 1)
+        cpu = ours["cpu_seconds"] / max(ref["cpu_seconds"], 1e-9)
+        if args.markdown:
+            outcome = ours["outcome"] if ours["outcome"] != "timeout" else (
+                f"not solved in {args.time_limit:g} s")
+            print(f"| {size} | {outcome} | {ref['nodes']:,} | {ours['nodes']:,} | {nodes:.2f} "
+                  f"| {ref['cpu_seconds']:.2f} | {ours['cpu_seconds']:.2f} | {cpu:.2f} |",
+                  flush=True)
+            continue
         print(f"{size:>6} {ours['outcome']:>8} {ours['nodes']:>13,} {ours['cpu_seconds']:>8.2f} "
               f"{ours['seconds']:>8.2f} {ref['nodes']:>13,} {ref['cpu_seconds']:>9.2f} "
               f"{ref['seconds']:>10.2f} {ref['nodes'] / ours['nodes']:>5.2f}x "

@@ -36,23 +36,23 @@ ALLOWED = {
     # package (core and games re-exported), allowed wherever games are
     "i18n": {"_version"},  # translations, below everything: any layer marks its words
     "core": {"i18n"},
+    "ratings": set(),  # Glicko-2: a leaf like core, for the puzzles, the arena, the server
     "games": {"core", "i18n"},
-    "analysis": {"core", "games", "i18n"},
+    "analysis": {"core", "games", "ratings", "i18n"},
     "batch": {"core", "games", "i18n"},
     "agents": {"core", "games", "analysis", "batch", "i18n"},
     "arena": {"core", "games", "agents", "ratings", "i18n"},
     "rl": {"core", "games", "batch", "agents", "i18n"},  # the vector environments: parlour.batch
     "server": {"core", "games", "agents", "analysis", "ratings", "i18n"},  # + the analysis board
     "client": {"core", "games", "agents", "i18n"},  # the Bot API's client, an agent's remote seat
-    "cli": {"core", "games", "agents", "analysis", "arena", "server", "client", "_version",
-            "i18n"},
+    "cli": {"core", "games", "agents", "analysis", "arena", "server", "client", "ratings",
+            "_version", "i18n"},
     # the adapters' public names: parlour.openspiel, parlour.pettingzoo, parlour.gymnasium
     "openspiel": {"core", "rl"},
     "pettingzoo": {"core", "rl"},
     "gymnasium": {"core", "rl"},
     "__init__": {"core", "games", "_version"},
     "_version": set(),
-    "ratings": set(),  # Glicko-2, for the arena and the server alike
 }
 
 

@@ -59,7 +59,7 @@ def test_human_output_names_winner_and_move():
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert "Black (x) to move wins" in flat
-    assert "value (Left = Black x): ↑" in flat
+    assert "value (Left = Black x): ^" in flat  # CGSuite's notation
 
 
 def test_losing_side_is_told_so():

@@ -44,3 +44,21 @@ def test_regions_too_wide_for_the_compiled_engine_use_python(side, cmodule):
     solution = solver.solve(state, all_moves=True)
     assert solver.py_engine.nodes > before  # the Python engine did the work
     assert sorted(solution.winning_moves) == winning_moves(state)
+
+
+def test_engines_mapping_one_shared_table_find_each_others_proofs(tmp_path, cmodule):
+    """``shared_table``: the transposition table (and the pattern history) as a shared mapping
+    of one file; a second engine on the same file answers what the first proved in one node,
+    while an engine of its own searches again, and all three give the same answer."""
+    game = parlour.load_game("clobber", size="3x7")
+    state = game.new_initial_state()
+    path = str(tmp_path / "table")
+    first, second = (ClobberSolver(game, engine_module=cmodule, tt_bits=18,
+                                   c_options={"shared_table": path}) for _ in range(2))
+    alone = ClobberSolver(game, engine_module=cmodule, tt_bits=18)
+    assert first.c_engine.shared and not alone.c_engine.shared
+    assert first.mover_wins(state) is second.mover_wins(state) is alone.mover_wins(state) is True
+    assert second.nodes == 1 and alone.nodes == first.nodes > 1000
+    with pytest.raises(OSError):
+        ClobberSolver(game, engine_module=cmodule, tt_bits=18,
+                      c_options={"shared_table": str(tmp_path / "no" / "such" / "folder")})

@@ -113,6 +113,33 @@ def test_set_up_by_clicking_and_see_every_winning_move(
         context.close()
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_region_values_and_the_sum_in_both_notations(
+    server: Server, browser: Browser, screenshots: Screenshots, axe_source: str, size: str
+):
+    """Two regions, up and star: each region's value as a player reads it and as CGSuite writes
+    it, and the whole position's (up-star, fuzzy: Black to move wins by taking the star)."""
+    context = named_context(browser, None, size)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(server.base + "/analyse/clobber?position=xxo.xo%2F......%20x")
+        page.wait_for_selector("#board [data-arrow='e2f2']", timeout=WAIT_MS)
+        regions = page.locator("#regions li")
+        assert regions.count() == 2
+        texts = sorted(regions.nth(i).inner_text() for i in range(2))
+        assert "value ↑ (^ in CGSuite)" in texts[0] or "value ↑ (^ in CGSuite)" in texts[1]
+        assert any(t.endswith("value *.") for t in texts)  # the same in both notations
+        assert page.inner_text("#total-value") == (
+            "Value of the whole position: ↑* (^* in CGSuite).")
+        assert axe_violations(page, axe_source) == []
+        assert horizontal_overflow(page) == 0
+        screenshots.save(page, f"analysis-values-{size}.png")
+        assert errors == []
+    finally:
+        context.close()
+
+
 def test_a_long_solve_shows_progress_and_can_be_cancelled(server: Server, browser: Browser):
     context = named_context(browser, None)
     page = context.new_page()

@@ -135,7 +135,8 @@ def test_the_sdist_carries_the_sources_and_the_wheel_the_compiled_engine(dist):
         assert any(re.fullmatch(rf"parlour/games/{game}/_cplayout\..*\.so", n) for n in files)
     assert {"parlour/rules/stomple.md", "parlour/server/templates/table.html",
             "parlour/i18n/locale/fr/LC_MESSAGES/parlour.mo",
-            "parlour/games/stomple/tutorial.toml", "parlour/games/stomple/rules.md"} <= set(files)
+            "parlour/games/stomple/tutorial.toml", "parlour/games/stomple/rules.md",
+            "parlour/analysis/data/clobber-puzzles.jsonl.gz"} <= set(files)
     assert f"Version: {parlour.__version__}\n" in metadata.decode()
     with zipfile.ZipFile(dist["wheel_nocc"]) as whl:
         assert not any(("_cclobber." in n or "_cclobber_search." in n or "_cplayout." in n)

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 import parlour
-from parlour.analysis import solve
+from parlour.analysis import cgt_value, solve
 from parlour.analysis.cgt import name, position_value
 from parlour.server.ai import AIRunner, AITimeout
 
@@ -63,9 +63,9 @@ def test_the_documented_position_every_winning_move_its_region_and_line(server: 
     assert answer["regions"] == [{
         "squares": ["a2", "b2", "c2", "d2", "a1", "b1", "c1", "d1"], "stones": 8,
         "outcome": "N", "outcome_text": "whoever moves first in it wins", "value": "*",
-        "value_note": None,
+        "cgsuite": "*", "value_note": None,
     }]
-    assert answer["value"] == "*"
+    assert answer["value"] == answer["value_cgsuite"] == "*"
     check_line(answer)
     assert answer["line_complete"] is True
     assert answer["time_limit"] == 5.0 and answer["nodes"] >= 1
@@ -98,18 +98,21 @@ def test_answers_agree_with_the_solver_move_by_move(server: ServerProcess, posit
         assert region["outcome"] in ("N", "P", "o", "x")
     if all(r["value"] for r in answer["regions"]):
         assert answer["value"] == name(position_value(state))
+        assert answer["value_cgsuite"] == cgt_value(state)
 
 
 def test_region_values_and_outcomes(server: ServerProcess):
     up = analyse(server, "xxo./.... x")
     assert up["regions"][0]["value"] == "↑" and up["regions"][0]["outcome"] == "x"
+    assert up["regions"][0]["cgsuite"] == "^" and up["value_cgsuite"] == "^"
     assert up["regions"][0]["outcome_text"] == "Black (x) wins it, whoever starts"
     two = analyse(server, "xo../..ox/oxxo x")
     assert [len(r["squares"]) for r in two["regions"]] == [2, 6]
     assert two["regions"][0]["value"] == "*"
     # a region too big for its value still gets its outcome class, solved alone
     big = analyse(server, "oxoxox/xoxoxo/oxoxox o")
-    assert big["regions"][0]["value"] is None
+    assert big["regions"][0]["value"] is None and big["regions"][0]["cgsuite"] is None
+    assert big["value"] is None and big["value_cgsuite"] is None
     assert big["regions"][0]["value_note"] == "not worked out (over 10 stones)"
     assert big["regions"][0]["outcome"] == "P"  # 3x6 is a second-player win either way
     over = analyse(server, "x.o. o")
@@ -125,6 +128,8 @@ def test_the_largest_board_the_game_allows(server: ServerProcess):
     answer = analyse(server, "/".join(ranks) + " x")
     assert answer["winner"] == "x" and answer["winning_moves"] == ["a99b99"]  # ↑ + * : take the *
     assert sorted(r["value"] for r in answer["regions"]) == ["*", "↑"]
+    assert sorted(r["cgsuite"] for r in answer["regions"]) == ["*", "^"]
+    assert answer["value_cgsuite"] == "^*"
     assert answer["value"] == name(position_value(state_of(answer["position"])))
     check_line(answer)
 

@@ -5,14 +5,20 @@
     >>> state = parlour.load_game("clobber", size="2x3").new_initial_state()
     >>> solve(state).winner        # 2x3 is a second-player win
     'x'
+    >>> from parlour.analysis import cgt_value
+    >>> cgt_value("xxo")           # a canonical form, in CGSuite's notation (Left = Black)
+    '^'
 
 See ``docs/analysis.md`` for the method (sums of independent regions, outcome classes,
 transposition tables over normalised regions) and measured speeds.
 """
 
 from parlour.analysis.solver import ClobberSolver, Solution, SolverTimeout, solve, solver_for
+from parlour.analysis.values import cgt_value
 
 GAMES = ("clobber",)
 """The games this package solves exactly (``parlour solve GAME`` asks it)."""
 
-__all__ = ["GAMES", "ClobberSolver", "Solution", "SolverTimeout", "solve", "solver_for"]
+__all__ = [
+    "GAMES", "ClobberSolver", "Solution", "SolverTimeout", "cgt_value", "solve", "solver_for",
+]

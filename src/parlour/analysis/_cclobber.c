@@ -23,6 +23,11 @@
 #include <string.h>
 #include <time.h>
 #include <limits.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef uint64_t u64;
 
@@ -298,6 +303,7 @@ typedef struct {
     int tt_bits;
     TTEntry *tt;
     u64 tt_mask; /* number of buckets - 1 */
+    size_t tt_mapped; /* > 0: the table is a shared mapping of this many bytes (shared_table) */
     DBEntry *db;
     u64 db_cap, db_count, db_limit;
     long long nodes;
@@ -307,7 +313,12 @@ typedef struct {
     long long node_limit; /* abort (aborted = 3) when nodes reach it */
     int order_mode;       /* move ordering: 0 mobility, 1.. with the history of patterns */
     int order_weight;     /* weight of mobility against the pattern history (0..1024) */
+    int strip_width;      /* positions whose widest region is this wide, and whose regions */
+    int strip_cells;      /* have boxes of at most this many cells, order with: */
+    int strip_mode, strip_weight;
+    int mode, weight;     /* the ordering of the running search (by the position's shape) */
     uint32_t *hist_good, *hist_tried; /* per move pattern: refutations found, moves tried */
+    uint32_t *own_good, *own_tried;   /* this engine's own history (else the shared one's) */
     double deadline, started, next_report;
     PyObject *progress;
     int aborted; /* 1: time out, 2: Python exception set, 3: node limit */
@@ -324,11 +335,20 @@ static double now_seconds(void) {
 
 static inline TTEntry *tt_bucket(Engine *E, u64 h) { return E->tt + (h & E->tt_mask) * TT_WAYS; }
 
+/* Entries are read and written whole, one 64-bit word at a time, so that several processes can
+   share one table (shared_table): a word is never torn, and its 56 check bits say whether it
+   belongs to the sum looked up. Two writers racing for a bucket can only lose an entry, never
+   corrupt one; a lost entry is a proof to find again, as after any eviction. */
+static inline u64 tt_load(const TTEntry *e) { return __atomic_load_n(e, __ATOMIC_RELAXED); }
+static inline void tt_write(TTEntry *e, u64 v) { __atomic_store_n(e, v, __ATOMIC_RELAXED); }
+
 static int tt_probe(Engine *E, u64 h, u64 g) {
     TTEntry *bucket = tt_bucket(E, h);
     u64 sig = (g & ~0xffULL) | 2;
-    for (int i = 0; i < TT_WAYS; i++)
-        if ((bucket[i] & ~0xfcULL & ~1ULL) == sig) return (int)(bucket[i] & 1);
+    for (int i = 0; i < TT_WAYS; i++) {
+        u64 e = tt_load(&bucket[i]);
+        if ((e & ~0xfcULL & ~1ULL) == sig) return (int)(e & 1);
+    }
     return -1;
 }
 
@@ -342,10 +362,10 @@ static void tt_put(TTEntry *bucket, u64 sig, int lw, int result) {
     u64 val = sig | ((u64)lw << 2) | 2 | (u64)(result & 1);
     int victim = 0, least = 1 << 30;
     for (int i = 0; i < TT_WAYS; i++) {
-        u64 e = bucket[i];
+        u64 e = tt_load(&bucket[i]);
         if ((e & 2) && (e & ~0xffULL) == sig) {
             if ((int)((e >> 2) & 63) > lw) val = (val & ~0xfcULL) | (e & 0xfcULL);
-            bucket[i] = val;
+            tt_write(&bucket[i], val);
             return;
         }
         int w = (e & 2) ? (int)((e >> 2) & 63) : -1;
@@ -356,7 +376,7 @@ static void tt_put(TTEntry *bucket, u64 sig, int lw, int result) {
     }
     /* ways 0..6 keep the costliest proofs; the last way always takes the newest entry */
     if (least > lw) victim = TT_WAYS - 1;
-    bucket[victim] = val;
+    tt_write(&bucket[victim], val);
 }
 
 static void tt_store(Engine *E, u64 h, u64 g, int result, long long work) {
@@ -517,6 +537,13 @@ static inline void start_child(Child *c, int idx, u64 rest1, u64 rest2) {
    below 3^10. Moves with the same neighbourhood tend to be equally good in different positions,
    which the history heuristic exploits. */
 #define PATTERNS 59049
+/* The ordering of positions whose widest region is STRIP_WIDTH wide, in boxes of at most
+   STRIP_CELLS cells: 3xn strips up to 3x9 (measured on every board of at most 30 squares:
+   docs/analysis.md). */
+#define STRIP_WIDTH 3
+#define STRIP_CELLS 27
+#define STRIP_MODE 1
+#define STRIP_WEIGHT 128
 static const int8_t PATTERN_CELLS[10][2] = {{2, 0}, {-1, 0}, {1, -1}, {1, 1}, {0, -1},
                                             {0, 1}, {2, -1}, {2, 1}, {-1, -1}, {-1, 1}};
 
@@ -796,12 +823,12 @@ static int win(Engine *E, const Reg *in, int n) {
     /* Move ordering (a stable insertion sort of indices): fewest moves left to the opponent
        first, and among moves within a few such moves of each other, the one whose pattern
        (move_pattern) refuted most often so far. */
-    if (E->order_mode) {
+    if (E->mode) {
         for (int c = 0; c < nk; c++) {
             int p = kids[c].pattern;
             int h = p < 0 ? 512
                           : (int)(((u64)E->hist_good[p] + 1) * 1024 / ((u64)E->hist_tried[p] + 2));
-            kids[c].score = kids[c].score * E->order_weight - h;
+            kids[c].score = kids[c].score * E->weight - h;
         }
     }
     for (int c = 0; c < nk; c++) {
@@ -826,9 +853,9 @@ static int win(Engine *E, const Reg *in, int n) {
             result = -1;
             goto done;
         }
-        if (E->order_mode && kid->pattern >= 0) {
+        if (E->mode && kid->pattern >= 0) {
             uint32_t lw = (uint32_t)log2_work(E->nodes - before) + 1;
-            uint32_t weight = E->order_mode == 1 ? 1 : E->order_mode == 2 ? lw : lw * lw;
+            uint32_t weight = E->mode == 1 ? 1 : E->mode == 2 ? lw : lw * lw;
             E->hist_tried[kid->pattern] += weight;
             if (sub == 0) E->hist_good[kid->pattern] += weight;
             if (E->hist_tried[kid->pattern] >= (1U << 30)) {
@@ -866,10 +893,42 @@ done:
 }
 
 /* ---------------------------------------------------------------- Python type */
+static void tt_release(Engine *E) {
+    if (E->tt_mapped) munmap(E->tt, E->tt_mapped);
+    else free(E->tt);
+    E->tt = NULL;
+    E->tt_mapped = 0;
+}
+
+/* The table as a shared mapping of the file `path` (created, or sized, when needed): every
+   engine that maps the same file, in any process of this machine, reads and writes one table. */
+static int tt_map_shared(Engine *E, const char *path, size_t bytes) {
+    int fd = open(path, O_RDWR | O_CREAT, 0600);
+    if (fd < 0) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0 || ((size_t)st.st_size != bytes && ftruncate(fd, (off_t)bytes) < 0)) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        close(fd);
+        return -1;
+    }
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        return -1;
+    }
+    E->tt = p;
+    E->tt_mapped = bytes;
+    return 0;
+}
+
 static void Engine_dealloc(Engine *E) {
-    free(E->tt);
-    free(E->hist_good);
-    free(E->hist_tried);
+    tt_release(E);
+    free(E->own_good);
+    free(E->own_tried);
     free(E->arena);
     free(E->db);
     Py_XDECREF(E->progress);
@@ -878,23 +937,39 @@ static void Engine_dealloc(Engine *E) {
 
 static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"cannibal", "tt_bits", "db_max_stones", "slow_path", "db_limit",
-                             "order_mode", "order_weight", NULL};
+                             "order_mode", "order_weight", "strip_width", "strip_mode",
+                             "strip_weight", "strip_cells", "shared_table", NULL};
+    const char *shared = NULL;
     int cannibal = 0, tt_bits = 22, db_max = 14, slow_path = 0;
     int order_mode = 2, order_weight = 64;
+    int strip_width = STRIP_WIDTH, strip_mode = STRIP_MODE, strip_weight = STRIP_WEIGHT;
+    int strip_cells = STRIP_CELLS;
     unsigned long long db_limit = 0; /* 0: 2^23 entries, 2^(tt_bits - 4) for big tables, <= 2^25 */
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|piipKii", kwlist, &cannibal, &tt_bits,
-                                     &db_max, &slow_path, &db_limit, &order_mode, &order_weight))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|piipKiiiiiiz", kwlist, &cannibal, &tt_bits,
+                                     &db_max, &slow_path, &db_limit, &order_mode, &order_weight,
+                                     &strip_width, &strip_mode, &strip_weight, &strip_cells,
+                                     &shared))
         return -1;
-    E->order_mode = order_mode;
-    E->order_weight = order_weight;
-    if (!E->hist_good) {
-        E->hist_good = calloc(PATTERNS, sizeof(uint32_t));
-        E->hist_tried = calloc(PATTERNS, sizeof(uint32_t));
-        if (!E->hist_good || !E->hist_tried) {
+    if (order_weight < 1 || strip_weight < 1) {
+        PyErr_SetString(PyExc_ValueError, "order weights must be at least 1");
+        return -1;
+    }
+    E->order_mode = E->mode = order_mode;
+    E->order_weight = E->weight = order_weight;
+    E->strip_width = strip_width;
+    E->strip_cells = strip_cells;
+    E->strip_mode = strip_mode;
+    E->strip_weight = strip_weight;
+    if (!E->own_good) {
+        E->own_good = calloc(PATTERNS, sizeof(uint32_t));
+        E->own_tried = calloc(PATTERNS, sizeof(uint32_t));
+        if (!E->own_good || !E->own_tried) {
             PyErr_NoMemory();
             return -1;
         }
     }
+    E->hist_good = E->own_good;
+    E->hist_tried = E->own_tried;
     if (!db_limit) db_limit = 1ULL << (tt_bits > 29 ? 25 : tt_bits > 27 ? tt_bits - 4 : 23);
     E->db_limit = db_limit;
     E->slow_path = slow_path;
@@ -904,12 +979,20 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
     }
     E->cannibal = cannibal;
     E->db_max = db_max;
-    free(E->tt);
+    tt_release(E);
     u64 buckets = 1ULL << (tt_bits - 3);
-    E->tt = calloc(buckets * TT_WAYS, sizeof(TTEntry));
-    if (!E->tt) {
-        PyErr_NoMemory();
-        return -1;
+    if (shared) {
+        /* the table, then the pattern history: what one worker learns orders the others' */
+        size_t table = (size_t)(buckets * TT_WAYS * sizeof(TTEntry));
+        if (tt_map_shared(E, shared, table + 2 * PATTERNS * sizeof(uint32_t)) < 0) return -1;
+        E->hist_good = (uint32_t *)((char *)E->tt + table);
+        E->hist_tried = E->hist_good + PATTERNS;
+    } else {
+        E->tt = calloc(buckets * TT_WAYS, sizeof(TTEntry));
+        if (!E->tt) {
+            PyErr_NoMemory();
+            return -1;
+        }
     }
     E->tt_mask = buckets - 1;
     E->tt_bits = tt_bits;
@@ -990,6 +1073,18 @@ static PyObject *Engine_win(Engine *E, PyObject *args, PyObject *kwds) {
     E->aborted = 0;
     E->arena_top = 0;
     E->node_limit = node_limit > 0 ? E->nodes + node_limit : LLONG_MAX;
+    /* The ordering adapts to the position's shape. The pattern history, weighted by proof
+       size, pays on boards two wide and four or more wide (2xn, 5x5, 4x7, 5x6) and on 3x10,
+       but misleads on the shorter three-wide strips (3x9: 9.3 million nodes, 5.0 with
+       mobility counting twice as much and unit history weights), which order that way. */
+    int width = 0, cells = 0;
+    for (int i = 0; i < n; i++) {
+        if (regs[i].k.h > width) width = regs[i].k.h; /* normal forms: h is the smaller side */
+        if (regs[i].k.h * regs[i].k.w > cells) cells = regs[i].k.h * regs[i].k.w;
+    }
+    int strip = width == E->strip_width && cells <= E->strip_cells;
+    E->mode = strip ? E->strip_mode : E->order_mode;
+    E->weight = strip ? E->strip_weight : E->order_weight;
     int res = win(E, regs, n);
     free(regs);
     Py_CLEAR(E->progress);
@@ -1106,6 +1201,9 @@ static PyObject *Engine_get_nodes(Engine *E, void *closure) { return PyLong_From
 static PyObject *Engine_get_tt_bits(Engine *E, void *closure) {
     return PyLong_FromLong(E->tt_bits);
 }
+static PyObject *Engine_get_shared(Engine *E, void *closure) {
+    return PyBool_FromLong(E->tt_mapped > 0);
+}
 static PyObject *Engine_get_db_size(Engine *E, void *closure) {
     return PyLong_FromUnsignedLongLong(E->db_count);
 }
@@ -1135,6 +1233,8 @@ static PyMethodDef Engine_methods[] = {
 static PyGetSetDef Engine_getset[] = {
     {"nodes", (getter)Engine_get_nodes, NULL, "nodes searched so far", NULL},
     {"db_size", (getter)Engine_get_db_size, NULL, "entries in the region table", NULL},
+    {"shared", (getter)Engine_get_shared, NULL, "the table is a shared mapping (shared_table)",
+     NULL},
     {"tt_bits", (getter)Engine_get_tt_bits, NULL, "the transposition table holds 2^tt_bits entries", NULL},
     {"stats", (getter)Engine_get_stats, NULL, "search counters", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -1166,6 +1266,6 @@ PyMODINIT_FUNC PyInit__cclobber(void) {
         Py_DECREF(m);
         return NULL;
     }
-    PyModule_AddIntConstant(m, "VERSION", 2);
+    PyModule_AddIntConstant(m, "VERSION", 3);
     return m;
 }

@@ -14,6 +14,7 @@ is ``*``, ``xxo`` is ``↑`` (up), ``xoo`` is ``↓``. Every plain Clobber posit
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
 from parlour.analysis.engine import GraphSpace, GridSpace, RegionSpace
@@ -173,16 +174,20 @@ def total(values: Iterable[Value]) -> Value:
     return result
 
 
+@cache
 def nimber(n: int) -> Value:
-    return game([nimber(i) for i in range(n)], [nimber(i) for i in range(n)]) if n else ZERO
+    """``*n``: options every smaller nimber, for both players."""
+    smaller = [nimber(i) for i in range(n)]
+    return _intern(smaller, smaller) if n else ZERO  # already canonical
 
 
+@cache
 def integer(n: int) -> Value:
     if n == 0:
         return ZERO
     if n > 0:
-        return game([integer(n - 1)], [])
-    return game([], [integer(n + 1)])
+        return _intern([integer(n - 1)], [])
+    return _intern([], [integer(n + 1)])
 
 
 def ups(n: int, star: int = 0) -> Value:
@@ -299,3 +304,4 @@ def position_value(state: Any) -> Value:
     adjacency = graph_adjacency(game_.topology)
     values = RegionValues(GraphSpace(adjacency, cannibal))
     return total(values.value(r) for r in graph_regions(adjacency, black, white, cannibal))
+

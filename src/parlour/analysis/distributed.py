@@ -31,10 +31,13 @@ Ray is the ``ray`` extra (``pip install 'parlour[ray]'``); without it
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
+import tempfile
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -47,6 +50,11 @@ from parlour.games.clobber import ClobberGame, ClobberState
 SYMBOLS = "ox"
 WORKER_TT_BITS = 24
 """Each worker's transposition table: 2^24 entries of 16 bytes (256 MB at most)."""
+TASKS_PER_WORKER = 2
+"""Before the first task, the tree is split deeper while it has fewer distinct open
+sub-positions than this many per worker..."""
+MAX_SPLIT_DEPTH = 3
+"""...but never deeper than this many moves."""
 CANCEL_CHECK = 0.25
 """How often (seconds) a worker's search looks at its task's cancellation flag."""
 
@@ -71,6 +79,12 @@ class RayStats:
     worker_seconds: tuple[float, ...] = ()
     """CPU seconds per worker: on a machine shared with other work, the wall time of the solve
     is longer than the largest of these."""
+    task_nodes: tuple[int, ...] = ()
+    """Search nodes of each task that ran to its end, in the order they finished."""
+    shared: bool = False
+    """Whether the workers of each machine shared one transposition table."""
+    preempted: int = 0
+    """Speculative tasks stopped to give their worker a task an open proof surely needs."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +106,8 @@ class RaySolution:
             region_splits=self.stats.region_splits,
             worker_nodes=list(self.stats.worker_nodes),
             worker_seconds=[round(t, 3) for t in self.stats.worker_seconds],
+            shared=self.stats.shared,
+            preempted=self.stats.preempted,
         )
         return data
 
@@ -111,15 +127,23 @@ class SolverWorker:
     """
 
     def __init__(
-        self, params: dict[str, Any], tt_bits: int, engine: str, disk_cache: bool = False
+        self,
+        params: dict[str, Any],
+        tt_bits: int,
+        engine: str,
+        disk_cache: bool = False,
+        shared_table: str | None = None,
     ) -> None:
         import parlour
 
         game = parlour.load_game("clobber", **params)
         assert isinstance(game, ClobberGame)
         self.game = game
+        self.shared_table = shared_table
+        options = {"shared_table": shared_table} if shared_table else None
         # the on-disk region table is read, never written: workers only call mover_wins
-        self.solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits, disk_cache=disk_cache)
+        self.solver = ClobberSolver(game, engine=engine, tt_bits=tt_bits, disk_cache=disk_cache,
+                                    c_options=options)
         self.stopped = 0  # tasks whose search a ray.cancel interrupted
         self._searching = False
         try:
@@ -154,6 +178,17 @@ class SolverWorker:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             self._searching = False
         return wins, self.solver.nodes - before
+
+    def shares(self) -> bool:
+        """Whether this worker's transposition table is the machine's shared one."""
+        return self.solver.c_engine is not None and bool(self.solver.c_engine.shared)
+
+    def forget_table_name(self) -> None:
+        """Remove the shared table's file name: the workers that mapped it keep the table,
+        and the memory goes back to the machine when the last of them stops."""
+        if self.shared_table:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.shared_table)
 
     def counts(self) -> tuple[int, int, float]:
         """Search nodes so far, searches a cancellation stopped, and CPU seconds (once idle)."""
@@ -241,6 +276,14 @@ class _Node:
     worker: int = -1
     started: float = 0.0
     queued: bool = False
+    depth: int = 0  # moves from the root (the fewest, over its parents)
+
+
+def shared_table_path() -> str:
+    """A fresh name for a shared table: in ``/dev/shm`` (memory) when the machine has it."""
+    folder = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else (
+        tempfile.gettempdir())
+    return os.path.join(folder, f"parlour-clobber-{os.getpid()}-{uuid.uuid4().hex}.tt")
 
 
 def ordered_actions(state: ClobberState) -> list[int]:
@@ -267,8 +310,12 @@ class RayClobberSolver:
 
     ``workers`` actors (one CPU each) are started on a local Ray instance (``workers`` CPUs,
     by default this machine's) or, with ``address``, on an existing cluster (by default one
-    per CPU of the cluster; every node needs parlour installed). A Ray instance this object
-    started is shut down by :meth:`close`; one that was running already is left running.
+    per CPU of the cluster; every node needs parlour installed). With ``share_tables`` (the
+    default) the workers of one machine share one transposition table (``tt_bits``), a
+    shared-memory mapping, so that what one proves the others find at once; a cluster's
+    machines each have their own, and share proven sub-positions through the driver. A Ray
+    instance this object started is shut down by :meth:`close`; one that was running already
+    is left running.
     Use it as a context manager. With ``disk_cache`` each worker starts from the on-disk
     region table of its machine (see :mod:`parlour.analysis.database`), as the command line
     does, and leaves the file as it was.
@@ -283,6 +330,7 @@ class RayClobberSolver:
         engine: str = "auto",
         tt_bits: int = WORKER_TT_BITS,
         disk_cache: bool = False,
+        share_tables: bool = True,
     ) -> None:
         if workers is not None and workers < 1:
             raise ValueError("workers must be at least 1")
@@ -295,6 +343,8 @@ class RayClobberSolver:
         self._keys = ClobberSolver(game, engine="python")  # regions and keys only
         self._actors: list[Any] = []
         self._owns_ray = False
+        self._table: str | None = None
+        self.shared = False
         if not ray.is_initialized():
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage-statistics notice
             if address:
@@ -316,12 +366,19 @@ class RayClobberSolver:
                 allow_out_of_order_execution=True
             )
             params = dict(game.params)
+            table = shared_table_path() if share_tables and engine != "python" else None
+            self._table = table
             self._actors = [
-                actor.remote(params, tt_bits, engine, disk_cache) for _ in range(workers)
+                actor.remote(params, tt_bits, engine, disk_cache, table) for _ in range(workers)
             ]
-            ray.get([a.counts.remote() for a in self._actors])  # started, engine loaded
+            # started, engine loaded, the table mapped by every worker: its name can go
+            self.shared = all(ray.get([a.shares.remote() for a in self._actors]))
+            ray.get([a.forget_table_name.remote() for a in self._actors])
         except BaseException:
             self.close()
+            if self._table:  # a start that failed half-way leaves no file on this machine
+                with contextlib.suppress(OSError):
+                    os.unlink(self._table)
             raise
 
     @property
@@ -355,14 +412,17 @@ class RayClobberSolver:
         all_moves: bool = False,
         time_limit: float | None = None,
         progress: Callable[[int, float], Any] | None = None,
-        split_depth: int = 1,
+        split_depth: int | None = None,
     ) -> RaySolution:
         """Solve ``state`` on the workers: the local solver's answer, and what each did.
 
         ``progress(nodes, seconds)`` is called about four times a second with the nodes of
         the tasks finished so far. ``split_depth`` splits the tree that many moves deep before
         the first task (1: the root's moves); more gives many workers work at once, at the
-        cost of searches the local solver would have cut off.
+        cost of searches the local solver would have cut off. By default the tree is split
+        deeper where it has few distinct sub-positions: until there are
+        :data:`TASKS_PER_WORKER` tasks for each worker, at most :data:`MAX_SPLIT_DEPTH` moves
+        deep.
         """
         if not isinstance(state, ClobberState):
             raise TypeError(f"expected a Clobber state, got {type(state).__name__}")
@@ -370,7 +430,7 @@ class RayClobberSolver:
             raise RuntimeError("this solver is closed")
         if _shape(state.get_game()) != _shape(self.game):
             raise ValueError("the position is of another board or variant than this solver's")
-        if split_depth < 1:
+        if split_depth is not None and split_depth < 1:
             raise ValueError("split_depth must be at least 1")
         return _Search(self, state, all_moves, time_limit, progress).run(split_depth)
 
@@ -401,8 +461,9 @@ class _Search:
         # a worker gets one task at a time, so that no task ever waits in an actor's queue
         self.busy: dict[int, Any] = {}
         self.failures = 0
-        self.tasks = self.cancelled = self.splits = self.region_splits = 0
+        self.tasks = self.cancelled = self.splits = self.region_splits = self.preempted = 0
         self.done_nodes = 0
+        self.task_nodes: list[int] = []
         self.root = _Node(state, owner.key(state))
         self.nodes[self.root.key] = self.root
         self.root_moves: list[int] = []
@@ -413,9 +474,10 @@ class _Search:
         key = self.owner.key(state)
         found = self.nodes.get(key)
         if found is None:
-            found = self.nodes[key] = _Node(state, key)
+            found = self.nodes[key] = _Node(state, key, depth=parent.depth + 1)
             if key == ("sum",):
                 found.value = False  # no move left: the side to move has lost
+        found.depth = min(found.depth, parent.depth + 1)
         found.parents.append(parent)
         return found
 
@@ -500,18 +562,22 @@ class _Search:
         return self.root.value is not None
 
     # -- the workers --------------------------------------------------------------------------
-    def run(self, split_depth: int) -> RaySolution:
+    def run(self, split_depth: int | None) -> RaySolution:
         self.before = self._worker_counts()
         frontier = self.split_moves(self.root)
-        for _ in range(split_depth - 1):
+        depth = 1
+        wanted = TASKS_PER_WORKER * len(self.actors)
+        while (depth < split_depth if split_depth is not None else (
+                depth < MAX_SPLIT_DEPTH and 0 < len(self._open(frontier)) < wanted)):
             deeper: list[_Node] = []
             for node in frontier:
                 if node.value is None and node.children is None:
                     deeper += self.split_regions(node)
                     deeper += self.split_moves(node)
             frontier = deeper
-        leaves = [n for n in frontier if n.children is None and n.value is None]
-        if split_depth == 1 and len(self.actors) > 1 and leaves:
+            depth += 1
+        leaves = self._open(frontier)
+        if depth == 1 and len(self.actors) > 1 and leaves:
             # The eldest move, tried first, is the likely winner on a first-player win, and
             # its proof needs every reply refuted: the workers start on its replies.
             leaves[:1] = self.split_moves(leaves[0])
@@ -530,11 +596,17 @@ class _Search:
             ready, _ = self.ray.wait(list(self.busy.values()), num_returns=1, timeout=wait)
             for ref in ready:
                 self._collect(ref)
+            self._preempt()
             if self.progress is not None and now - last_report >= 0.25:
                 last_report = now
                 self.progress(self.done_nodes, now - self.started)
         self._stop_all()
         return self._answer(self._counts_since())
+
+    @staticmethod
+    def _open(frontier: list[_Node]) -> list[_Node]:
+        """The distinct unsettled, unsplit sub-positions of ``frontier``, in its order."""
+        return list(dict.fromkeys(n for n in frontier if n.children is None and n.value is None))
 
     def _counts_since(self) -> list[tuple[Any, ...]]:
         """Each worker's counts since this solve began (once its cancelled task stopped)."""
@@ -573,13 +645,57 @@ class _Search:
             self.busy[worker] = ref
 
     def _next(self) -> _Node | None:
+        """The next task: the first queued one that is needed and not speculative; else (a
+        worker would idle) the speculative one nearest the root."""
         needed = self.needed()
-        while self.queue:
-            node = self.queue.popleft()
-            node.queued = False
-            if node in needed and node.ref is None:
-                return node
-        return None
+        live = [n for n in self.queue if n in needed and n.ref is None]
+        for dropped in set(self.queue).difference(live):
+            # no longer queued: a transposition that makes it needed again queues it anew
+            # (:meth:`_orphans`); left marked queued, it would never run again
+            dropped.queued = False
+        self.queue = deque(live)
+        if not live:
+            return None
+        sure = [n for n in live if not self._speculative(n)]
+        node = sure[0] if sure else min(live, key=lambda n: n.depth)
+        self.queue.remove(node)
+        node.queued = False
+        return node
+
+    @staticmethod
+    def _speculative(node: _Node) -> bool:
+        """Whether ``node`` waits for an elder brother ("young brothers wait"): a move of a
+        split sub-position whose first move, the one the local solver would search first, is
+        not settled yet. The first move often decides its parent alone (a refutation), and
+        then its brothers are wasted work; once it is settled without deciding, they are
+        needed."""
+        waits = False
+        for parent in node.parents:
+            if parent.children is None or parent.value is not None:
+                continue
+            eldest = parent.children[0]
+            if eldest is node or eldest.value is not None:
+                return False
+            waits = True
+        return waits
+
+    def _preempt(self) -> None:
+        """With no worker idle and a needed, not speculative task waiting, stop the latest
+        speculative task: its worker takes the sure one (what the stopped search proved is in
+        the shared table, or its own), and the speculative one goes back to the queue."""
+        if len(self.busy) < len(self.actors) or not self.queue:
+            return
+        needed = self.needed()
+        if not any(n in needed and n.ref is None and not self._speculative(n)
+                   for n in self.queue):
+            return
+        guesses = [n for n in self.running.values() if self._speculative(n)]
+        if guesses:
+            latest = max(guesses, key=lambda n: n.started)
+            assert latest.ref is not None
+            self._cancel(latest.ref)
+            self.preempted += 1
+            self._enqueue([latest])
 
     def _split(self) -> bool:
         """Split the longest-running unsplit task still needed; queue its parts first.
@@ -644,6 +760,7 @@ class _Search:
         if value is None:
             return  # out of time: the deadline check ends the solve
         self.tasks += 1
+        self.task_nodes.append(nodes)
         node_was = node.value
         if node_was is None:
             node.value = value
@@ -704,6 +821,9 @@ class _Search:
             region_splits=self.region_splits,
             worker_nodes=tuple(worker_nodes),
             worker_seconds=tuple(float(c[2]) for c in counts),
+            task_nodes=tuple(self.task_nodes),
+            shared=self.owner.shared,
+            preempted=self.preempted,
         )
         return RaySolution(solution, stats)
 

@@ -77,7 +77,7 @@ def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS)
     # the extra time goes to the small regions' values, then the principal line (half of it
     # at least), then the outcome classes of the large regions
     deadline = time.monotonic() + extra_seconds
-    regions, value = describe_regions(state, deadline - extra_seconds / 2)
+    regions, value, value_cgsuite = describe_regions(state, deadline - extra_seconds / 2)
     line, complete = principal_line(state, solver, deadline, solution.winning_actions)
     classify_large_regions(state, solver, regions, deadline)
     mover = SYMBOLS[state.to_move]
@@ -89,6 +89,7 @@ def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS)
         "winning_moves": list(solution.winning_moves),
         "regions": regions,
         "value": value,
+        "value_cgsuite": value_cgsuite,
         "line": line,
         "line_complete": complete,
         "nodes": solution.nodes,
@@ -144,11 +145,15 @@ def _region_bits(state: Any, squares: list[str]) -> tuple[int, int]:
     return state.stones(0) & mask, state.stones(1) & mask
 
 
-def describe_regions(state: Any, deadline: float) -> tuple[list[dict[str, Any]], str | None]:
+def describe_regions(
+    state: Any, deadline: float
+) -> tuple[list[dict[str, Any]], str | None, str | None]:
     """The live regions of ``state`` (groups of stones where someone can still move), each
-    with its squares and, for small ones (while the time lasts), its value and outcome class;
-    and the value of the whole position when every region's is known (Left is Black, ``x``)."""
+    with its squares and, for small ones (while the time lasts), its value (``value`` to read,
+    ``cgsuite`` in CGSuite's notation) and outcome class; and the value of the whole position,
+    in both notations, when every region's is known (Left is Black, ``x``)."""
     from parlour.analysis.cgt import name, outcome, region_value, total
+    from parlour.analysis.notation import write
     from parlour.analysis.regions import components, crop, is_live, normal_form
 
     grid = state.get_game().grid
@@ -162,7 +167,7 @@ def describe_regions(state: Any, deadline: float) -> tuple[list[dict[str, Any]],
             continue
         squares = [square_name(i, rows, columns) for i in range(rows * columns) if group >> i & 1]
         entry: dict[str, Any] = {"squares": squares, "stones": len(squares), "outcome": None,
-                                 "value": None, "value_note": None}
+                                 "value": None, "cgsuite": None, "value_note": None}
         if len(squares) > CGT_MAX_STONES:
             entry["value_note"] = Message("not worked out (over {n} stones)", n=CGT_MAX_STONES)
         elif time.monotonic() >= deadline:
@@ -171,19 +176,21 @@ def describe_regions(state: Any, deadline: float) -> tuple[list[dict[str, Any]],
             value = region_value(normal_form(*crop(rows, columns, b, w)))
             values.append(value)
             entry["outcome"] = {"L": "x", "R": "o"}.get(outcome(value), outcome(value))
-            written = name(value)
-            if len(written) <= VALUE_MAX_CHARS:
-                entry["value"] = written
+            written, cgsuite = name(value), write(value)
+            if max(len(written), len(cgsuite)) <= VALUE_MAX_CHARS:
+                entry["value"], entry["cgsuite"] = written, cgsuite
             else:
                 entry["value_note"] = Message("too long to show")
         entry["outcome_text"] = OUTCOME_TEXT.get(entry["outcome"],
                                                  Message("not worked out in time"))
         described.append(entry)
-    whole = None
+    whole = whole_cgsuite = None
     if len(values) == len(described):
-        written = name(total(values))
-        whole = written if len(written) <= VALUE_MAX_CHARS else None
-    return described, whole
+        value = total(values)
+        written, cgsuite = name(value), write(value)
+        if max(len(written), len(cgsuite)) <= VALUE_MAX_CHARS:
+            whole, whole_cgsuite = written, cgsuite
+    return described, whole, whole_cgsuite
 
 
 def classify_large_regions(

@@ -29,6 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from parlour import i18n
+from parlour.analysis.puzzles import GAMES as PUZZLE_GAMES
 from parlour.server.accounts.accounts import Accounts
 from parlour.server.accounts.mail import Mailer
 from parlour.server.accounts.matchmaking import Matchmaker
@@ -42,6 +43,7 @@ from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db
 from parlour.server.hub import Hub
 from parlour.server.language import Language, LocalisedJSON
 from parlour.server.limits import Limits
+from parlour.server.puzzles import PuzzleRatings, PuzzleSet
 from parlour.server.routes import ROUTERS
 from parlour.server.routes.pages import STATIC
 from parlour.server.security import LOOPBACK_HOSTS, Guard, install_redaction
@@ -94,6 +96,8 @@ def create_app(
         app.state.accounts = accounts
         app.state.passkeys = Passkeys(store, limits, accounts.throttle)
         app.state.ratings = ratings = Ratings(store)
+        app.state.puzzle_ratings = PuzzleRatings(store)
+        app.state.puzzle_sets = {game: PuzzleSet(game) for game in PUZZLE_GAMES}
         app.state.matchmaker = matchmaker = Matchmaker(
             store, limits, ratings.rating_of, hub.maker.create_paired)
         app.state.tokens = Tokens(store, limits)

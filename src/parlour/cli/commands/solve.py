@@ -283,13 +283,13 @@ def _print_json(data: dict[str, Any], value: bool, cgt_value: str | None) -> Non
 
 
 def _value_text(state: Any, configured: Any) -> str:
-    from parlour.analysis.cgt import position_value
+    """The position's canonical form in CGSuite's notation (Left is Black)."""
+    from parlour.analysis.values import ValueTooLarge, cgt_value
 
-    solver = ClobberSolver(configured, engine="python")
-    regions = solver.regions(state)
-    if any(solver.py_engine.space.stones(r) > VALUE_MAX_STONES for r in regions):
+    try:
+        return cgt_value(state, max_stones=VALUE_MAX_STONES)
+    except ValueTooLarge:
         return f"not computed (a region has more than {VALUE_MAX_STONES} stones)"
-    return str(position_value(state))
 
 
 def register(app: typer.Typer) -> None:

@@ -7,6 +7,7 @@
 - :mod:`.watch`: a spectator's (``/api/watch/TABLE/...``);
 - :mod:`.analysis`: the Clobber analysis board's answers;
 - :mod:`.learn`: "Learn to play", the tutorials' page and their engine-checked steps;
+- :mod:`.puzzles`: the puzzle page, the next puzzle and the answers' verdicts and ratings;
 - :mod:`.sockets`: the live tables' websockets;
 - :mod:`.accounts`: signing up, in and out, the account's own changes and games;
 - :mod:`.players`: profiles, leaderboards and a game's rating changes;
@@ -15,7 +16,8 @@
 - :mod:`.tokens`: bot accounts and personal API tokens;
 - :mod:`.challenges`: challenging a player by name, and answering;
 - :mod:`.bot`: the Bot API's streams, moves and resignations;
-- :mod:`.tournaments`: round robins and Swiss events, and their page.
+- :mod:`.tournaments`: round robins and Swiss events, and their page;
+- :mod:`.puzzles`: the puzzle pages, the next puzzle and answers checked along the solver's line.
 """
 
 from parlour.server.routes import (
@@ -30,6 +32,7 @@ from parlour.server.routes import (
     pages,
     play,
     players,
+    puzzles,
     queue,
     sockets,
     tokens,
@@ -40,6 +43,6 @@ from parlour.server.routes import (
 ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
            analysis.router, learn.router, sockets.router, accounts.router, players.router,
            queue.router, mail.router, tokens.router, challenges.router, bot.router,
-           tournaments.router)
+           tournaments.router, puzzles.router)
 
 __all__ = ["ROUTERS"]

@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.agents import agent_names, agents_for
+from parlour.analysis.puzzles import GAMES as PUZZLE_GAMES
 from parlour.core import ParlourError, game_class, list_games, load_game
 from parlour.i18n import Message, text_of
 from parlour.server.ai import is_web_agent
@@ -112,6 +113,7 @@ def game_catalogue() -> list[dict[str, Any]]:
                 "information": kind.information.value,
                 "params": params,
                 "agents": agents_for(name),
+                "puzzles": name in PUZZLE_GAMES,
             }
         )
     return games

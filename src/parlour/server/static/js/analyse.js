@@ -325,6 +325,12 @@ function moveWords(move, player) {
   return player ? t("{player}: {move}", { player: PLAYER[player], move: words }) : words;
 }
 
+// A value as a player reads it (↑), and as CGSuite writes it (^) when that differs, for
+// analysts who take it on to CGSuite or MCGS.
+function withCgsuite(value, cgsuite) {
+  return cgsuite && cgsuite !== value ? `${value} (${cgsuite} in CGSuite)` : value;
+}
+
 function drawPanels() {
   const solved = analysis && analysis.solved;
   $("#result-panel").hidden = !solved;
@@ -348,7 +354,8 @@ function drawPanels() {
   list.replaceChildren();
   analysis.regions.forEach((region, i) => {
     const colour = REGION_COLOURS[i % REGION_COLOURS.length];
-    const value = t("value {value}", { value: region.value !== null ? region.value : region.value_note });
+    const value = t("value {value}", { value: region.value !== null
+      ? withCgsuite(region.value, region.cgsuite) : region.value_note });
     list.append(el("li", { "data-region": String(i + 1) },
       el("span", { class: "swatch", style: `background:${colour}`, "aria-hidden": "true" }),
       el("span", { class: "region-text" },
@@ -356,7 +363,8 @@ function drawPanels() {
         el("span", { text: t("{outcome}; {value}.", { outcome: region.outcome_text, value }) }))));
   });
   $("#total-value").textContent = analysis.value !== null && analysis.regions.length > 1
-    ? t("Value of the whole position: {value}.", { value: analysis.value }) : "";
+    ? t("Value of the whole position: {value}.",
+      { value: withCgsuite(analysis.value, analysis.value_cgsuite) }) : "";
 
   const line = $("#line");
   line.replaceChildren();

@@ -241,6 +241,7 @@ function gameCard(game) {
     el("p", { class: "facts" }, el("span", { text: players }), el("span", { text: about.length }),
       el("a", { href: `/learn/${game.name}`, text: t("Learn to play") }),
       el("a", { href: `/rules/${game.name}`, text: t("Rules") }),
+      game.puzzles ? el("a", { href: `/puzzles/${game.name}`, text: t("Puzzles") }) : null,
       game.name === "clobber" ? el("a", { href: "/analyse/clobber", text: t("Analysis board") }) : null),
     el("div", { class: "modes" },
       strength,

@@ -1,0 +1,356 @@
+"""The 6x6 hunt: the openings on the MCGS "Solving 6x6 Clobber" page, and 6x6's first moves.
+
+    python bench/clobber_6x6.py list                        # every target, what MCGS reported
+    nice -n 19 python bench/clobber_6x6.py run mcgs --dir hunt --time-limit 7200
+    nice -n 19 python bench/clobber_6x6.py run first:3 --dir hunt   # one first move of 6x6
+    python bench/clobber_6x6.py report --dir hunt [--markdown]      # what is decided so far
+
+Targets:
+
+- ``g3m4`` ... : the position after move ``m`` of game ``g`` on the MCGS page (Folkersen, Du
+  and Müller's hunt through 6x6 openings: Black, on a1 in their drawing, moves first; their
+  row 1 is the top rank, ours is the bottom one, so their f2 is our f5). ``mcgs`` names them
+  all, the easiest (by MCGS's time) first.
+- ``first:K`` (K = 1..15): the K-th of the 15 distinct first moves of 6x6 up to the board's
+  symmetries (the start position of ``--size 6x6``, White moving first; by symmetry the same
+  game as the MCGS page's). The target is the position after that move, the opponent to
+  move: if the opponent wins it, the first move is refuted; if not, it wins and 6x6 is a
+  first-player win. ``first`` names all fifteen.
+
+Each target is solved in a fresh child process, one at a time, its moves tried in the solver's
+order, each to its end (``--root-budget N``: in passes of growing node budgets instead), with
+a checkpoint ``DIR/NAME.ckpt`` saved every ``--every`` seconds and when it stops (the time
+limit, SIGTERM, Ctrl-C). ``DIR/NAME.json`` keeps the totals over every run of that target
+(nodes, wall and CPU seconds, runs), the moves decided so far and, once solved, the winner and
+its winning move; running the same command again resumes. ``report`` prints them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MCGS_START = "xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxox x"
+"""The MCGS page's start: Black (x) on their a1 (our a6, the top left) and moving first."""
+
+MCGS_GAMES = {
+    1: ["f2e2", "b1c1", "e1d1", "a2b2", "e3d3"],
+    2: ["a5b5", "e6d6", "b6c6", "f5e5"],
+    3: ["a5a4", "a6b6", "f2f3", "f1e1", "c3c4", "a2a3"],
+    4: ["e1e2", "f5f4", "f2f3", "e6e5", "d2d3"],
+    5: ["b6b5", "a6a5", "c5c4", "a2a3", "d6d5"],
+    6: ["f2f3", "e6d6", "e1d1", "f5e5"],
+    7: ["a5a4", "a2a3", "b6b5", "b1b2"],
+    8: ["b6c6", "f5f4", "a5a4", "e6e5"],
+}
+"""Each listed game's moves in MCGS's coordinates (row 1 at the top), Black first."""
+
+
+@dataclass(frozen=True)
+class Published:
+    """What the MCGS page reports for the position after a game's move."""
+
+    game: int
+    move: int
+    winner: str | None  # "x" / "o", or None: MCGS did not solve it
+    mcgs: str  # their result in words
+
+
+PUBLISHED = [
+    Published(1, 5, "o", "White to play wins (4x4 db, 839 s)"),
+    Published(8, 4, "x", "Black to play wins (4x4 db, 1,353 s)"),
+    Published(6, 4, "x", "Black to play wins (4x4 db, 1,763 s)"),
+    Published(4, 5, "o", "White to play wins (4x4 db, 1,802 s)"),
+    Published(3, 6, "x", "Black to play wins (4x4 db, 1,805 s)"),
+    Published(3, 5, "o", "White to play wins (4x5 db, 2,809 s)"),
+    Published(2, 4, "x", "Black to play wins (4x4 db, 4,258 s)"),
+    Published(8, 3, "o", "White to play wins (4x5 db, 4,458 s)"),
+    Published(7, 4, "x", "Black to play wins (4x4 db, 8,816 s)"),
+    Published(1, 4, "x", "Black to play wins (4x5 db, 22,959 s)"),
+    Published(4, 4, "x", "Black to play wins (a transposition of game 1, move 4)"),
+    Published(6, 3, "o", "White to play wins (4x5 db, 50,396 s)"),
+    Published(3, 4, "o", "Black to play loses (4x5 db, 62,910 s)"),
+    Published(5, 4, None, "not solved (4x4 db, timed out after 10,000 s)"),
+    Published(5, 5, None, "not solved (listed as to do)"),
+    Published(7, 3, None, "not solved (4x5 db, timed out after 100,000 s)"),
+    Published(8, 2, None, "not solved (4x5 db, timed out after 200,000 s)"),
+]
+"""Every position of the page, the easiest for MCGS first (its times, its machine)."""
+
+
+def ours(move: str) -> str:
+    """An MCGS move (row 1 at the top of a 6-row board) in our notation (rank 1 at the bottom)."""
+    return f"{move[0]}{7 - int(move[1])}{move[2]}{7 - int(move[3])}"
+
+
+def mcgs_position(game: int, moves: int) -> str:
+    import parlour
+
+    state = parlour.load_game("clobber", position=MCGS_START).new_initial_state()
+    for move in MCGS_GAMES[game][:moves]:
+        state.apply_action(state.string_to_action(ours(move)))
+    return state.position()
+
+
+def first_moves() -> list[tuple[str, str]]:
+    """The distinct first moves of 6x6 up to symmetry: (move, position after it), in the order
+    of the board (a move's class is named by its first move in action order)."""
+    import parlour
+    from parlour.analysis import ClobberSolver
+
+    game = parlour.load_game("clobber", size="6x6")
+    state = game.new_initial_state()
+    solver = ClobberSolver(game, engine="python")
+    seen: dict[Any, tuple[str, str]] = {}
+    for action in state.legal_actions():
+        child = state.child(action)
+        key = tuple(sorted(solver.regions(child)))
+        seen.setdefault(key, (state.action_to_string(action), child.position()))
+    return list(seen.values())
+
+
+def targets() -> dict[str, tuple[str, str]]:
+    """Every target: name -> (position text, a description)."""
+    found: dict[str, tuple[str, str]] = {}
+    for p in PUBLISHED:
+        found[f"g{p.game}m{p.move}"] = (
+            mcgs_position(p.game, p.move),
+            f"MCGS game {p.game} after move {p.move}: {p.mcgs}",
+        )
+    for k, (move, position) in enumerate(first_moves(), 1):
+        found[f"first:{k}"] = (position, f"6x6 (White first) after {move}")
+    return found
+
+
+def expand(names: list[str]) -> list[str]:
+    every = targets()
+    out: list[str] = []
+    for name in names:
+        if name == "mcgs":
+            out += [f"g{p.game}m{p.move}" for p in PUBLISHED]
+        elif name == "first":
+            out += [n for n in every if n.startswith("first:")]
+        elif name in every:
+            out.append(name)
+        else:
+            raise SystemExit(f"unknown target {name!r}; `list` shows them")
+    return list(dict.fromkeys(out))
+
+
+def file_name(name: str) -> str:
+    return name.replace(":", "-")
+
+
+def load_state(directory: Path, name: str) -> dict[str, Any]:
+    path = directory / f"{file_name(name)}.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def save_state(directory: Path, name: str, data: dict[str, Any]) -> None:
+    path = directory / f"{file_name(name)}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    os.replace(tmp, path)
+
+
+def run_one(name: str, args: argparse.Namespace) -> None:
+    """Solve (or go on solving) one target in this process; update its record."""
+    import parlour
+    from parlour.analysis import ClobberSolver, SolverTimeout, cengine
+    from parlour.analysis.checkpoint import Checkpoint
+
+    every = targets()
+    position, description = every[name]
+    directory = Path(args.dir)
+    record = load_state(directory, name)
+    if record.get("winner"):
+        print(f"{name}: already solved ({record['winner']} wins)", flush=True)
+        return
+    same = transposition(name, every, directory)
+    if same is not None:  # the same position turned, mirrored or moved: its answer is ours
+        other = load_state(directory, same)
+        record.update(position=position, description=description, winner=other["winner"],
+                      winning_moves=[], transposition_of=same, status="solved", nodes=0,
+                      cpu=0, wall=0, runs=0)
+        save_state(directory, name, record)
+        print(f"{name}: a transposition of {same} ({other['winner']} wins)", flush=True)
+        return
+    game = parlour.load_game("clobber", position=position)
+    module = cengine.load_from(Path(args.module)) if args.module else None
+    solver = ClobberSolver(
+        game, engine_module=module, tt_bits=args.tt_bits, root_budget=args.root_budget or None
+    )
+    state = game.new_initial_state()
+    saver = Checkpoint(directory / f"{file_name(name)}.ckpt", every=args.every)
+    started, cpu = time.monotonic(), time.process_time()
+    last = [started]
+    record.setdefault("position", position)
+    record.setdefault("description", description)
+    totals = {k: record.get(k, 0) for k in ("nodes", "wall", "cpu", "runs")}
+
+    def update(nodes: int, status: str) -> None:
+        record.update(
+            nodes=totals["nodes"] + nodes,
+            wall=round(totals["wall"] + time.monotonic() - started, 1),
+            cpu=round(totals["cpu"] + time.process_time() - cpu, 1),
+            runs=totals["runs"] + 1,
+            status=status,
+            decided=dict(saver.decided),
+            moves=len(state.legal_actions()),
+            peak_mb=max(record.get("peak_mb", 0),
+                        round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)),
+        )
+        save_state(directory, name, record)
+
+    def progress(nodes: int, _seconds: float) -> None:
+        if time.monotonic() - last[0] >= 300:
+            last[0] = time.monotonic()
+            update(nodes, "running")
+            won = sum(saver.decided.values())
+            print(f"{name}: {len(saver.decided)}/{len(state.legal_actions())} moves decided "
+                  f"({won} win), {record['nodes']:,} nodes, {record['cpu']:.0f} s CPU in all",
+                  flush=True)
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    nodes_before = solver.nodes
+    try:
+        solution = solver.solve(
+            state, time_limit=args.time_limit, progress=progress, checkpoint=saver
+        )
+    except (KeyboardInterrupt, SolverTimeout):
+        update(solver.nodes - nodes_before, "stopped")
+        print(f"{name}: stopped; {len(saver.decided)} moves decided, {record['nodes']:,} "
+              f"nodes, {record['cpu']:.0f} s CPU in all", flush=True)
+        return
+    record.update(winner=solution.winner, winning_moves=list(solution.winning_moves))
+    update(solution.nodes, "solved")
+    print(f"{name}: {solution.winner} wins ({', '.join(solution.winning_moves) or 'no move'}); "
+          f"{record['nodes']:,} nodes, {record['cpu']:.0f} s CPU, {record['wall']:.0f} s wall "
+          "in all", flush=True)
+
+
+def key_of(position: str) -> tuple[Any, ...]:
+    """Positions with equal keys are one position turned, mirrored or moved (the side to move
+    sees the same regions)."""
+    import parlour
+    from parlour.analysis import ClobberSolver
+
+    game = parlour.load_game("clobber", position=position)
+    return tuple(sorted(ClobberSolver(game, engine="python").regions(game.new_initial_state())))
+
+
+def transposition(name: str, every: dict[str, tuple[str, str]], directory: Path) -> str | None:
+    """Another target already solved that is the same position as ``name``."""
+    mine = key_of(every[name][0])
+    for other, (position, _) in every.items():
+        if other != name and load_state(directory, other).get("winner") and (
+                key_of(position) == mine):
+            return other
+    return None
+
+
+def run(args: argparse.Namespace) -> None:
+    Path(args.dir).mkdir(parents=True, exist_ok=True)
+    for name in expand(args.targets):
+        command = [sys.executable, __file__, "one", name, "--dir", args.dir,
+                   "--tt-bits", str(args.tt_bits), "--root-budget", str(args.root_budget),
+                   "--every", str(args.every)]
+        if args.time_limit:
+            command += ["--time-limit", str(args.time_limit)]
+        if args.module:
+            command += ["--module", args.module]
+        child = subprocess.Popen(command)
+        try:
+            child.wait()
+        except KeyboardInterrupt:
+            child.send_signal(signal.SIGTERM)
+            child.wait()
+            return
+
+
+def report(args: argparse.Namespace) -> None:
+    every = targets()
+    published = {f"g{p.game}m{p.move}": p for p in PUBLISHED}
+    rows = []
+    for name in expand(args.targets or ["mcgs", "first"]):
+        record = load_state(Path(args.dir), name)
+        p = published.get(name)
+        side = every[name][0][-1]
+        if record.get("transposition_of"):
+            result = f"{record['winner']} wins"
+            move = f"(the position of {record['transposition_of']}, turned or mirrored)"
+        elif record.get("winner"):
+            result = f"{record['winner']} wins"
+            move = ", ".join(record.get("winning_moves", [])) or "-"
+        elif record:
+            decided = record.get("decided", {})
+            won = [m for m, w in decided.items() if w]
+            result = "open"
+            move = (f"{len(decided)} of {record.get('moves', '?')} moves found losing"
+                    if not won else ", ".join(won))
+        else:
+            result, move = "not run", "-"
+        if name.startswith("first:"):
+            first = every[name][1].rsplit(" ", 1)[-1]
+            verdict = {"o": "refuted" if side == "o" else "wins",
+                       "x": "refuted" if side == "x" else "wins"}.get(record.get("winner", ""),
+                                                                     "open")
+            label = f"6x6 first move {first}"
+            theirs = verdict
+        else:
+            assert p is not None
+            label = f"game {p.game}, move {p.move}"
+            theirs = p.mcgs
+        rows.append([label, side, result, move, f"{record.get('nodes', 0):,}",
+                     f"{record.get('cpu', 0):,.0f}", f"{record.get('wall', 0):,.0f}", theirs])
+    head = ["position", "to move", "result", "winning move", "nodes", "CPU s", "wall s",
+            "MCGS / verdict"]
+    if args.markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|---|---|---|---|---:|---:|---:|---|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        for row in [head, *rows]:
+            print("  ".join(row))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["list", "run", "one", "report"])
+    parser.add_argument("targets", nargs="*")
+    parser.add_argument("--dir", default="hunt-6x6", help="checkpoints and records")
+    parser.add_argument("--tt-bits", type=int, default=28)
+    parser.add_argument("--root-budget", type=int, default=0,
+                        help="nodes per move in the first pass (0: each move to its end, in "
+                             "the solver's order)")
+    parser.add_argument("--every", type=float, default=900.0, help="seconds between saves")
+    parser.add_argument("--time-limit", type=float, help="per target and run, wall seconds")
+    parser.add_argument("--module", help="a compiled engine to use (cengine.compile_engine)")
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+    if args.command == "list":
+        for name, (position, description) in targets().items():
+            print(f"{name:>9}  {position}  {description}")
+    elif args.command == "one":
+        run_one(args.targets[0], args)
+    elif args.command == "run":
+        run(args)
+    else:
+        report(args)
+
+
+if __name__ == "__main__":
+    main()
