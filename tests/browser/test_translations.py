@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page
 from parlour import list_games
 from parlour.i18n import catalogs
 from tests.server.helpers import ServerProcess as Server
+from tests.server.helpers import account
 
 from .conftest import SIZES, Screenshots
 from .pages import WAIT_MS, axe_violations, horizontal_overflow, wait_my_turn, watch_errors
@@ -109,11 +110,17 @@ def check(page: Page, screenshots: Screenshots, name: str, axe_source: str) -> N
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_lobby_rules_tutorial_and_account_page_in_french(
         server: Server, browser: Browser, screenshots: Screenshots, axe_source: str, size: str):
+    host = account(server, f"fr-host-{size}")  # a tournament to list: the lobby's words for it
+    made = host.post("/api/tournaments", json={"game": "clobber", "params": {"size": "3x4"},
+                                               "format": "swiss", "rounds": 3,
+                                               "name": "Club du jeudi"})
+    assert made.status_code == 201, made.text
     page = french_page(browser, size)
     errors = watch_errors(page)
     try:
         page.goto(server.base + "/")
         page.wait_for_selector(".card h2")
+        page.wait_for_selector("#tournaments-list li")
         assert page.inner_text(".lobby-intro").startswith("Choisissez un jeu")
         computer = page.locator("[data-mode=computer]").first
         assert computer.inner_text() == "Jouer contre l'ordinateur"

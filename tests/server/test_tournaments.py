@@ -142,7 +142,7 @@ def test_what_creating_and_joining_refuse(server: ServerProcess):
     assert info["name"] == "Friday night" and info["status"] == "open"
     assert info["you"] == {"joined": False, "creator": True, "can_join": True,
                            "can_start": True, "tables": []}
-    _refused(guest.post(f"/api/tournaments/{tid}/join"), 401, "sign in first")
+    _refused(guest.post(f"/api/tournaments/{tid}/join"), 401, "sign in, or send a token")
     _refused(ada.post(f"/api/tournaments/{tid}/start"), 409, "at least 2 players")
     assert ada.post(f"/api/tournaments/{tid}/join").json() == {"joined": True, "players": 1}
     assert ada.post(f"/api/tournaments/{tid}/join").json() == {"joined": True, "players": 1}

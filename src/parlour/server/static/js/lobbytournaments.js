@@ -3,21 +3,25 @@
 // form to hold one (POST /api/tournaments, docs/tournaments.md).
 import { $, api, el } from "./common.js";
 import { whoami } from "./account.js";
+import { LANG, t, tn } from "./i18n.js";
 
-const FORMATS = { "round-robin": "round robin", swiss: "Swiss" };
+const FORMATS = { "round-robin": () => t("round robin"), swiss: () => t("Swiss") };
 const SHOWN = 5;
 
-function line(t) {
-  const what = `${t.game_title}, ${FORMATS[t.format]}${t.rated ? ", rated" : ""}`;
+function line(event) {
+  const format = FORMATS[event.format]();
+  const what = event.rated ? t("{game}, {format}, rated", { game: event.game_title, format })
+    : t("{game}, {format}", { game: event.game_title, format });
   let state;
-  if (t.status === "running") state = `round ${t.round} of ${t.rounds}`;
-  else if (t.starts_at) state = `starts ${new Date(t.starts_at * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}`;
-  else state = "open to join";
+  if (event.status === "running") state = t("round {round} of {rounds}", { round: event.round, rounds: event.rounds });
+  else if (event.starts_at) state = t("starts {when}", { when: new Date(event.starts_at * 1000).toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" }) });
+  else state = t("open to join");
+  const running = event.status === "running";
   return el("li", { class: "listing" },
-    el("span", { class: "listing-title" }, el("a", { href: t.url, text: t.name }), el("span", { class: "muted", text: ` ${what}` })),
-    el("span", { class: t.status === "running" ? "state mine" : "state", text: `${state} · ${t.players} player${t.players === 1 ? "" : "s"}` }),
-    el("a", { class: "button quiet", href: t.url, text: t.status === "running" ? "Follow" : "Join",
-      "aria-label": `${t.status === "running" ? "Follow" : "Join"} ${t.name}` }));
+    el("span", { class: "listing-title" }, el("a", { href: event.url, text: event.name }), el("span", { class: "muted", text: ` ${what}` })),
+    el("span", { class: running ? "state mine" : "state", text: `${state} · ${tn("{n} player", "{n} players", event.players)}` }),
+    el("a", { class: "button quiet", href: event.url, text: running ? t("Follow") : t("Join"),
+      "aria-label": running ? t("Follow {name}", { name: event.name }) : t("Join {name}", { name: event.name }) }));
 }
 
 async function holdForm() {
@@ -34,7 +38,7 @@ async function holdForm() {
   game.addEventListener("change", players);
   players();
   $("#t-new-clock").replaceChildren(...clocks.map((c) => el("option", { value: c.key, text: c.label })),
-    el("option", { value: "", text: "No clock (casual only)" }));
+    el("option", { value: "", text: t("No clock (casual only)") }));
   const format = $("#t-new-format");
   format.addEventListener("change", () => { $("#t-new-rounds-label").hidden = format.value !== "swiss"; });
   $("#t-new-form").addEventListener("submit", async (event) => {
