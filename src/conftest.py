@@ -19,6 +19,7 @@ EXTRAS = {
     "parlour/gymnasium.py": ("gymnasium",),
     "parlour/pettingzoo.py": ("gymnasium", "pettingzoo"),
     "parlour/openspiel.py": ("pyspiel",),
+    "parlour/rl/gumbel": ("torch",),
 }
 
 
