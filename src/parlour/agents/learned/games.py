@@ -78,6 +78,8 @@ class SearchAdapter:
     """What a network depends on; a network file records it and refuses another."""
     stem: str
     """The shipped network's file name (without ``.npz``) for this configuration."""
+    max_legal: int
+    """The most legal actions a position can have (sizes the search's arrays)."""
     square_policy: tuple[int, int] | None = None
     """``(per square, extra)`` when action ``square * per_square + k`` is the k-th action on
     a square and ``extra`` more follow (what a convolutional policy head produces)."""
@@ -144,6 +146,10 @@ class ClobberAdapter(SearchAdapter):
         self.config = {"rows": self.rows, "columns": self.columns, "cannibal": self.cannibal}
         self.stem = f"clobber-{self.rows}x{self.columns}" + ("-cannibal" if self.cannibal else "")
         self.square_policy = (4, 0)  # square * 4 + direction (C4)
+        # a move takes one stone to a neighbour: at most one move per pair of neighbours
+        # (the mover's stone and the other's), both ways in Cannibal Clobber (C8)
+        pairs = self.rows * (self.columns - 1) + self.columns * (self.rows - 1)
+        self.max_legal = min(self.num_actions, pairs * (2 if self.cannibal else 1))
         self._batches: dict[int, ClobberBatch] = {}
 
     def _batch(self, positions: Positions) -> ClobberBatch:
@@ -241,6 +247,7 @@ class ReferenceAdapter(SearchAdapter):
         self.game = game
         self.name = game.name
         self.num_actions = game.num_distinct_actions()
+        self.max_legal = self.num_actions
         self.observation_shape = tuple(game.observation_tensor_shape())
 
     @staticmethod

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -62,7 +62,9 @@ class Described:
 
 
 class SearchGame(Protocol):
-    """A game as the search sees it (:mod:`parlour.agents.learned.games` has the adapters)."""
+    """A game as the search sees it (:mod:`parlour.agents.learned.games` has the adapters).
+    It may also say ``max_legal``, the most legal actions a position can have (default: every
+    action), which sizes the search's arrays."""
 
     num_actions: int
     observation_shape: tuple[int, ...]
@@ -202,31 +204,36 @@ class GumbelSearch:
         self.times = SearchTimes()
 
     # -- the pieces -------------------------------------------------------------------------
+    # A node's actions are kept in *slots*: its legal actions in increasing order, padded to
+    # the game's most legal actions a position can have (``max_legal``), so the arithmetic of
+    # every simulation runs over the moves that exist rather than over every action id.
     def _sigma(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(sigma(completed_q), completed_q, visits)`` of nodes ``rows``, ``(k, actions)``."""
+        """``(sigma(completed_q), completed_q, visits)`` of nodes ``rows``, ``(k, slots)``.
+
+        As in DeepMind's mctx, the min-max rescaling of Q runs over every slot, the empty ones
+        holding the mixed value like the unvisited actions (which changes nothing unless every
+        legal action has been visited and the mixed value lies outside their Q-values)."""
         n = self.edge_n[rows]
         q = self.edge_q[rows]
-        legal = self.legal[rows]
         visited = n > 0
         total = n.sum(axis=1, dtype=np.int64).astype(np.float32)
-        seen = self.prior[rows] * visited  # the prior of the visited actions (0 if illegal)
+        seen = self.prior[rows] * visited  # the prior of the visited actions
         weighted = (seen * q).sum(axis=1) / np.maximum(seen.sum(axis=1), TINY)
         mixed = (self.raw[rows] + total * weighted) / (total + ONE)
         completed = np.where(visited, q, mixed[:, None])
-        low = np.where(legal, completed, BIG).min(axis=1, keepdims=True)
-        high = np.where(legal, completed, -BIG).max(axis=1, keepdims=True)
-        scaled = (completed - low) / np.maximum(high - low, EPSILON)
+        low = completed.min(axis=1, keepdims=True)
+        scaled = (completed - low) / np.maximum(completed.max(axis=1, keepdims=True) - low,
+                                                EPSILON)
         scale = (np.float32(self.config.maxvisit_init) + n.max(axis=1).astype(np.float32)) * (
             np.float32(self.config.value_scale))
         return scale[:, None] * scaled, completed, n
 
     def _interior(self, rows: np.ndarray) -> np.ndarray:
         sigma, _completed, n = self._sigma(rows)
-        legal = self.legal[rows]
-        improved = softmax(np.where(legal, self.logits[rows] + sigma, NEG))
+        improved = softmax(self.logits[rows] + sigma)  # empty slots: logit NEG, probability 0
         score = improved - n / (ONE + n.sum(axis=1, keepdims=True, dtype=np.int64)).astype(
             np.float32)
-        return np.argmax(np.where(legal, score, -BIG), axis=1)
+        return np.argmax(np.where(self.legal[rows], score, -BIG), axis=1)
 
     def _root(self, simulation: int) -> np.ndarray:
         sigma, _completed, n = self._sigma(self.roots)
@@ -239,39 +246,53 @@ class GumbelSearch:
             score[stuck] = base[stuck]
         return np.argmax(score, axis=1)
 
-    def _expand(self, parents: np.ndarray, actions: np.ndarray, ids: np.ndarray,
+    def _expand(self, parents: np.ndarray, slots: np.ndarray, ids: np.ndarray,
                 rng: np.random.Generator) -> None:
-        """Make the children ``parents --actions-->`` as nodes ``ids`` and evaluate them."""
+        """Make the children ``parents --slots-->`` as nodes ``ids`` and evaluate them."""
         start = time.perf_counter()
+        actions = self.slot_action[parents, slots]
         kids, described, obs = self.game.expand(take(self.pool, parents), actions, rng)
         middle = time.perf_counter()
         put(self.pool, ids, kids)
         self._store(ids, described, obs)
-        self.child[parents, actions] = ids
+        self.child[parents, slots] = ids
         self.times.engine += middle - start
 
     def _store(self, ids: np.ndarray, described: Described, obs: np.ndarray) -> None:
         live = ~described.terminal
-        self.legal[ids] = described.legal
+        width = self.legal.shape[1]
+        if described.legal.sum(axis=1).max(initial=0) > width:
+            raise ValueError(f"a position with more than {width} legal actions (max_legal)")
+        # each node's legal actions in increasing order: its slots
+        rows, actions = np.nonzero(described.legal)
+        slots = (np.cumsum(described.legal, axis=1) - 1)[rows, actions]
+        slot_action = np.full((ids.size, width), -1, dtype=np.int32)
+        slot_action[rows, slots] = actions
+        legal = slot_action >= 0
+        self.slot_action[ids] = slot_action
+        self.legal[ids] = legal
         self.terminal[ids] = described.terminal
         self.player[ids] = described.player
         raw = described.value.astype(np.float32)
-        logits = np.zeros((ids.size, self.game.num_actions), dtype=np.float32)
+        logits = np.full((ids.size, width), NEG, dtype=np.float32)
         if live.any():
             start = time.perf_counter()
             net_logits, net_value = self.evaluate(obs)
             self.times.network += time.perf_counter() - start
             self.times.evaluations += int(live.sum())
-            logits[live] = net_logits
+            full = np.zeros((ids.size, net_logits.shape[1]), dtype=np.float32)
+            full[live] = net_logits
+            logits[rows, slots] = full[rows, actions]
             raw[live] = net_value
-        logits = np.where(described.legal, logits, NEG)
         self.logits[ids] = logits
-        self.prior[ids] = np.where(described.legal, softmax(logits), 0)
+        self.prior[ids] = np.where(legal, softmax(logits), 0)
         self.raw[ids] = raw
 
     # -- the search -------------------------------------------------------------------------
-    def run(self, roots: Positions, rng: np.random.Generator) -> SearchResult:
-        """Search every position of ``roots`` (none may be over) and return the results."""
+    def run(self, roots: Positions, rng: np.random.Generator,
+            noise: np.ndarray | None = None) -> SearchResult:
+        """Search every position of ``roots`` (none may be over) and return the results.
+        ``noise`` scales the Gumbel noise root by root (default: ``gumbel_scale`` for all)."""
         config = self.config
         start = time.perf_counter()
         engine_before, network_before = self.times.engine, self.times.network
@@ -281,20 +302,22 @@ class GumbelSearch:
         obs = self.game.observe(roots)
         self.times.engine += time.perf_counter() - start
         b, a = described.legal.shape
+        width = min(a, int(getattr(self.game, "max_legal", None) or a))
         nodes = config.simulations + 1
         total = b * nodes
         self.pool = allocate(roots, total)
-        self.legal = np.zeros((total, a), dtype=bool)
+        self.slot_action = np.full((total, width), -1, dtype=np.int32)
+        self.legal = np.zeros((total, width), dtype=bool)
         self.terminal = np.zeros(total, dtype=bool)
         self.player = np.zeros(total, dtype=np.int64)
-        self.logits = np.zeros((total, a), dtype=np.float32)
-        self.prior = np.zeros((total, a), dtype=np.float32)
+        self.logits = np.zeros((total, width), dtype=np.float32)
+        self.prior = np.zeros((total, width), dtype=np.float32)
         self.raw = np.zeros(total, dtype=np.float32)
         self.node_n = np.zeros(total, dtype=np.int32)
         self.node_w = np.zeros(total, dtype=np.float64)
-        self.child = np.full((total, a), -1, dtype=np.int32)
-        self.edge_n = np.zeros((total, a), dtype=np.int32)
-        self.edge_q = np.zeros((total, a), dtype=np.float32)
+        self.child = np.full((total, width), -1, dtype=np.int32)
+        self.edge_n = np.zeros((total, width), dtype=np.int32)
+        self.edge_q = np.zeros((total, width), dtype=np.float32)
         self.roots = np.arange(b, dtype=np.int64) * nodes
         put(self.pool, self.roots, roots)
         self._store(self.roots, described, obs)
@@ -302,8 +325,13 @@ class GumbelSearch:
         self.node_w[self.roots] = self.raw[self.roots]
         self.num_considered = np.minimum(config.considered, described.legal.sum(axis=1))
         self.table = _table(config.considered, config.simulations)
-        noise = rng.gumbel(size=(b, a)).astype(np.float32) * np.float32(config.gumbel_scale)
-        self.gumbel = np.where(described.legal, noise, 0).astype(np.float32)
+        scale = np.full(b, config.gumbel_scale, dtype=np.float32) if noise is None else (
+            np.asarray(noise, dtype=np.float32))
+        noise = rng.gumbel(size=(b, a)).astype(np.float32) * scale[:, None]
+        # the noise of each root action, in its slot
+        slots = self.slot_action[self.roots]
+        self.gumbel = np.where(slots >= 0, np.take_along_axis(noise, np.maximum(slots, 0), 1),
+                               0).astype(np.float32)
         free = np.ones(b, dtype=np.int64)
         everyone = np.arange(b)
         for simulation in range(config.simulations):
@@ -367,19 +395,28 @@ class GumbelSearch:
     def _result(self, obs: np.ndarray, described: Described) -> SearchResult:
         roots = self.roots
         sigma, completed, n = self._sigma(roots)
-        legal = described.legal
-        policy = softmax(np.where(legal, self.logits[roots] + sigma, NEG))
-        policy = np.where(legal, policy, 0).astype(np.float32)
+        legal = self.legal[roots]
+        policy = softmax(self.logits[roots] + sigma)
         most = n.max(axis=1, keepdims=True)
         score = np.where(legal & (n == most), self.gumbel + self.logits[roots] + sigma, -np.inf)
+        best = np.argmax(score, axis=1)
+        b, a = described.legal.shape
+        rows, cols = np.nonzero(legal)
+        actions = self.slot_action[roots][rows, cols]
+
+        def spread(values: np.ndarray, dtype: Any) -> np.ndarray:
+            out = np.zeros((b, a), dtype=dtype)
+            out[rows, actions] = values[rows, cols]
+            return out
+
         return SearchResult(
-            action=np.argmax(score, axis=1),
-            policy=policy,
+            action=self.slot_action[roots, best].astype(np.int64),
+            policy=spread(policy, np.float32),
             value=(self.node_w[roots] / self.node_n[roots]).astype(np.float32),
             raw_value=self.raw[roots].copy(),
-            visits=n,
-            q=np.where(legal, completed, 0).astype(np.float32),
+            visits=spread(n, np.int64),
+            q=spread(completed, np.float32),
             observation=obs,
-            legal=legal,
+            legal=described.legal,
             player=described.player,
         )
