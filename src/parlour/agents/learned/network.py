@@ -10,7 +10,7 @@ Two trunks are understood, both followed by the same two heads:
 
 - ``mlp``: the observation flattened, then ``hidden`` fully connected layers with ReLU;
 - ``resnet``: a 3x3 convolution to ``channels`` planes, ``blocks`` residual blocks (two 3x3
-  convolutions each), then flattened.
+  convolutions each), then flattened, then (if given) ``hidden`` fully connected layers.
 
 The policy head is one linear layer to ``actions`` logits, or (``"policy": "conv"``, resnet
 trunk only) a 1x1 convolution to ``per_square`` logits on every square, in square order (square
@@ -76,6 +76,10 @@ def parameter_shapes(spec: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
                 shapes[f"blocks.{i}.{conv}.weight"] = (c, c, 3, 3)
                 shapes[f"blocks.{i}.{conv}.bias"] = (c,)
         width = c * board[0] * board[1]
+        for i, size in enumerate(spec.get("hidden", [])):
+            shapes[f"hidden.{i}.weight"] = (int(size), width)
+            shapes[f"hidden.{i}.bias"] = (int(size),)
+            width = int(size)
     else:
         raise NetworkFileError(f"unknown trunk {spec['trunk']!r} (mlp or resnet)")
     hidden = int(spec["value_hidden"])
@@ -230,8 +234,8 @@ class Network:
             h = planes.transpose(0, 3, 1, 2).reshape(n, -1)  # PyTorch's flatten order (C,H,W)
         else:
             h = x.reshape(n, -1)
-            for i in range(len(self.spec["hidden"])):
-                h = _relu(self._linear(f"hidden.{i}", h))
+        for i in range(len(self.spec.get("hidden", []))):
+            h = _relu(self._linear(f"hidden.{i}", h))
         if self.spec.get("policy", "linear") == "conv":
             assert planes is not None
             w, b = self._conv["policy_conv"]  # 1x1: a product over the channels

@@ -37,16 +37,16 @@ class PolicyValueNet(nn.Module):
         planes, *board = (int(x) for x in spec["input_shape"])
         if spec["trunk"] == "mlp":
             width = planes * int(np.prod(board, dtype=np.int64))
-            layers = []
-            for size in spec["hidden"]:
-                layers.append(nn.Linear(width, int(size)))
-                width = int(size)
-            self.hidden = nn.ModuleList(layers)
         else:
             c = int(spec["channels"])
             self.stem = nn.Conv2d(planes, c, 3, padding=1)
             self.blocks = nn.ModuleList(Block(c) for _ in range(int(spec["blocks"])))
             width = c * board[0] * board[1]
+        layers = []
+        for size in spec.get("hidden", []):
+            layers.append(nn.Linear(width, int(size)))
+            width = int(size)
+        self.hidden = nn.ModuleList(layers)
         self.conv_policy = spec.get("policy", "linear") == "conv"
         if self.conv_policy:
             c = int(spec["channels"])
@@ -64,13 +64,13 @@ class PolicyValueNet(nn.Module):
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         if self.spec["trunk"] == "mlp":
             h = obs.flatten(1)
-            for layer in self.hidden:
-                h = F.relu(layer(h))
         else:
             planes = F.relu(self.stem(obs))
             for block in self.blocks:
                 planes = block(planes)
             h = planes.flatten(1)
+        for layer in self.hidden:
+            h = F.relu(layer(h))
         value = torch.tanh(self.value_out(F.relu(self.value_hidden(h)))).squeeze(-1)
         if not self.conv_policy:
             return self.policy(h), value
