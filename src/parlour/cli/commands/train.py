@@ -22,6 +22,10 @@ def train(
         float, typer.Option(help="stop after this much training wall time (a resumed run "
                             "counts its earlier sessions)")
     ] = 60.0,
+    cpu_minutes: Annotated[
+        float, typer.Option(help="also stop once the run has used this much CPU time (0: no "
+                            "limit)")
+    ] = 0.0,
     param: Annotated[list[str] | None, typer.Option(help="a game parameter, key=value")] = None,
     seed: Annotated[int, typer.Option(help="seeds the network and self-play")] = 0,
     games: Annotated[int, typer.Option(min=1, max=16384,
@@ -33,7 +37,18 @@ def train(
     workers: Annotated[int, typer.Option(min=1, max=64, help="self-play processes")] = 1,
     max_steps: Annotated[int, typer.Option(min=0, help="stop after this many self-play steps "
                                            "(0: no limit but --minutes)")] = 0,
-    hidden: Annotated[str, typer.Option(help="hidden layer sizes of the network")] = "256,256,256",
+    trunk: Annotated[str, typer.Option(help="the network's trunk: mlp or resnet")] = "mlp",
+    channels: Annotated[int, typer.Option(min=1, max=512,
+                                          help="resnet: convolution channels")] = 32,
+    blocks: Annotated[int, typer.Option(min=0, max=32, help="resnet: residual blocks")] = 3,
+    hidden: Annotated[str, typer.Option(help="fully connected layer sizes (after a resnet's "
+                                        "convolutions), comma-separated; none: ''")
+                      ] = "256,256,256",
+    policy: Annotated[str, typer.Option(help="policy head: linear or conv (resnet)")] = "linear",
+    noisy_plies: Annotated[int, typer.Option(min=0, help="Gumbel noise in the first N moves of "
+                                             "a game only (0: every move)")] = 0,
+    value_mix: Annotated[float, typer.Option(min=0.0, max=1.0, help="value target: this much "
+                                             "search value, the rest the game's result")] = 0.0,
     lr: Annotated[float, typer.Option(help="learning rate (AdamW)")] = 1e-3,
     replay: Annotated[int, typer.Option(min=1, max=10_000_000,
                                         help="positions kept for training")] = 200_000,
@@ -62,10 +77,13 @@ def train(
 
         adapter_for(configured)  # a game the learned player cannot play is refused here
         config = TrainConfig(game=configured.name, params=params, minutes=minutes,
-                             max_steps=max_steps, seed=seed, games=games,
-                             simulations=simulations, considered=considered, hidden=sizes,
-                             lr=lr, replay=replay, reuse=reuse,
-                             checkpoint_minutes=checkpoint_minutes, workers=workers)
+                             max_steps=max_steps, cpu_minutes=cpu_minutes, seed=seed,
+                             games=games,
+                             simulations=simulations, considered=considered, trunk=trunk,
+                             channels=channels, blocks=blocks, hidden=sizes, policy=policy,
+                             noisy_plies=noisy_plies, value_mix=value_mix, lr=lr,
+                             replay=replay, reuse=reuse, checkpoint_minutes=checkpoint_minutes,
+                             workers=workers)
         path = run_training(config, out, log=lambda line: console.print(escape(line)))
     except MissingExtraError as exc:
         err_console.print(f"[red]error:[/] {escape(str(exc))}")

@@ -23,8 +23,9 @@ The run lives in one folder (``out``):
 - ``log.jsonl``: one line a minute: positions per second, losses and where the time went.
 
 The time limit is the run's wall time (``minutes``, earlier sessions of a resumed run
-included); ``max_steps`` stops after a number of self-play steps instead, for a run that
-repeats exactly from its seed.
+included), and optionally its CPU time (``cpu_minutes``, the self-play processes' included);
+``max_steps`` stops after a number of self-play steps instead, for a run that repeats exactly
+from its seed.
 """
 
 from __future__ import annotations
@@ -58,6 +59,10 @@ class TrainConfig:
     minutes: float = 60.0
     max_steps: int = 0
     """Stop after this many self-play steps (0: no limit but ``minutes``)."""
+    cpu_minutes: float = 0.0
+    """Stop once the run has used this much CPU time, its self-play processes' included (0:
+    no such limit). On a machine shared with other work, wall time buys less computation:
+    this bounds the computation itself (60 minutes of a 2-core machine: 120 CPU-minutes)."""
     seed: int = 0
     games: int = 256
     simulations: int = 32
@@ -78,6 +83,10 @@ class TrainConfig:
     warmup: int = 4096
     value_mix: float = 0.0
     """Value target: ``(1 - value_mix) * outcome + value_mix * search value``."""
+    noisy_plies: int = 0
+    """Gumbel noise (sampled candidates and moves) in the first ``noisy_plies`` moves of each
+    self-play game only, the rest played by the search without noise, so that a position's
+    outcome says more about its value (0: noise in every move, as in the paper)."""
     checkpoint_minutes: float = 5.0
     log_seconds: float = 60.0
     threads: int = 1
@@ -94,9 +103,8 @@ class TrainConfig:
             "trunk": self.trunk,
             "value_hidden": self.value_hidden,
         }
-        if self.trunk == "mlp":
-            spec["hidden"] = list(self.hidden)
-        else:
+        spec["hidden"] = list(self.hidden)
+        if self.trunk == "resnet":
             spec.update(channels=self.channels, blocks=self.blocks)
         if self.policy == "conv":
             if self.trunk != "resnet" or adapter.square_policy is None:
@@ -149,8 +157,10 @@ class SelfPlay:
     a finished game restarts at once."""
 
     def __init__(self, adapter: SearchAdapter, search: GumbelSearch, games: int,
-                 rng: np.random.Generator) -> None:
+                 rng: np.random.Generator, noisy_plies: int = 0) -> None:
         self.adapter, self.search, self.rng = adapter, search, rng
+        self.noisy_plies = noisy_plies
+        self.plies = np.zeros(games, dtype=np.int64)
         self.positions = adapter.initial(games, rng)
         self.pending: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float]]] = [
             [] for _ in range(games)
@@ -161,7 +171,11 @@ class SelfPlay:
         """One move in every game. Returns ``(games finished, their positions)``: the
         positions as ``(obs, policy, legal, outcome, search value)`` arrays, or None."""
         adapter = self.adapter
-        result = self.search.run(adapter.search_roots(self.positions, self.rng), self.rng)
+        noise = None
+        if self.noisy_plies:
+            noise = np.where(self.plies < self.noisy_plies, self.search.config.gumbel_scale, 0.0)
+        result = self.search.run(adapter.search_roots(self.positions, self.rng), self.rng, noise)
+        self.plies += 1
         start = time.perf_counter()
         for b, rows in enumerate(self.pending):
             rows.append((result.observation[b], result.policy[b], result.legal[b],
@@ -184,6 +198,7 @@ class SelfPlay:
                     np.stack(legal), np.asarray(outcome, dtype=np.float32),
                     np.asarray(value, dtype=np.float32))
             put(self.positions, done, adapter.initial(done.size, self.rng))
+            self.plies[done] = 0
         self.bookkeeping += time.perf_counter() - start
         return int(done.size), data
 
@@ -348,6 +363,8 @@ class Trainer:
         self._clock()
         if self.config.max_steps:
             return self.counters.steps - steps_at_start >= self.config.max_steps
+        if self.config.cpu_minutes and self.counters.cpu >= 60 * self.config.cpu_minutes:
+            return True
         return self.counters.wall >= 60 * self.config.minutes
 
     def _learn(self, added: int) -> None:
@@ -373,7 +390,8 @@ class Trainer:
         stopped by ``max_steps``)."""
         search = GumbelSearch(self.adapter, evaluator(self.net),
                               GumbelConfig(self.config.simulations, self.config.considered, 1.0))
-        play = SelfPlay(self.adapter, search, self.config.games, self.rng)
+        play = SelfPlay(self.adapter, search, self.config.games, self.rng,
+                        self.config.noisy_plies)
         steps_at_start = self.counters.steps
         before = _times(search, play)
         while not self._done(steps_at_start):
@@ -524,7 +542,7 @@ def _worker(pipe: Any, config: dict[str, Any], spec: dict[str, Any], seed: list[
     net.eval()
     search = GumbelSearch(adapter, evaluator(net),
                           GumbelConfig(settings.simulations, settings.considered, 1.0))
-    play = SelfPlay(adapter, search, games, np.random.default_rng(seed))
+    play = SelfPlay(adapter, search, games, np.random.default_rng(seed), settings.noisy_plies)
     mine = -1
     before, cpu = _times(search, play), time.process_time()
     while not stop.is_set():
