@@ -133,7 +133,8 @@ def test_the_sdist_carries_the_sources_and_the_wheel_the_compiled_engine(dist):
     assert any(re.fullmatch(r"parlour/agents/_cclobber_search\..*\.so", n) for n in files)
     for game in ("gobblestones", "stomple"):
         assert any(re.fullmatch(rf"parlour/games/{game}/_cplayout\..*\.so", n) for n in files)
-    assert {"parlour/rules/stomple.md", "parlour/server/static/table.html"} <= set(files)
+    assert {"parlour/rules/stomple.md", "parlour/server/static/table.html",
+            "parlour/agents/learned/networks/clobber-5x6.npz"} <= set(files)  # the net agent
     assert f"Version: {parlour.__version__}\n" in metadata.decode()
     with zipfile.ZipFile(dist["wheel_nocc"]) as whl:
         assert not any(("_cclobber." in n or "_cclobber_search." in n or "_cplayout." in n)
