@@ -42,25 +42,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np
 
 import parlour
+from agents_strength import _seconds_per_move as seconds_per_move
+from agents_strength import rate
 from parlour.agents import make_agent
-from parlour.arena import fit_elo, plan, run, wilson
+from parlour.arena import fit_elo, plan, run
 from parlour.arena.ratings import pairwise
-
-
-def rate(wins: float, n: int) -> str:
-    low, high = wilson(wins, n)
-    return f"{wins:g}/{n} = {100 * wins / n:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%)"
-
-
-def seconds_per_move(lines: list[dict], agent: str) -> float:
-    seconds = moves = 0.0
-    for line in lines:
-        meta = line["metadata"]
-        for seat, name in enumerate(meta["agents"]):
-            if name == agent:
-                seconds += meta["timing"]["seconds"][seat]
-                moves += meta["timing"]["moves"][seat]
-    return seconds / max(moves, 1)
 
 
 def bench_arena(game: str, net: str, opponent: str, games: int, seed: int, workers: int,
