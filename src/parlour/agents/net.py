@@ -91,7 +91,8 @@ class NetAgent(Agent):
             raise ValueError(f"net: {exc}") from None
         self.path = file
         self.worlds = int(worlds) if game.get_type().information != Information.PERFECT else 1
-        self.config = GumbelConfig(int(simulations), int(considered), float(noise))
+        self.config = GumbelConfig(int(simulations), int(considered), float(noise),
+                                   rounds=True)
         self.search = GumbelSearch(self.adapter, self.network, self.config)
         self.last_search: dict[str, Any] = {}
 
