@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
@@ -44,10 +45,11 @@ from torch.nn import functional as F
 
 from parlour.agents.learned.games import SearchAdapter, adapter_for
 from parlour.agents.learned.network import save as save_network
-from parlour.agents.learned.search import GumbelConfig, GumbelSearch, put, take
+from parlour.agents.learned.search import GumbelConfig, GumbelSearch
 from parlour.core import load_game
 from parlour.rl.gumbel.model import PolicyValueNet, evaluator, export
 from parlour.rl.gumbel.replay import Replay
+from parlour.rl.gumbel.selfplay import SelfPlay
 
 
 @dataclass
@@ -83,6 +85,8 @@ class TrainConfig:
     warmup: int = 4096
     value_mix: float = 0.0
     """Value target: ``(1 - value_mix) * outcome + value_mix * search value``."""
+    rounds: bool = True
+    """Self-play searches simulate each phase's survivors side by side (``GumbelConfig``)."""
     noisy_plies: int = 0
     """Gumbel noise (sampled candidates and moves) in the first ``noisy_plies`` moves of each
     self-play game only, the rest played by the search without noise, so that a position's
@@ -150,57 +154,6 @@ class Counters:
     wall: float = 0.0
     cpu: float = 0.0
     snapshots: list[int] = field(default_factory=list)
-
-
-class SelfPlay:
-    """``games`` self-play games stepped together through one batched search (see the module);
-    a finished game restarts at once."""
-
-    def __init__(self, adapter: SearchAdapter, search: GumbelSearch, games: int,
-                 rng: np.random.Generator, noisy_plies: int = 0) -> None:
-        self.adapter, self.search, self.rng = adapter, search, rng
-        self.noisy_plies = noisy_plies
-        self.plies = np.zeros(games, dtype=np.int64)
-        self.positions = adapter.initial(games, rng)
-        self.pending: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float]]] = [
-            [] for _ in range(games)
-        ]
-        self.bookkeeping = 0.0
-
-    def step(self) -> tuple[int, tuple[np.ndarray, ...] | None]:
-        """One move in every game. Returns ``(games finished, their positions)``: the
-        positions as ``(obs, policy, legal, outcome, search value)`` arrays, or None."""
-        adapter = self.adapter
-        noise = None
-        if self.noisy_plies:
-            noise = np.where(self.plies < self.noisy_plies, self.search.config.gumbel_scale, 0.0)
-        result = self.search.run(adapter.search_roots(self.positions, self.rng), self.rng, noise)
-        self.plies += 1
-        start = time.perf_counter()
-        for b, rows in enumerate(self.pending):
-            rows.append((result.observation[b], result.policy[b], result.legal[b],
-                         int(result.player[b]), float(result.value[b])))
-        self.positions = adapter.children(self.positions, result.action, self.rng)
-        done = np.flatnonzero(adapter.describe(self.positions).terminal)
-        data = None
-        if done.size:
-            returns = adapter.outcomes(take(self.positions, done))
-            obs, policy, legal, outcome, value = [], [], [], [], []
-            for i, game in enumerate(done):
-                for o, p, m, player, v in self.pending[game]:
-                    obs.append(o)
-                    policy.append(p)
-                    legal.append(m)
-                    outcome.append(returns[i, player])
-                    value.append(v)
-                self.pending[game] = []
-            data = (np.stack(obs).astype(np.float16), np.stack(policy).astype(np.float16),
-                    np.stack(legal), np.asarray(outcome, dtype=np.float32),
-                    np.asarray(value, dtype=np.float32))
-            put(self.positions, done, adapter.initial(done.size, self.rng))
-            self.plies[done] = 0
-        self.bookkeeping += time.perf_counter() - start
-        return int(done.size), data
 
 
 class Trainer:
@@ -346,10 +299,16 @@ class Trainer:
         self.last_log = (time.perf_counter(), counters.positions, counters.cpu,
                          dict(self.times))
         self.credit = 0.0
-        if config.workers > 1:
-            self._run_workers()
-        else:
-            self._run_here()
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            if config.workers > 1:
+                self._run_workers()
+            else:
+                self._run_here()
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: keep what was learned
+            self.log("stopped: saving the run so far (run again on the folder to resume)")
+        finally:
+            signal.signal(signal.SIGTERM, previous)
         self._clock()
         self._report()
         self.save()
@@ -389,7 +348,8 @@ class Trainer:
         """Self-play in this process, alternating with training (repeats from the seed when
         stopped by ``max_steps``)."""
         search = GumbelSearch(self.adapter, evaluator(self.net),
-                              GumbelConfig(self.config.simulations, self.config.considered, 1.0))
+                              GumbelConfig(self.config.simulations, self.config.considered, 1.0,
+                                           rounds=self.config.rounds))
         play = SelfPlay(self.adapter, search, self.config.games, self.rng,
                         self.config.noisy_plies)
         steps_at_start = self.counters.steps
@@ -516,6 +476,10 @@ class Trainer:
         self.last_log = (now, counters.positions, counters.cpu, dict(self.times))
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 SYNC_SECONDS = 3.0
 """How often self-play processes get the learner's latest weights."""
 
@@ -541,10 +505,12 @@ def _worker(pipe: Any, config: dict[str, Any], spec: dict[str, Any], seed: list[
     net = PolicyValueNet(spec)
     net.eval()
     search = GumbelSearch(adapter, evaluator(net),
-                          GumbelConfig(settings.simulations, settings.considered, 1.0))
+                          GumbelConfig(settings.simulations, settings.considered, 1.0,
+                                       rounds=settings.rounds))
     play = SelfPlay(adapter, search, games, np.random.default_rng(seed), settings.noisy_plies)
     mine = -1
     before, cpu = _times(search, play), time.process_time()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the learner stops its workers itself
     while not stop.is_set():
         if version.value != mine:
             mine = version.value
