@@ -24,7 +24,8 @@ the same game (Clobber's action ids are OpenSpiel's, C4), checked move by move.
 ``curve``: every network snapshot of a training run (``net-mNNN.npz``) plays ``--games``
 games against each fixed reference (``--refs``: MCTS with fixed iteration budgets, so the
 references are the same on any machine and at any load), and the references play each other;
-Bradley-Terry ratings (Elo scale) are fitted to all of it, anchored so that ``random`` is 0.
+Bradley-Terry ratings (Elo scale) are fitted to all of it, anchored so that the first
+reference is 0.
 
 Win rates come with 95% Wilson intervals.
 """
@@ -45,6 +46,7 @@ import parlour
 from agents_strength import _seconds_per_move as seconds_per_move
 from agents_strength import rate
 from parlour.agents import make_agent
+from parlour.agents.learned.network import Network
 from parlour.arena import fit_elo, plan, run
 from parlour.arena.ratings import pairwise
 
@@ -202,18 +204,20 @@ def bench_curve(run_dir: Path, refs: list[str], games: int, ref_games: int, seed
     wins, played = pairwise(lines, agents)
     ratings = {r.agent: r for r in fit_elo(agents, wins, played)}
     anchor = ratings[refs[0]].elo
-    print(f"\n| minute | Elo ({refs[0]} = 0) | 95% interval | "
+    print(f"\n| wall minute | CPU minutes | positions | Elo ({refs[0]} = 0) | 95% interval | "
           + " | ".join(f"vs {r}" for r in refs) + " |")
-    print("|---|---|---|" + "---|" * len(refs))
+    print("|---|---|---|---|---|" + "---|" * len(refs))
     for ref in refs:
         r = ratings[ref]
-        print(f"| {ref} | {r.elo - anchor:+.0f} | {r.low - anchor:+.0f}..{r.high - anchor:+.0f} |"
-              + " |" * len(refs))
+        print(f"| {ref} | | | {r.elo - anchor:+.0f} | {r.low - anchor:+.0f}..{r.high - anchor:+.0f}"
+              " |" + " |" * len(refs))
     for minute, path in points:
         r = ratings[f"net:path={path}"]
+        trained = Network.load(path).spec.get("trained", {})
         cells = " | ".join(f"{w}/{n}" for _ref, w, n in per_snapshot[minute])
-        print(f"| {minute} | {r.elo - anchor:+.0f} | {r.low - anchor:+.0f}..{r.high - anchor:+.0f}"
-              f" | {cells} |")
+        print(f"| {minute} | {trained.get('cpu_minutes', '?')} | {trained.get('positions', '?')} "
+              f"| {r.elo - anchor:+.0f} | {r.low - anchor:+.0f}..{r.high - anchor:+.0f} | "
+              f"{cells} |")
 
 
 def main() -> None:
@@ -224,8 +228,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--refs", default="random,mcts:iterations=100,mcts:iterations=1000,"
-                        "mcts:iterations=4000", help="curve: the fixed references")
+    parser.add_argument("--refs", default="mcts:iterations=100,mcts:iterations=300,"
+                        "mcts:iterations=1000,mcts:iterations=3000",
+                        help="curve: the fixed references (the first is Elo 0)")
     parser.add_argument("--ref-games", type=int, default=40,
                         help="curve: games per pair of references")
     parser.add_argument("--every", type=int, default=1, help="curve: every N-th minute")

@@ -25,6 +25,7 @@ class SelfPlay:
             [] for _ in range(games)
         ]
         self.bookkeeping = 0.0
+        self.worlds = 0.0
 
     def step(self) -> tuple[int, tuple[np.ndarray, ...] | None]:
         """One move in every game. Returns ``(games finished, their positions)``: the
@@ -33,7 +34,10 @@ class SelfPlay:
         noise = None
         if self.noisy_plies:
             noise = np.where(self.plies < self.noisy_plies, self.search.config.gumbel_scale, 0.0)
-        result = self.search.run(adapter.search_roots(self.positions, self.rng), self.rng, noise)
+        start = time.perf_counter()
+        roots = adapter.search_roots(self.positions, self.rng)  # hidden information: worlds
+        self.worlds += time.perf_counter() - start
+        result = self.search.run(roots, self.rng, noise)
         self.plies += 1
         start = time.perf_counter()
         for b, rows in enumerate(self.pending):

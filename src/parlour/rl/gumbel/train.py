@@ -468,7 +468,7 @@ class Trainer:
             handle.write(json.dumps(entry) + "\n")
         busy = sum(v for k, v in parts.items() if k != "waiting") or 1e-9
         shares = ", ".join(f"{k} {100 * v / busy:.0f}%" for k, v in parts.items()
-                           if k != "waiting")
+                           if k != "waiting" and v >= 0.005 * busy)
         self.log(f"{counters.wall / 60:6.1f} min (cpu {counters.cpu / 60:5.1f}): "
                  f"{counters.games} games, {counters.positions} positions "
                  f"({entry['positions_per_second']:.0f}/s), losses policy {policy:.3f} "
@@ -487,7 +487,7 @@ SYNC_SECONDS = 3.0
 def _times(search: GumbelSearch, play: SelfPlay) -> dict[str, float]:
     t = search.times
     return {"search tree": t.tree, "engine": t.engine, "network": t.network,
-            "bookkeeping": play.bookkeeping}
+            "bookkeeping": play.bookkeeping, "worlds": play.worlds}
 
 
 def _receive(pipe: Any) -> tuple[int, tuple[np.ndarray, ...] | None, dict[str, float]]:
