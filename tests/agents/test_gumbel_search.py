@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import parlour
-from parlour.agents.learned.games import ClobberAdapter
+from parlour.agents.learned.games import ClobberAdapter, adapter_for
 from parlour.agents.learned.network import Network
 from parlour.agents.learned.search import (
     Described,
@@ -209,3 +209,56 @@ def test_clobber_mirror_images_carry_moves_and_tensors_over():
             assert sorted(symmetry.actions[np.flatnonzero(legal[i])]) == image.legal_actions()
             np.testing.assert_array_equal(symmetry.observation(obs[i : i + 1])[0],
                                           image.observation_tensor(image.to_move))
+
+
+def _gobblestones_positions(n: int, decisions: int, seed: int):
+    adapter = adapter_for(parlour.load_game("gobblestones"))
+    rng = np.random.default_rng(seed)
+    positions = adapter.initial(n, rng)
+    for _ in range(decisions):
+        legal = adapter.describe(positions).legal
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in legal])
+        positions = adapter.children(positions, actions, rng)
+    return adapter, positions
+
+
+def test_gobblestones_searches_worlds_its_player_cannot_tell_from_the_game():
+    adapter, positions = _gobblestones_positions(4, 30, seed=5)
+    worlds = adapter.search_roots(positions, np.random.default_rng(1))
+    for state, world in zip(positions["state"], worlds["state"], strict=True):
+        player = state.current_player()
+        assert world is not state and world.current_player() == player
+        assert world.view(player) == state.view(player)  # the same for the player (G-3)
+        np.testing.assert_array_equal(world.observation_tensor(player),
+                                      state.observation_tensor(player))
+        assert world.legal_actions() == state.legal_actions()
+    described = adapter.describe(worlds)
+    assert (described.player == [s.current_player() for s in positions["state"]]).all()
+
+
+def test_gobblestones_mirror_images_move_squares_and_planes_together():
+    adapter, positions = _gobblestones_positions(2, 12, seed=6)
+    obs = adapter.observe(positions)
+    size = adapter.observation_shape[1]
+    squares = size * size
+    for symmetry in adapter.symmetries():
+        image = symmetry.observation(obs)
+        assert sorted(symmetry.actions[:squares]) == list(range(squares))  # a permutation
+        assert list(symmetry.actions[squares:]) == list(range(squares, adapter.num_actions))
+        for square in (0, 7, 37, 112, 224):
+            r, c = divmod(square, size)
+            rr, cc = divmod(int(symmetry.actions[square]), size)
+            np.testing.assert_array_equal(image[:, :, rr, cc], obs[:, :, r, c])
+
+
+def test_gobblestones_children_replay_the_reference_engine():
+    adapter, positions = _gobblestones_positions(3, 20, seed=7)
+    legal = adapter.describe(positions).legal
+    rng = np.random.default_rng(3)
+    actions = np.array([np.flatnonzero(row)[0] for row in legal])
+    kids, described, obs = adapter.expand(positions, actions, rng)
+    for state, action, kid in zip(positions["state"], actions, kids["state"], strict=True):
+        assert kid.history()[: len(state.history()) + 1] == [*state.history(), int(action)]
+        assert not kid.is_chance_node()  # chance after the move is settled in the child
+    live = ~described.terminal
+    assert obs.shape == (int(live.sum()), *adapter.observation_shape)
