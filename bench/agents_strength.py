@@ -73,15 +73,19 @@ LADDER_GAMES = {"clobber": (2,), "stomple": (2, 3, 4), "gobblestones": (2, 3, 4)
 
 def ladder_spec(name: str, scale: float, game: str = "") -> str:
     """A strength at ``scale`` times its normal budget: its iterations where the game has an
-    iteration budget (``SEARCH_ITERATIONS``), else its time (``easy`` is a greedy player with
-    no budget to scale; Stomp the Plank's three are rules and tables)."""
-    from parlour.agents.strengths import HARD_SECONDS, MEDIUM_SECONDS, SEARCH_ITERATIONS
+    iteration budget (``Knowledge.search_iterations``), else its time (``easy`` is a greedy
+    player with no budget to scale; Stomp the Plank's three are rules and tables)."""
+    import parlour
+    from parlour.agents import knowledge_for
+    from parlour.agents.clobber_search import HARD_SECONDS
+    from parlour.agents.strengths import MEDIUM_SECONDS
 
     if scale == 1.0 or name == "easy" or game == "stomp-the-plank":
         return name
     level = {"medium": 0, "hard": 1}[name]
-    if game in SEARCH_ITERATIONS:
-        return f"{name}:iterations={max(1, round(SEARCH_ITERATIONS[game][level] * scale))}"
+    budget = knowledge_for(parlour.load_game(game)).search_iterations if game else None
+    if budget is not None:
+        return f"{name}:iterations={max(1, round(budget[level] * scale))}"
     seconds = (MEDIUM_SECONDS, HARD_SECONDS)[level] * scale
     return f"{name}:time={seconds:g}"
 

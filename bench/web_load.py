@@ -3,6 +3,14 @@
     python bench/web_load.py                       # 200 tables, 20 s, a fresh server
     python bench/web_load.py --tables 50 --seconds 10 --think 0.2
     python bench/web_load.py --processes 3         # 1 vs 3 processes on one PostgreSQL
+    python bench/web_load.py --signed-in 50        # also 50 rated tables between accounts
+
+With ``--signed-in N`` a third phase follows the load phase: 2N accounts sign up and sign in
+(Argon2id: the sign-up and sign-in latencies are reported, and a wrong password beside an
+unknown username, which must take the same time), then play N rated tables with a clock at
+once, each created by one account from its session and joined from the lobby by the other;
+afterwards every finished rated game is checked to have stored exactly one rating change per
+player.
 
 With ``--processes N`` the run starts a throwaway PostgreSQL cluster (Debian's ``postgresql``)
 and plays the load phase twice in the same run: on one server process, then on N processes
@@ -68,6 +76,7 @@ class Phase:
     seen_times: dict[tuple[str, int], float] = field(default_factory=dict)  # by the other seat
     started: float = 0.0
     ended: float = 0.0
+    finished_tables: list[str] = field(default_factory=list)
 
 
 async def seat_client(url: str, phase: Phase, table: str, rng: random.Random, think: float,
@@ -106,6 +115,8 @@ async def seat_client(url: str, phase: Phase, table: str, rng: random.Random, th
             message = json.loads(raw)
             kind = message["type"]
             if kind == "state":
+                if message["terminal"] and not finished and table not in phase.finished_tables:
+                    phase.finished_tables.append(table)
                 finished = message["terminal"]
                 key = (table, message["version"])
                 if message["version"] not in mine and key not in phase.seen_times:
@@ -140,21 +151,34 @@ async def seat_client(url: str, phase: Phase, table: str, rng: random.Random, th
 
 async def table_loop(bases: list[str], phase: Phase, rng: random.Random, think: float,
                      deadline: float, resend_share: float, http: httpx.AsyncClient,
-                     params: dict, delay: float, index: int) -> None:
+                     params: dict, delay: float, index: int,
+                     players: tuple[httpx.AsyncClient, httpx.AsyncClient] | None = None) -> None:
     """Create a table, play it out with two seat clients, repeat until the deadline. With
     several server processes the table is created on one and its seats connect to two
-    different ones (``bases``, taken in turn)."""
+    different ones (``bases``, taken in turn). With ``players`` (two signed-in accounts'
+    clients) the table is rated, created by the first and taken from the lobby by the
+    second."""
     await asyncio.sleep(delay)  # players arrive over the ramp-up, not all in one instant
     base = bases[index % len(bases)]
     seat_bases = [bases[(index + i) % len(bases)].replace("http://", "ws://") for i in (0, 1)]
     while time.monotonic() < deadline - 1.0:
-        reply = await http.post(f"{base}/api/tables", json={"game": "clobber", "params": params})
+        body: dict = {"game": "clobber", "params": params}
+        if players is not None:
+            body.update(rated=True, open=True, clock={"per_move": 600})
+        reply = await (players[0] if players else http).post(f"{base}/api/tables", json=body)
         if reply.status_code != 201:
             phase.errors.append(f"create: {reply.status_code} {reply.text[:100]}")
             await asyncio.sleep(0.5)
             continue
         table = reply.json()
-        urls = [table["url"], table["invites"][0]["url"]]
+        if players is not None:
+            seat = await players[1].post(f"{base}/api/tables/{table['table']}/seats/1")
+            if seat.status_code != 200:
+                phase.errors.append(f"seat: {seat.status_code} {seat.text[:100]}")
+                continue
+            urls = [table["url"], seat.json()["url"]]
+        else:
+            urls = [table["url"], table["invites"][0]["url"]]
         await asyncio.gather(*(
             seat_client(ws + "/ws" + u, phase, table["table"], random.Random(rng.random()),
                         think, deadline, resend_share)
@@ -176,25 +200,74 @@ async def verify(base: str, phase: Phase, http: httpx.AsyncClient) -> tuple[int,
     return lost, duplicated
 
 
+async def accounts_for(base: str, count: int, phase: Phase) -> list[httpx.AsyncClient]:
+    """``count`` accounts signed up and signed in again (each its own cookie jar), timing
+    sign-ups, sign-ins, wrong passwords and unknown usernames (Argon2id each)."""
+    password = "a load test's long passphrase"
+    clients = [httpx.AsyncClient(base_url=base, timeout=60) for _ in range(count)]
+    timings: dict[str, list[float]] = {"sign_up": [], "sign_in": [], "wrong_password": [],
+                                       "unknown_user": []}
+
+    async def timed(kind: str, client: httpx.AsyncClient, path: str, body: dict,
+                    status: int) -> None:
+        start = time.perf_counter()
+        reply = await client.post(path, json=body)
+        timings[kind].append(time.perf_counter() - start)
+        if reply.status_code != status:
+            phase.errors.append(f"{kind}: {reply.status_code} {reply.text[:100]}")
+
+    tag = f"{random.getrandbits(24):06x}"
+    names = [f"load{tag}{i}" for i in range(count)]
+    await asyncio.gather(*(timed("sign_up", c, "/api/accounts",
+                                 {"username": n, "password": password}, 201)
+                           for c, n in zip(clients, names, strict=True)))
+    await asyncio.gather(*(timed("sign_in", c, "/api/session",
+                                 {"username": n, "password": password}, 200)
+                           for c, n in zip(clients, names, strict=True)))
+    async with httpx.AsyncClient(base_url=base, timeout=60) as guest:
+        for i in range(min(10, count)):  # one at a time: the two answers' times side by side
+            await timed("wrong_password", guest, "/api/session",
+                        {"username": names[i], "password": "not the password"}, 401)
+            await timed("unknown_user", guest, "/api/session",
+                        {"username": f"nobody{tag}{i}", "password": "not the password"}, 401)
+    phase.accounts = {k: [round(1000 * percentile(v, 0.5), 1),  # type: ignore[attr-defined]
+                          round(1000 * percentile(v, 0.99), 1)] for k, v in timings.items()}
+    return clients
+
+
+async def rating_check(base: str, phase: Phase, http: httpx.AsyncClient) -> dict:
+    """Every finished rated game: exactly one rating change per player stored."""
+    counts = [len((await http.get(f"{base}/api/tables/{t}/ratings")).json()["changes"])
+              for t in phase.finished_tables]
+    return {"rated_games": len(counts), "with_two_changes": sum(c == 2 for c in counts),
+            "other": [c for c in counts if c != 2]}
+
+
 async def run_phase(name: str, bases: str | list[str], tables: int, seconds: float,
                     think: float, resend_share: float, seed: int, params: dict,
-                    ramp: float = 0.0) -> Phase:
+                    ramp: float = 0.0, signed_in: bool = False) -> Phase:
     phase = Phase(name)
     bases = [bases] if isinstance(bases, str) else bases
     base = bases[0]
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=100)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+        players = await accounts_for(base, 2 * tables, phase) if signed_in else []
         phase.started = time.monotonic()
         deadline = phase.started + seconds
         phase.seconds = seconds  # type: ignore[attr-defined]
         await asyncio.gather(*(
             table_loop(bases, phase, random.Random(rng.random()), think, deadline,
-                       resend_share, http, params, ramp * i / tables, i)
+                       resend_share, http, params, ramp * i / tables, i,
+                       (players[2 * i], players[2 * i + 1]) if signed_in else None)
             for i in range(tables)
         ))
         phase.ended = time.monotonic()
         lost, duplicated = await verify(base, phase, http)
+        if signed_in:
+            phase.ratings = await rating_check(base, phase, http)  # type: ignore[attr-defined]
+        for client in players:
+            await client.aclose()
     phase.lost, phase.duplicated = lost, duplicated  # type: ignore[attr-defined]
     return phase
 
@@ -227,6 +300,9 @@ def report(phase: Phase) -> dict:
         "unanswered": phase.unanswered,
         "lost": phase.lost,  # type: ignore[attr-defined]
         "duplicated": phase.duplicated,  # type: ignore[attr-defined]
+        **({"accounts_ms_p50_p99": phase.accounts,  # type: ignore[attr-defined]
+            "ratings": phase.ratings}  # type: ignore[attr-defined]
+           if hasattr(phase, "ratings") else {}),
     }
 
 
@@ -258,7 +334,8 @@ def start_server(db: Path, url: str | None = None) -> tuple[subprocess.Popen, st
          # every simulated client comes from 127.0.0.1: lift one client's rate limits
          "--limit", "tables_burst=100000", "--limit", "connects_burst=100000",
          "--limit", "requests_burst=100000", "--limit", "open_tables_per_client=100000",
-         "--limit", "connections_per_client=100000", "--limit", "messages_burst=100000"],
+         "--limit", "connections_per_client=100000", "--limit", "messages_burst=100000",
+         "--limit", "sign_ups_burst=100000", "--limit", "sign_in_free_per_address=100000"],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     base = f"http://127.0.0.1:{port}"
@@ -294,6 +371,8 @@ def main() -> None:
     parser.add_argument("--url", help="an already running server on this machine")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--signed-in", type=int, default=0, metavar="TABLES",
+                        help="then a phase of this many rated tables between signed-in accounts")
     parser.add_argument("--processes", type=int, default=0,
                         help="compare 1 and N server processes on one throwaway PostgreSQL")
     args = parser.parse_args()
@@ -302,8 +381,10 @@ def main() -> None:
             raise SystemExit("keep --processes within 1-8")
         processes_run(args)
         return
-    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
-        raise SystemExit("keep --tables within 1-2000 and --seconds within 0-600")
+    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600 or not (
+            0 <= args.signed_in <= 500):
+        raise SystemExit("keep --tables within 1-2000, --signed-in within 0-500 and --seconds "
+                         "within 0-600")
     proc = None
     load_before = os.getloadavg()[0]
     if args.url:
@@ -323,11 +404,16 @@ def main() -> None:
         load = run(run_phase(f"load: {args.tables} tables", base, args.tables, args.seconds,
                              args.think, args.resend, args.seed + 1, params, args.ramp))
         cpu2 = cpu_seconds(pid)
+        signed = None
+        if args.signed_in:
+            signed = run(run_phase(f"signed in: {args.signed_in} rated", base, args.signed_in,
+                                   args.seconds, args.think, args.resend, args.seed + 2,
+                                   params, args.ramp, signed_in=True))
     finally:
         if proc is not None:
             proc.terminate()
             proc.wait(timeout=30)
-    rows = [report(reference), report(load)]
+    rows = [report(reference), report(load)] + ([report(signed)] if signed else [])
     if cpu0 is not None and cpu1 is not None and cpu2 is not None:
         # server CPU per acknowledged move: the cost that load on a busy machine cannot hide
         for row, used in ((rows[0], cpu1 - cpu0), (rows[1], cpu2 - cpu1)):
@@ -341,6 +427,10 @@ def main() -> None:
               f"resend share {args.resend}, ramp-up {args.ramp} s, {os.cpu_count()} cores, "
               f"load average before the run {load_before:.2f}")
         for row in rows:
+            if "ratings" in row:
+                print(f"  accounts (p50 / p99 ms): {row['accounts_ms_p50_p99']}; "
+                      f"rated games finished {row['ratings']['rated_games']}, with exactly "
+                      f"one change per player {row['ratings']['with_two_changes']}")
             print(f"  {row['phase']:<22} moves {row['moves']:>6}  games {row['games']:>5}  "
                   f"p50 {row['p50_ms']:>7} ms  p99 {row['p99_ms']:>7} ms  max {row['max_ms']} ms  "
                   f"{row['moves_per_s']} moves/s  resends {row['resends']}  "

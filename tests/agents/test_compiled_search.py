@@ -20,9 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import parlour
-import parlour.games.gobblestones.game as engine
+import parlour.games.gobblestones.compiled as engine
 from parlour.agents import MCTSAgent, make_agent
 from parlour.core import State
+from parlour.games.gobblestones import GobbleStonesState
 
 from .helpers import player_states
 
@@ -133,7 +134,7 @@ def test_compiled_search_sees_only_worlds_drawn_from_the_view(monkeypatch):
     player = state.current_player()
     handed: list[State] = []
     drawn: list[State] = []
-    add, sample = engine.CompiledSearch.add_world, engine.GobbleStonesState.sample_world
+    add, sample = engine.CompiledSearch.add_world, GobbleStonesState.sample_world
 
     def keeping(self, world):
         handed.append(world)
@@ -146,7 +147,7 @@ def test_compiled_search_sees_only_worlds_drawn_from_the_view(monkeypatch):
         return world
 
     monkeypatch.setattr(engine.CompiledSearch, "add_world", keeping)
-    monkeypatch.setattr(engine.GobbleStonesState, "sample_world", sampling)
+    monkeypatch.setattr(GobbleStonesState, "sample_world", sampling)
     agent = make_agent("mcts:iterations=80", game, 3)
     agent.step(state)
     assert agent.last_search["compiled"] and handed

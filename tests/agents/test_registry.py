@@ -11,18 +11,12 @@ from parlour.agents import (
     RandomAgent,
     agent_descriptions,
     agent_names,
+    knowledge_for,
     make_agent,
     parse_agent_spec,
 )
-from parlour.agents.clobber_search import ClobberSearchAgent
-from parlour.agents.strengths import (
-    EASY_EPSILON,
-    EASY_EPSILON_BY_GAME,
-    HARD_CEILING,
-    HARD_SECONDS,
-    MEDIUM_SECONDS,
-    SEARCH_ITERATIONS,
-)
+from parlour.agents.clobber_search import HARD_SECONDS, ClobberSearchAgent
+from parlour.agents.strengths import EASY_EPSILON, HARD_CEILING, MEDIUM_SECONDS
 
 
 @pytest.fixture
@@ -65,13 +59,15 @@ def test_named_strengths_are_the_documented_agents_and_budgets(clobber) -> None:
 def test_stomple_and_gobblestones_strengths_search_fixed_iterations(name: str) -> None:
     game = parlour.load_game(name, players=3)
     medium, hard = make_agent("medium", game, 0), make_agent("hard", game, 0)
+    budget = knowledge_for(game).search_iterations
+    assert budget is not None
     assert isinstance(medium, MCTSAgent) and isinstance(hard, MCTSAgent)
-    assert (medium.iterations, medium.time) == (SEARCH_ITERATIONS[name][0], MEDIUM_SECONDS)
-    assert (hard.iterations, hard.time) == (SEARCH_ITERATIONS[name][1], HARD_CEILING)
+    assert (medium.iterations, medium.time) == (budget[0], MEDIUM_SECONDS)
+    assert (hard.iterations, hard.time) == (budget[1], HARD_CEILING)
     assert hard.iterations >= 10 * medium.iterations
     easy = make_agent("easy", game, 0)
     assert isinstance(easy, GreedyAgent)
-    assert easy.epsilon == EASY_EPSILON_BY_GAME.get(name, EASY_EPSILON)
+    assert easy.epsilon == (0.5 if name == "gobblestones" else EASY_EPSILON)
     # a budget given replaces the normal one whole: iterations alone reproduce from the seed
     assert (make_agent("hard:iterations=50", game, 0).time, make_agent("hard:time=0.1", game,
                                                                         0).iterations) == (

@@ -159,3 +159,17 @@ def test_the_arena_writes_under_the_user_data_folder_and_shows_meaningful_column
     ])
     assert stomple.exit_code == 0, stomple.output
     assert "mean game points" in " ".join(stomple.output.split())
+
+
+def test_the_standings_carry_glicko2_as_the_server_rates():
+    from parlour.arena.ratings import standings
+    from parlour.ratings import rate_game
+
+    lines = [{"metadata": {"agents": ["a", "b"], "returns": [1.0, -1.0], "scores": [0, 0]}},
+             {"metadata": {"agents": ["b", "a"], "returns": [1.0, -1.0], "scores": [0, 0]}},
+             {"metadata": {"agents": ["a", "a"], "returns": [1.0, -1.0], "scores": [0, 0]}}]
+    result = standings(lines, ["a", "b"])
+    first = rate_game([(1500.0, 350.0, 0.06)] * 2, [1.0, -1.0])
+    second = rate_game([first[1], first[0]], [1.0, -1.0])  # b (seat 0) beats a
+    assert result.glicko["a"] == second[1] and result.glicko["b"] == second[0]  # self-play: none
+    assert set(result.as_dict()["glicko2"]) == {"a", "b"}

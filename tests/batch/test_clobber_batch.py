@@ -179,7 +179,7 @@ def test_batch_refuses_what_it_does_not_play() -> None:
     with pytest.raises(ValueError, match="grid"):
         ClobberBatch("clobber", 2, graph="a-b b-c", position="oxo o")
     with pytest.raises(ValueError, match="plays Clobber, not 'other'"):
-        play_random(_OtherGame(), 1)
+        ClobberBatch.play_random(_OtherGame(), 1)
 
 
 class _OtherGame(parlour.Game):

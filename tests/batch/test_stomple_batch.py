@@ -1,8 +1,8 @@
-"""parlour.batch.StompleBatch plays Stomple exactly as the reference engine does.
+"""parlour.batch.StompleBatch: random playouts end, illegal actions are refused, conversions
+round-trip, whole deals follow the laws.
 
-Differential: a batch of games and one reference state per game take the same actions
-(deals and draws by their probabilities, stomps at random); after every step each game's
-fields, player to act, legal holes, chance probabilities, rewards and returns agree.
+That it plays Stomple exactly as the reference engine does, move by move, is
+``test_against_the_reference.py`` (every game's engine, one test).
 """
 
 from __future__ import annotations
@@ -13,62 +13,9 @@ import numpy as np
 import pytest
 
 import parlour
-from parlour.batch import StompleBatch, play_random_stomple
-from parlour.batch.stomple import reference_snapshot
+import parlour.batch
+from parlour.batch import StompleBatch
 from parlour.core import IllegalActionError
-from parlour.games import conformance_configs
-
-CASES = [config for name, config in conformance_configs("stomple")]
-
-
-def _compare(batch: StompleBatch, states: list) -> None:
-    mask = batch.legal_actions_mask()
-    probs = batch.chance_probabilities()
-    returns = batch.returns()
-    players = batch.current_player()
-    for i, state in enumerate(states):
-        assert batch.snapshot(i) == reference_snapshot(state)
-        assert players[i] == state.current_player()
-        if state.is_player_node():
-            assert list(np.flatnonzero(mask[i])) == state.legal_actions()
-        else:
-            assert not mask[i].any()
-        expected = np.zeros(7)
-        for t, p in state.chance_outcomes():
-            expected[t] = p
-        np.testing.assert_allclose(probs[i], expected)
-        np.testing.assert_array_equal(returns[i], state.returns())
-
-
-@pytest.mark.parametrize("config", CASES, ids=str)
-def test_batch_matches_the_reference_move_by_move(config: dict) -> None:
-    game = parlour.load_game("stomple", **config)
-    n = 6
-    batch = StompleBatch(game, n, seed=0)
-    states = [game.new_initial_state() for _ in range(n)]
-    rng = random.Random(5)
-    _compare(batch, states)
-    for _step in range(20000):
-        if all(s.is_terminal() for s in states):
-            break
-        actions = []
-        for s in states:
-            if s.is_terminal():
-                actions.append(-1)
-            elif s.is_chance_node():
-                actions.append(s.sample_chance_outcome(rng))
-            else:
-                actions.append(rng.choice(s.legal_actions()))
-        rewards, done = batch.step(actions)
-        for i, (s, a) in enumerate(zip(states, actions, strict=True)):
-            if a >= 0:
-                s.apply_action(a)
-            assert done[i] == s.is_terminal()
-            ended_now = a >= 0 and s.is_terminal()
-            expected = s.returns() if ended_now else [0.0] * game.num_players()
-            np.testing.assert_array_equal(rewards[i], expected)
-        _compare(batch, states)
-    assert all(s.is_terminal() for s in states)
 
 
 def test_random_actions_are_legal_and_playouts_end() -> None:
@@ -78,7 +25,7 @@ def test_random_actions_are_legal_and_playouts_end() -> None:
             break
         batch.step(batch.random_actions())  # raises if any action were illegal
     assert batch.terminated().all()
-    returns = play_random_stomple("stomple", n_games=300, seed=1, players=4)
+    returns = parlour.batch.play_random("stomple", n_games=300, seed=1, players=4)
     assert returns.shape == (300, 4)
     assert ((returns == 1.0).sum(axis=1) >= 1).all()  # every game has a winner (S11)
 
@@ -105,7 +52,7 @@ def test_set_state_round_trips() -> None:
                            else rng.choice(state.legal_actions()))
     batch = StompleBatch(game, 2, seed=0)
     batch.set_state(1, state)
-    assert batch.snapshot(1) == reference_snapshot(state)
+    assert batch.snapshot(1) == StompleBatch.reference_snapshot(state)
     assert batch.state(1).position() == state.position()
 
 

@@ -70,9 +70,10 @@ class Screenshots:
     def path(self, name: str) -> str:
         return str(self.folder / name)
 
-    def save(self, page: Page, name: str, *, readme: bool = False) -> Path:
+    def save(self, page: Page, name: str, *, readme: bool = False, full: bool = True) -> Path:
+        """The whole page (``full``), or what the screen shows without scrolling."""
         target = self.folder / name
-        page.screenshot(path=str(target), full_page=True)
+        page.screenshot(path=str(target), full_page=full)
         if readme and self.publish:
             README_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(target, README_SCREENSHOTS / name)

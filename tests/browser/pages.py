@@ -3,9 +3,11 @@ know what is on the screen (``window.parlour.latest`` is the last message the pa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 WAIT_MS = 20_000
 SERIOUS = ("serious", "critical")
@@ -70,3 +72,54 @@ def small_tap_targets(page: Page, selector: str, minimum: int = 40) -> list[str]
                       + `${Math.round(e.getBoundingClientRect().height)}`)""",
         [selector, minimum],
     )
+
+
+def boxes(page: Page, selector: str) -> list[dict[str, float]]:
+    """The on-screen boxes (CSS pixels, relative to the screen) of the visible elements."""
+    return page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
+            .map(e => e.getBoundingClientRect())
+            .filter(r => r.width > 0 && r.height > 0)
+            .map(r => ({left: r.left, top: r.top, right: r.right, bottom: r.bottom}))""",
+        selector,
+    )
+
+
+def on_screen(page: Page, selector: str) -> bool:
+    """Whether every visible element matching ``selector`` lies inside the screen as it is now
+    (nothing to scroll to), and there is at least one."""
+    size = page.viewport_size
+    assert size is not None
+    found = boxes(page, selector)
+    return bool(found) and all(
+        b["top"] >= 0 and b["left"] >= 0 and b["bottom"] <= size["height"] + 0.5
+        and b["right"] <= size["width"] + 0.5 for b in found
+    )
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] \
+        and b["top"] < a["bottom"]
+
+
+@contextmanager
+def at_table(
+    server: Any, browser: Browser, game: str, params: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]] | None = None, size: str = "desktop", name: str = "Ada",
+) -> Iterator[tuple[Page, dict[str, Any], list[str]]]:
+    """A new table of ``game``, opened by ``name``'s browser at ``size``: the page once its
+    board is drawn and it is this player's turn (or the game is over), that state, and the
+    page's errors so far (a list that grows)."""
+    from .conftest import named_context
+
+    table = server.create(game, params or {}, seats=seats)
+    context = named_context(browser, name, size)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(server.base + table["url"])
+        state = wait_my_turn(page)
+        page.wait_for_selector("#board svg.board-pic")
+        yield page, state, errors
+    finally:
+        context.close()

@@ -79,7 +79,7 @@ def test_each_page_shows_only_its_own_rack(
             if bluff:  # choose the tile's colour from the rack first
                 mover.click(f"[data-rack='{first['s'][-1].upper()}'] >> nth=0")
             mover.click(f"[data-square='{square}']")
-            mover.wait_for_selector("#compose.on")
+            mover.wait_for_selector("[data-play-summary]")  # how the play stands, beside the board
             assert mover.inner_text("#message") == "Go on with your turn, or undo."
             for _ in range(5):  # add highlighted squares until the play may end (B3, B4)
                 if mover.locator("[data-move='end']").count():

@@ -116,9 +116,9 @@ def test_replay_prints_every_move(tmp_path):
         game.new_state_from_actions(state.history()[:i]).action_to_string(a)
         for i, a in enumerate(state.history())
     ]
-    for number, move in enumerate(moves, 1):
-        assert f"{number}. player" in flat(result.output) and move in flat(result.output)
-    assert "winner" in flat(result.output)
+    for number, move in enumerate(moves, 1):  # players named as they count, from 1
+        assert f"{number}. Player {2 - number % 2}: {move}" in flat(result.output)
+    assert "winner(s): Player 2" in flat(result.output)
 
 
 def test_replay_refuses_a_file_that_is_not_a_record(tmp_path):
@@ -218,9 +218,10 @@ def test_g5_the_last_board_of_a_game_turns_up_every_rack_and_face_down_tile(tmp_
                                  "--record", str(path)], input="pass\n")
     assert result.exit_code == 0, result.output
     before, _, after = flat(result.output).partition("Game over")[0].rpartition("Your rack")
-    assert "Racks turned up" not in before and " 1 " in before  # i8: seat 1's, colour unknown
-    assert "Racks turned up: player 0:" in after and "player 1: Y Y B P P" in after
+    # i8: the second player's face-down tile, its colour unknown (players are counted from 1)
+    assert "Racks turned up" not in before and " 2 " in before
+    assert "Racks turned up: Player 1:" in after and "Computer (random): Y Y B P P" in after
     assert "B6 B6 r y Y4" in after, "h8 and i8 turned up"
     replay = runner.invoke(app, ["replay", str(path)])
     assert replay.exit_code == 0, replay.output
-    assert "player 1: Y Y B P P" in flat(replay.output).rpartition("Game over")[0]
+    assert "Computer (random): Y Y B P P" in flat(replay.output).rpartition("Game over")[0]

@@ -134,6 +134,7 @@ def test_the_sdist_carries_the_sources_and_the_wheel_the_compiled_engine(dist):
     for game in ("gobblestones", "stomple"):
         assert any(re.fullmatch(rf"parlour/games/{game}/_cplayout\..*\.so", n) for n in files)
     assert {"parlour/rules/stomple.md", "parlour/server/static/table.html",
+            "parlour/games/stomple/tutorial.toml", "parlour/games/stomple/rules.md",
             "parlour/agents/learned/networks/clobber-5x6.npz"} <= set(files)  # the net agent
     assert f"Version: {parlour.__version__}\n" in metadata.decode()
     with zipfile.ZipFile(dist["wheel_nocc"]) as whl:

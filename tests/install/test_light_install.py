@@ -28,6 +28,9 @@ EXTRAS_ONLY = (
     "starlette",
     "sqlalchemy",
     "websockets",
+    "argon2",  # the accounts' (web extra)
+    "webauthn",
+    "zxcvbn",
     "matplotlib",
     "ray",
     "gymnasium",

@@ -23,7 +23,7 @@ TIMEOUT = 30.0
 FOR_TESTS = (
     "tables_burst=100000,requests_burst=100000,connects_burst=100000,"
     "open_tables_per_client=100000,connections_per_client=10000,messages_burst=100000,"
-    "analyses_burst=100000"
+    "analyses_burst=100000,sign_in_free_per_address=100000,sign_ups_burst=100000"
 )
 """The limits of a server that many tests share from one address: one client's rate limits
 raised so that the tests' hundreds of tables and connections are not throttled. The tests of
@@ -125,12 +125,24 @@ class ServerProcess:
         assert response.status_code == 201, response.text
         return response.json()
 
-    def client(self, url: str) -> Client:
-        """A websocket client for a page URL like ``/play/TOKEN`` or ``/watch/ID``."""
+    def client(self, url: str, source: str | None = None) -> Client:
+        """A websocket client for a page URL like ``/play/TOKEN`` or ``/watch/ID``; ``source``
+        is the loopback address it connects from (another client, as the server counts them:
+        ``127.0.0.2``...)."""
+        sock = None
+        if source is not None:
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=TIMEOUT,
+                                            source_address=(source, 0))
         ws = connect(
-            self.ws_base + "/ws" + url, open_timeout=TIMEOUT, max_size=2**24, max_queue=None
+            self.ws_base + "/ws" + url, open_timeout=TIMEOUT, max_size=2**24, max_queue=None,
+            sock=sock,
         )
         return Client(ws.__enter__())  # closed by Client.close
+
+    def http_from(self, source: str) -> httpx.Client:
+        """An HTTP client connecting from the loopback address ``source`` (another client)."""
+        transport = httpx.HTTPTransport(local_address=source)
+        return httpx.Client(base_url=self.base, transport=transport, timeout=TIMEOUT)
 
 
 def token_of(url: str) -> str:
@@ -211,3 +223,30 @@ def play_turn(client: Client, message: dict[str, Any], choose: Callable[[list[in
         if reply["type"] != "partial":
             return reply
         legal = [m["a"] for m in reply["legal"]]
+
+
+# -- accounts (issue 29) -------------------------------------------------------------------------
+PASSWORD = "a long and unusual passphrase"
+
+
+def account(server: ServerProcess, username: str, password: str = PASSWORD) -> httpx.Client:
+    """A browser of its own (a cookie jar) signed up as ``username``."""
+    browser = httpx.Client(base_url=server.base, timeout=TIMEOUT)
+    response = browser.post("/api/accounts", json={"username": username, "password": password})
+    assert response.status_code == 201, response.text
+    return browser
+
+
+def play_out(clients: list[Client], choose: Callable[[list[int]], int],
+             until: Callable[[dict[str, Any]], bool] = lambda m: False) -> dict[str, Any]:
+    """Play a table to its end (or until ``until`` holds), each seat's client moving in turn
+    with ``choose``; returns the last state message."""
+    message = clients[0].wait_state()
+    while not message.get("terminal") and not until(message):
+        to_act = message["to_act"]
+        mover = clients[to_act]
+        seen = mover.wait_state(lambda m, v=message["version"]: m["version"] >= v)
+        if seen["to_act"] == to_act and seen["legal"]:
+            play_turn(mover, seen, choose)
+        message = clients[0].wait_state(lambda m, v=seen["version"]: m["version"] > v)
+    return message

@@ -28,6 +28,7 @@ from parlour.server.views import Note, turn_log
 from .helpers import ServerProcess, play_turn, token_of
 
 STATE_KEYS = {
+    "rated",  # whether the game changes ratings (issue 29): public, like the clock
     "type",
     "table",
     "game",

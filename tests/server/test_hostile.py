@@ -180,13 +180,15 @@ def test_tables_share_the_computer_players_in_turn(tmp_path: Path):
     server = ServerProcess(tmp_path / "fair.db", ai="process",
                            extra_args=("--ai-deadline", "1")).start()
     try:
-        server.create("clobber", {"rows": 99, "columns": 26},
-                      seats=[{"kind": "ai", "agent": "greedy"}, {"kind": "ai", "agent": "greedy"}])
-        time.sleep(1.0)
-        small = server.create("clobber", {"rows": 3, "columns": 4},
-                              seats=[{"kind": "ai", "agent": "random"}, {"kind": "me"}])
-        with server.client(small["url"]) as me:
-            me.wait_state(lambda m: m["version"] >= 1, timeout=30)
+        big = server.create("clobber", {"rows": 99, "columns": 26},
+                            seats=[{"kind": "ai", "agent": "greedy"},
+                                   {"kind": "ai", "agent": "greedy"}])
+        with server.client(big["watch"]):  # watched: a table of computers alone waits
+            time.sleep(1.0)
+            small = server.create("clobber", {"rows": 3, "columns": 4},
+                                  seats=[{"kind": "ai", "agent": "random"}, {"kind": "me"}])
+            with server.client(small["url"]) as me:
+                me.wait_state(lambda m: m["version"] >= 1, timeout=30)
     finally:
         server.stop()
 
@@ -195,6 +197,9 @@ def _busy_worker(server: ServerProcess) -> int:
     greedy = {"kind": "ai", "agent": "greedy"}
     table = server.create("clobber", {"rows": 99, "columns": 26}, seats=[greedy, greedy])
     assert table["table"]
+    # watched: a table where only computers play waits while nobody watches it (the socket
+    # stays open until the server goes)
+    server.client(table["watch"])
     assert server.proc is not None
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:

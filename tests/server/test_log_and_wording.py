@@ -11,7 +11,7 @@ import parlour
 from parlour.agents import make_agent
 from parlour.core import CHANCE_PLAYER, IllegalActionError
 from parlour.games.wording import illegal_message, notation_message
-from parlour.server.tables import note_for
+from parlour.server.replay import note_for
 from parlour.server.views import Note, turn_log
 
 

@@ -327,8 +327,8 @@ def test_g3_the_lobby_and_the_clock_reveal_nothing_hidden(server: ServerProcess)
                              "open": True, "clock": {"initial": 300, "increment": 5}})
     entry = next(t for t in server.get("/api/tables").json()["open"]
                  if t["table"] == table["table"])
-    assert set(entry) == {"table", "game", "title", "params", "seats", "clock", "moves",
-                          "to_act", "created_at", "watch"}
+    assert set(entry) == {"table", "game", "title", "params", "custom_start", "seats", "clock",
+                          "moves", "to_act", "created_at", "watch", "rated"}
     text = json.dumps(entry)
     assert "rack" not in text and "seed" not in text and token_of(table["url"]) not in text
     seat = server.post(f"/api/tables/{table['table']}/seats/1").json()

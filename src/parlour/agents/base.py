@@ -155,6 +155,25 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), options
 
 
+_OWN_STRENGTHS: dict[tuple[str, str], AgentFactory] = {}
+STRENGTHS = ("easy", "medium", "hard")
+
+
+def register_strength(game_name: str, level: str, factory: AgentFactory) -> None:
+    """The game named ``game_name`` plays the named strength ``level`` (``easy``, ``medium``,
+    ``hard``) with its own program (``factory(game, seed, **options)``) instead of the
+    strengths' search: registered by that program's module, so that the strengths name no
+    game (:mod:`parlour.agents.strengths`)."""
+    if level not in STRENGTHS:
+        raise ValueError(f"a strength is one of {', '.join(STRENGTHS)}, not {level!r}")
+    _OWN_STRENGTHS[(game_name, level)] = factory
+
+
+def own_strength(game: Game, level: str) -> AgentFactory | None:
+    """The game's own program for strength ``level``, if it registered one."""
+    return _OWN_STRENGTHS.get((game.name, level))
+
+
 def make_agent(name: str, game: Game, seed: int | None = None, **options: Any) -> Agent:
     """Build the agent named by the spec ``name`` for ``game``.
 

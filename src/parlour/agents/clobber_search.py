@@ -29,16 +29,14 @@ from __future__ import annotations
 import time as _time
 from typing import Any
 
-from parlour.agents.base import Agent, register_agent
+from parlour.agents.base import Agent, register_agent, register_strength
 from parlour.agents.mcts import MCTSAgent
 from parlour.agents.playerview import PlayerView
 from parlour.analysis import SolverTimeout, solver_for
+from parlour.core import compiled_module
 from parlour.games.clobber import ClobberGame, ClobberState
 
-try:
-    from parlour.agents import _cclobber_search  # type: ignore[attr-defined]
-except ImportError:  # built without a C compiler
-    _cclobber_search = None
+_cclobber_search = compiled_module("parlour.agents._cclobber_search")  # None: no C compiler
 
 PROOF_SHARE = 0.15
 """The share of each turn's time budget the exact solver may spend before the search starts
@@ -235,6 +233,20 @@ class ClobberSearchAgent(Agent):
 def clobber_search(game: ClobberGame, seed: int | None = None, **options: Any) -> Agent:
     """Build a :class:`ClobberSearchAgent`."""
     return ClobberSearchAgent(game, seed, **options)
+
+
+HARD_SECONDS = 1.0
+"""``hard``'s time a move in Clobber (the other games' ``hard`` searches iterations)."""
+
+
+def clobber_hard(game: ClobberGame, seed: int | None = None, **options: Any) -> Agent:
+    """``hard`` for Clobber: exact proofs, then compiled MCTS, ``HARD_SECONDS`` a move."""
+    if "iterations" not in options:
+        options.setdefault("time", HARD_SECONDS)
+    return ClobberSearchAgent(game, seed, **options)
+
+
+register_strength("clobber", "hard", clobber_hard)
 
 
 register_agent(

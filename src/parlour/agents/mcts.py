@@ -65,6 +65,10 @@ us and a world drawn from the view 40-350 us: with one in four, drawing was thre
 the time; a time budget's ``WORLD_SHARE`` draws one world in 60-300 iterations there."""
 
 
+PLAYOUT_CHUNK = 256
+"""Actions a timed search's playout takes between looks at the clock (most playouts of the
+standard boards end within one chunk)."""
+
 class _Node:
     """A search node. Children's statistics live in the parent, in flat lists."""
 
@@ -169,6 +173,9 @@ class MCTSAgent(Agent):
         self._root = None
         self._root_history = []
 
+    _deadline: float | None = None
+    """When the move being searched must be chosen (``None``: an iteration budget alone)."""
+
     # -- the move -------------------------------------------------------------------------
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions()
@@ -178,9 +185,10 @@ class MCTSAgent(Agent):
             return legal[0]
         start = time.perf_counter()
         deadline = None if self.time is None else start + self.time
+        self._deadline = deadline
         limit = self.iterations
         world = view.sample_world(self.rng)
-        decisive = self._decisive(view, world, legal)
+        decisive = self._decisive(view, world, legal, deadline)
         if decisive is not None:
             self.last_search = {
                 "iterations": 0,
@@ -300,17 +308,24 @@ class MCTSAgent(Agent):
 
         return next_world
 
-    def _decisive(self, view: PlayerView, world: State, legal: list[int]) -> int | None:
+    def _decisive(
+        self, view: PlayerView, world: State, legal: list[int], deadline: float | None = None
+    ) -> int | None:
         """An action that wins at once in every world looked at (the solver's first check).
 
         With perfect information one world is the truth; otherwise an action must end the game
-        in the mover's favour in ``DECISIVE_WORLDS`` worlds sampled from the view.
+        in the mover's favour in ``DECISIVE_WORLDS`` worlds sampled from the view. On the
+        largest boards looking at every action takes seconds: the check stops when the move's
+        time is up (the search finds a winning move too, only later).
         """
         me, top = view.player, self.max_utility
         worlds = [world]
         if not self.perfect:
             worlds += [view.sample_world(self.rng) for _ in range(DECISIVE_WORLDS - 1)]
-        for action in legal:
+        clock = time.perf_counter
+        for done, action in enumerate(legal):
+            if deadline is not None and done % 64 == 63 and clock() >= deadline:
+                return None
             for w in worlds:
                 child = w.child(action)
                 if not child.is_terminal() or child.returns()[me] < top:
@@ -364,7 +379,10 @@ class MCTSAgent(Agent):
         random = self.rng.random
         policy = self.policy
         if policy is None:  # the game's own (fast) random playout
-            state.random_playout(random, limit)
+            if self._deadline is None:
+                state.random_playout(random, limit)
+            else:
+                self._playout_until(state, random, limit, self._deadline)
             return state.returns() if state.is_terminal() else self.evaluate(state)
         apply = self._apply
         for _ in range(limit):
@@ -379,6 +397,21 @@ class MCTSAgent(Agent):
             else:
                 return state.returns()
         return state.returns() if state.is_terminal() else self.evaluate(state)
+
+    @staticmethod
+    def _playout_until(
+        state: State, random: Callable[[], float], limit: int, deadline: float
+    ) -> None:
+        """The random playout, in chunks of ``PLAYOUT_CHUNK`` actions, stopped (and then
+        judged by the evaluation) once the move's time is up: on the largest boards one
+        playout takes longer than a whole budget. The same numbers give the same actions as
+        one uninterrupted playout."""
+        clock = time.perf_counter
+        while limit > 0:
+            done = state.random_playout(random, min(PLAYOUT_CHUNK, limit))
+            limit -= done
+            if done < PLAYOUT_CHUNK or clock() >= deadline:
+                return
 
     def _new_node(self, state: State) -> _Node:
         player = state.current_player()
@@ -464,10 +497,10 @@ class MCTSAgent(Agent):
                 if proof[player] < top:
                     if node.untried:
                         return
-                    proofs = [kid.outcome for kid in node.kids]
-                    if any(p is None for p in proofs):
+                    proofs = [kid.outcome for kid in node.kids if kid.outcome is not None]
+                    if len(proofs) < len(node.kids):
                         return
-                    proof = max(proofs, key=lambda p: p[player])  # type: ignore[index]
+                    proof = max(proofs, key=lambda p: p[player])
                 node.outcome = proof
             else:
                 if len(node.chance) < node.outcomes:

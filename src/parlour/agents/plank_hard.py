@@ -43,13 +43,25 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
-from parlour.agents.base import Agent
+from parlour.agents.base import Agent, register_strength
 from parlour.agents.mcts import MCTSAgent
-from parlour.agents.plank_levels import MEDIUM_PUSH, MEDIUM_TARGET, PlankTarget, draw_chance
+from parlour.agents.plank_levels import (
+    MEDIUM_PUSH,
+    MEDIUM_TARGET,
+    PlankTarget,
+    draw_chance,
+    plank_game,
+)
 from parlour.agents.plank_strategies import PlankRisk
 from parlour.agents.playerview import PlayerView
-from parlour.core import Game, State
-from parlour.games.stomp_the_plank import DRAW, STOP, TREASURES
+from parlour.core import Game
+from parlour.games.stomp_the_plank import (
+    DRAW,
+    STOP,
+    TREASURES,
+    StompThePlankGame,
+    StompThePlankState,
+)
 from parlour.games.stomp_the_plank.deck import COPIES
 from parlour.games.stomp_the_plank.loads import (
     LoadModel,
@@ -88,7 +100,7 @@ class OpponentModel:
     def table_draw(self, lm: LoadModel, cards: int, loads: Loads, supply: int | None) -> float:
         raise NotImplementedError
 
-    def seen_draw(self, state: State, player: int) -> float:
+    def seen_draw(self, state: StompThePlankState, player: int) -> float:
         raise NotImplementedError
 
 
@@ -112,7 +124,7 @@ class StopAfterModel(OpponentModel):
         return 1.0 if cards < self.k else 0.0
 
     def seen_draw(self, state, player):
-        return 1.0 if len(state.pontoon()) < self.k else 0.0  # type: ignore[attr-defined]
+        return 1.0 if len(state.pontoon()) < self.k else 0.0
 
 
 class RiskModel(OpponentModel):
@@ -171,8 +183,8 @@ class MinimaxModel(OpponentModel):
 
     def seen_draw(self, state, player):
         lm = LoadModel.of(state.get_game())
-        loads, supply = lm.start_of(_planks(state), player, state.supply)  # type: ignore[attr-defined]
-        return self.table_draw(lm, len(state.pontoon()), loads, supply)  # type: ignore[attr-defined]
+        loads, supply = lm.start_of(_planks(state), player, state.supply)
+        return self.table_draw(lm, len(state.pontoon()), loads, supply)
 
 
 class MediumModel(OpponentModel):
@@ -187,10 +199,9 @@ class MediumModel(OpponentModel):
 
     def seen_draw(self, state, player):
         lm = LoadModel.of(state.get_game())
-        loads, _supply = lm.start_of(_planks(state), player, state.supply)  # type: ignore[attr-defined]
+        loads, _supply = lm.start_of(_planks(state), player, state.supply)
         target = min(MEDIUM_TARGET, len(lm.crates))
-        return draw_chance(lm, loads, state.supply, len(state.pontoon()),  # type: ignore[attr-defined]
-                           target, MEDIUM_PUSH)
+        return draw_chance(lm, loads, state.supply, len(state.pontoon()), target, MEDIUM_PUSH)
 
 
 MODELS: tuple[OpponentModel, ...] = (
@@ -205,9 +216,9 @@ def _prior(name: str) -> float:
     return PRIOR.get(name, (1.0 - sum(PRIOR.values())) / 5)
 
 
-def _planks(state: State) -> list[tuple[int, int]]:
+def _planks(state: StompThePlankState) -> list[tuple[int, int]]:
     n = state.get_game().num_players()
-    return [state.plank(p) for p in range(n)]  # type: ignore[attr-defined]
+    return [state.plank(p) for p in range(n)]
 
 
 # -- best response to a model: two players -------------------------------------------------------
@@ -378,14 +389,16 @@ class PlankHard(Agent):
     """The strongest Stomp the Plank player (see the module's docstring)."""
 
     name = "hard"
+    game: StompThePlankGame
 
     def __init__(self, game: Game, seed: int | None = None, confidence: float = CONFIDENCE,
                  model: str | None = None, mix: bool = True, risk_pile: bool = False,
                  wait: bool = False, **fallback: Any) -> None:
         if game.name != GAME:
             raise ValueError(f"PlankHard plays only {GAME}, not {game.name}")
-        super().__init__(game, seed)
-        self.lm = LoadModel.of(game)
+        rules = plank_game(game)
+        super().__init__(rules, seed)
+        self.lm = LoadModel.of(rules)
         self.confidence = float(confidence)
         self.fixed_model = model  # a model name to trust from the start (tests, studies)
         self.mix, self.risk_pile, self.wait = mix, risk_pile, wait
@@ -396,7 +409,7 @@ class PlankHard(Agent):
 
     def restart(self) -> None:
         self._seen: list[int] = []
-        self._replay: State | None = None
+        self._replay: StompThePlankState | None = None
         self.log_likelihood = dict.fromkeys((m.name for m in MODELS), 0.0)
         if self.fallback is not None:
             self.fallback.restart()
@@ -480,8 +493,11 @@ class PlankHard(Agent):
 
 
 def plank_hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
-    """``hard`` for Stomp the Plank (``strengths.py`` sends the game here)."""
+    """``hard`` for Stomp the Plank (registered as that game's own ``hard``)."""
     return PlankHard(game, seed, **options)
+
+
+register_strength("stomp-the-plank", "hard", plank_hard)
 
 
 __all__ = ["MODELS", "BestResponse", "PlankHard", "best_response", "turn_options"]

@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.agents.base import Agent
+from parlour.agents.base import Agent, register_strength
 from parlour.agents.playerview import PlayerView
 from parlour.core import Game
-from parlour.games.stomp_the_plank import DRAW, STOP
+from parlour.games.stomp_the_plank import DRAW, STOP, StompThePlankGame
 from parlour.games.stomp_the_plank.loads import LoadModel, Loads, Over
 
 GAME = "stomp-the-plank"
@@ -66,14 +66,13 @@ class PlankTarget(Agent):
     def __init__(self, game: Game, seed: int | None = None, target: int = MEDIUM_TARGET,
                  push: float = 0.0, time: float | None = None,
                  iterations: int | None = None) -> None:
-        if game.name != GAME:
-            raise ValueError(f"this rule plays only {GAME}, not {game.name}")
-        super().__init__(game, seed)
+        rules = plank_game(game)
+        super().__init__(rules, seed)
         if int(target) < 1:
             raise ValueError("a player draws at least one card (P3): target >= 1")
         if not 0.0 <= float(push) <= 1.0:
             raise ValueError("push is a chance, between 0 and 1")
-        self.lm = LoadModel.of(game)
+        self.lm = LoadModel.of(rules)
         self.target = min(int(target), self.lm.spots)
         self.push = float(push)
         self.name = f"plank-target-{self.target}"
@@ -125,10 +124,21 @@ def plank_easy(game: Game, seed: int | None = None, **options: Any) -> Agent:
     return PlankTarget(game, seed, **options)
 
 
+register_strength("stomp-the-plank", "easy", plank_easy)
+register_strength("stomp-the-plank", "medium", plank_medium)
+
+
 def _last_paying_spot(game: Game) -> int:
     """The last spot a stop can be made on: one before the last spot, which wins (P2)."""
-    return len(game.crates)  # type: ignore[attr-defined]
+    return len(plank_game(game).crates)
+
+
+def plank_game(game: Game) -> StompThePlankGame:
+    """``game``, which these rules of thumb (and ``hard``) play only if it is Stomp the Plank."""
+    if not isinstance(game, StompThePlankGame):
+        raise ValueError(f"this rule plays only {GAME}, not {game.name}")
+    return game
 
 
 __all__ = ["EASY_TARGET", "MEDIUM_PUSH", "MEDIUM_TARGET", "PlankTarget", "draw_chance",
-           "plank_easy", "plank_medium"]
+           "plank_easy", "plank_game", "plank_medium"]

@@ -20,7 +20,8 @@ hard      MCTS (information-set MCTS when information is hidden); in Clobber   1
                                                                                20000 (<= 2 s)
 ========  ===================================================================  ==============
 
-Stomple and GobbleStones search a fixed number of iterations (``SEARCH_ITERATIONS``), so that a
+Stomple and GobbleStones search a fixed number of iterations (their knowledge's
+``search_iterations``, :mod:`parlour.agents.knowledge`), so that a
 strength is the same on every machine and a game replays from its seed; the time is only a
 ceiling there. The budgets are far apart because one step up must win about two decided pairs
 in three even with four players, where the others at the table blur any one player's edge
@@ -47,46 +48,37 @@ Options override the defaults: ``hard:time=0.1`` (a time alone), or ``hard:itera
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from parlour.agents.base import Agent, register_agent
-from parlour.agents.clobber_search import ClobberSearchAgent
+from parlour.agents.base import Agent, own_strength, register_agent
+from parlour.agents.clobber_search import HARD_SECONDS as CLOBBER_HARD_SECONDS
+from parlour.agents.evaluation import knowledge_for
 from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MCTSAgent
-from parlour.agents.plank_hard import plank_hard
-from parlour.agents.plank_levels import plank_easy, plank_medium
 from parlour.core import Game
-from parlour.games.clobber import ClobberGame
 
+EASY_SECONDS = 1.0
+"""A ceiling on ``easy``'s thinking: reached only on the largest Clobber boards, where greedy
+looking at every move would take twenty seconds."""
 EASY_EPSILON = 0.1
-"""How often ``easy`` plays a random legal action instead of its greedy choice."""
-EASY_EPSILON_BY_GAME: dict[str, float] = {"gobblestones": 0.5}
-"""Games whose greedy player is too good a beginner at ``EASY_EPSILON``: laying the best-scoring
-tiles is most of GobbleStones, so its ``easy`` plays every other tile at random (with 10% it
-held ``medium`` to 57% with four players)."""
+"""How often ``easy`` plays a random legal action instead of its greedy choice (a game's
+knowledge may ask for more: ``Knowledge.easy_epsilon``)."""
 MEDIUM_SECONDS = 0.25
-HARD_SECONDS = 1.0
-SEARCH_ITERATIONS: dict[str, tuple[int, int]] = {
-    "stomple": (200, 2000),
-    "gobblestones": (100, 20000),
-}
-"""``(medium, hard)`` iterations a move where the strengths search a fixed number of iterations
-instead of a time: the strength is then the same on every machine and at any load, and a game
-replays exactly from its seed. Chosen so that each step up wins about two pairs in three
-(docs/agents.md, the ladder); ``MEDIUM_SECONDS`` / ``HARD_CEILING`` still bound the time a move
-may take on a slow machine."""
 HARD_CEILING = 2.0
 """Seconds a move of an iteration-budget ``hard`` may take at most: a ceiling for slow or busy
 machines (here 20000 GobbleStones iterations take 0.15-0.5 s, and 2000 Stomple iterations
 about 0.2 s)."""
 
 
-def _mcts(seconds: float, level: int = 0):
-    """A factory of MCTS agents: ``SEARCH_ITERATIONS[game][level]`` iterations (at most
-    ``seconds``), or ``seconds`` a move for games without an iteration budget."""
+def _mcts(seconds: float, level: int = 0) -> Callable[..., Agent]:
+    """A factory of MCTS agents: the game's ``Knowledge.search_iterations[level]`` iterations
+    (at most ``seconds``: the strength is then the same on every machine and at any load, and
+    a game replays exactly from its seed), or ``seconds`` a move for games without an
+    iteration budget."""
 
     def factory(game: Game, seed: int | None = None, **options: Any) -> Agent:
-        budget = SEARCH_ITERATIONS.get(game.name)
+        budget = knowledge_for(game).search_iterations
         if "iterations" not in options and "time" not in options:
             if budget is not None:  # the normal budget: iterations, the time a ceiling
                 options["iterations"] = budget[level]
@@ -97,27 +89,29 @@ def _mcts(seconds: float, level: int = 0):
 
 
 def hard(game: Game, seed: int | None = None, **options: Any) -> Agent:
-    """MCTS for ``HARD_SECONDS`` a move; Clobber and Stomp the Plank have their own programs."""
-    if game.name == "stomp-the-plank":  # solved tables and a model of the opponent
-        return plank_hard(game, seed, **options)
-    if isinstance(game, ClobberGame):  # exact proofs, then compiled MCTS
-        if "iterations" not in options:
-            options.setdefault("time", HARD_SECONDS)
-        return ClobberSearchAgent(game, seed, **options)
+    """MCTS (information-set MCTS where information is hidden); a game may have its own."""
+    own = own_strength(game, "hard")
+    if own is not None:
+        return own(game, seed, **options)
     return _mcts(HARD_CEILING, 1)(game, seed, **options)
 
 
 def medium(game: Game, seed: int | None = None, **options: Any) -> Agent:
-    """MCTS for ``MEDIUM_SECONDS`` a move; Stomp the Plank has its own rule."""
-    if game.name == "stomp-the-plank":  # the steady player: stop on spot 3 (or 4)
-        return plank_medium(game, seed, **options)
+    """MCTS for ``MEDIUM_SECONDS`` a move (or the game's iterations); a game may have its own."""
+    own = own_strength(game, "medium")
+    if own is not None:
+        return own(game, seed, **options)
     return _mcts(MEDIUM_SECONDS, 0)(game, seed, **options)
 
 
 def easy(game: Game, seed: int | None = None, **options: Any) -> Agent:
-    if game.name == "stomp-the-plank":  # the greedy beginner: play for spot 5
-        return plank_easy(game, seed, **options)
-    options.setdefault("epsilon", EASY_EPSILON_BY_GAME.get(game.name, EASY_EPSILON))
+    """Greedy with a random move now and then; a game may have its own."""
+    own = own_strength(game, "easy")
+    if own is not None:
+        return own(game, seed, **options)
+    epsilon = knowledge_for(game).easy_epsilon
+    options.setdefault("epsilon", EASY_EPSILON if epsilon is None else epsilon)
+    options.setdefault("time", EASY_SECONDS)
     return GreedyAgent(game, seed, **options)
 
 
@@ -133,7 +127,7 @@ register_agent(
 register_agent(
     "hard",
     hard,
-    f"MCTS / information-set MCTS, {HARD_SECONDS} s a move (Stomple and GobbleStones: a fixed "
-    "number of iterations, 10 and 200 times medium's; Clobber: solver proofs, then compiled "
-    "MCTS; Stomp the Plank: solved tables, best response to a model of the opponent)",
+    f"MCTS / information-set MCTS, {CLOBBER_HARD_SECONDS} s a move (Stomple and GobbleStones: "
+    "a fixed number of iterations, 10 and 200 times medium's; Clobber: solver proofs, then "
+    "compiled MCTS; Stomp the Plank: solved tables, best response to a model of the opponent)",
 )

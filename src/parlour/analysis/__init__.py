@@ -12,4 +12,7 @@ transposition tables over normalised regions) and measured speeds.
 
 from parlour.analysis.solver import ClobberSolver, Solution, SolverTimeout, solve, solver_for
 
-__all__ = ["ClobberSolver", "Solution", "SolverTimeout", "solve", "solver_for"]
+GAMES = ("clobber",)
+"""The games this package solves exactly (``parlour solve GAME`` asks it)."""
+
+__all__ = ["GAMES", "ClobberSolver", "Solution", "SolverTimeout", "solve", "solver_for"]

@@ -14,17 +14,15 @@ import tempfile
 from pathlib import Path
 from types import ModuleType
 
+from parlour.core import compiled_module
+
 SOURCE = Path(__file__).with_name("_cclobber.c")
 MODULE = "parlour.analysis._cclobber"
 
 
 def load() -> ModuleType | None:
     """The installed compiled engine, or ``None`` when it was not built."""
-    try:
-        from parlour.analysis import _cclobber  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _cclobber
+    return compiled_module(MODULE)
 
 
 def compile_engine(build_dir: Path, *, quiet: bool = True, source: Path = SOURCE) -> Path:

@@ -259,9 +259,9 @@ class ClobberSolver:
             if progress is not None:
                 progress(self.nodes - nodes_before, time.monotonic() - started)
 
-        moves = self._ordered_moves(state)
         budget = self.root_budget
         try:
+            moves = self._ordered_moves(state, deadline)
             while True:
                 open_moves = [a for a in moves if a not in decided]
                 if not open_moves or (not all_moves and any(decided.values())):
@@ -309,12 +309,17 @@ class ClobberSolver:
             engine=self.engine_name,
         )
 
-    def _ordered_moves(self, state: ClobberState) -> list[int]:
-        """Legal moves, those leaving the opponent the fewest moves first (as the engines)."""
+    def _ordered_moves(self, state: ClobberState, deadline: float | None = None) -> list[int]:
+        """Legal moves, those leaving the opponent the fewest moves first (as the engines).
+
+        Scoring a move splits its position into regions, which on the largest boards takes
+        milliseconds a move: the time limit is checked here too (raises SearchTimeout)."""
         actions = state.legal_actions()
         space = self.py_engine.space
 
         def score(action: int) -> int:
+            if deadline is not None and time.monotonic() > deadline:
+                raise SearchTimeout
             return sum(space.score(region) for region in self.regions(state.child(action)))
 
         return sorted(actions, key=score)

@@ -44,18 +44,18 @@ def play_match(game_name: str, params: dict[str, Any], match: Match) -> dict[str
         thinking[player] += time.perf_counter() - start
         moves[player] += 1
         state.apply_action(action)
-    record = GameRecord.from_state(
-        state,
-        match=match.index,
-        table=match.table,
-        round=match.round,
-        agents=list(match.seats),
-        seeds={"chance": match.chance_seed, "agents": list(match.agent_seeds)},
-        returns=list(state.returns()),
-        scores=list(state.scores()),
-        plies=len(state.history()),
-        **{TIMING_KEY: {"seconds": [round(t, 4) for t in thinking], "moves": moves}},  # type: ignore[arg-type]
-    )
+    metadata: dict[str, Any] = {
+        "match": match.index,
+        "table": match.table,
+        "round": match.round,
+        "agents": list(match.seats),
+        "seeds": {"chance": match.chance_seed, "agents": list(match.agent_seeds)},
+        "returns": list(state.returns()),
+        "scores": list(state.scores()),
+        "plies": len(state.history()),
+        TIMING_KEY: {"seconds": [round(t, 4) for t in thinking], "moves": moves},
+    }
+    record = GameRecord.from_state(state, **metadata)
     return record_line(record)
 
 

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from parlour.ratings import NEW_RATING, NEW_RD, NEW_VOLATILITY, glicko2_update, placing_scores
+
 ELO_PER_NATURAL = 400.0 / math.log(10.0)
 Z95 = 1.959963984540054
 
@@ -73,6 +75,9 @@ class Standings:
     pair_games: np.ndarray
     """``pair_games[i, j]``: pairwise results between agents i and j."""
     ratings: list[Rating] = field(default_factory=list)
+    glicko: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    """Each agent's Glicko-2 (rating, RD, volatility) after the games in the order played, as
+    the web server rates people (:func:`glicko`)."""
 
     def score(self, i: int, j: int) -> float | None:
         """Agent i's share of the points against agent j, or None if they never met."""
@@ -102,6 +107,8 @@ class Standings:
                 {"agent": r.agent, "elo": r.elo, "low": r.low, "high": r.high}
                 for r in self.ratings
             ],
+            "glicko2": {a: {"rating": r, "rd": d, "volatility": v}
+                        for a, (r, d, v) in self.glicko.items()},
         }
 
 
@@ -154,6 +161,26 @@ def decided_share(lines: Iterable[dict[str, Any]], strong: str, weak: str) -> tu
                 if {agent_s, agent_t} == {strong, weak} and return_s != return_t:
                     ahead[agent_s if return_s > return_t else agent_t] += 1
     return ahead[strong], ahead[strong] + ahead[weak]
+
+
+def glicko(lines: Iterable[dict[str, Any]], agents: list[str]
+           ) -> dict[str, tuple[float, float, float]]:
+    """Glicko-2 ratings of ``agents`` after the games in order, each game one rating period
+    (:mod:`parlour.ratings`, the server's system): every pair of seats of different agents is
+    a result by their returns (:func:`parlour.ratings.placing_scores`). Unlike the
+    Bradley-Terry fit this depends on the order of the games, as a live ladder does."""
+    state = {a: (NEW_RATING, NEW_RD, NEW_VOLATILITY) for a in agents}
+    for line in lines:
+        meta = line["metadata"]
+        seats = list(meta["agents"])
+        results: dict[str, list[tuple[float, float, float]]] = {}
+        for seat, pairs in enumerate(placing_scores([float(r) for r in meta["returns"]])):
+            for other, score in pairs:
+                if seats[other] != seats[seat]:
+                    rating, rd, _vol = state[seats[other]]
+                    results.setdefault(seats[seat], []).append((rating, rd, score))
+        state.update({a: glicko2_update(*state[a], got) for a, got in results.items()})
+    return state
 
 
 def fit_elo(
@@ -211,4 +238,5 @@ def standings(
     wins_matrix, games_matrix = pairwise(lines, agents)
     result = Standings(agents, records, wins_matrix, games_matrix)
     result.ratings = fit_elo(agents, wins_matrix, games_matrix, prior_draws)
+    result.glicko = glicko(lines, agents)
     return result

@@ -32,11 +32,6 @@ def _percent(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
 
-POINTS_COLUMN = {"stomple": "mean game points", "gobblestones": "mean points"}
-"""The points column's title in games whose points mean something (Clobber and Stomp the
-Plank have none: who wins is all there is)."""
-
-
 def records_table(result: Standings, points: str | None = "mean points") -> Table:
     """Wins and losses per agent; ``points`` titles a mean-points column (``None``: no such
     column, for games without points)."""
@@ -68,11 +63,14 @@ def pairwise_table(result: Standings) -> Table:
 
 
 def ratings_table(result: Standings) -> Table:
-    table = Table(title="Elo (Bradley-Terry, mean 0) with 95% intervals")
-    for column in ("agent", "Elo", "95% interval"):
+    table = Table(title="Elo (Bradley-Terry, mean 0) with 95% intervals; Glicko-2 as the web "
+                        "server rates, games in order")
+    for column in ("agent", "Elo", "95% interval", "Glicko-2", "RD"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     for r in sorted(result.ratings, key=lambda r: -r.elo):
-        table.add_row(r.agent, f"{r.elo:+.0f}", f"{r.low:+.0f} .. {r.high:+.0f}")
+        rating, rd, _vol = result.glicko.get(r.agent, (float("nan"),) * 3)
+        table.add_row(r.agent, f"{r.elo:+.0f}", f"{r.low:+.0f} .. {r.high:+.0f}",
+                      f"{rating:.0f}", f"{rd:.0f}")
     return table
 
 

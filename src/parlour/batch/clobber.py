@@ -19,21 +19,16 @@ from typing import Any
 
 import numpy as np
 
+from parlour.batch.base import BatchEngine, whole_number
 from parlour.batch.bits import U64, low_mask, popcount, select_bit
 from parlour.batch.layout import EAST, NORTH, SOUTH, WEST, Layout
 from parlour.batch.playout import configured_game
-from parlour.core import TERMINAL_PLAYER, Game, IllegalActionError
+from parlour.core import TERMINAL_PLAYER, Game
 from parlour.games.clobber import ClobberGame, ClobberState
 
 PLAYOUT_CHUNK = 1 << 14
-"""Games simulated together by :func:`play_random` (fits the arrays in a core's cache)."""
-
-
-def _as_clobber(game: Game | str, params: dict[str, Any]) -> ClobberGame:
-    game = configured_game(game, params, ClobberGame, "parlour.batch")
-    if game.grid is None:
-        raise ValueError("parlour.batch plays Clobber on a grid, not on a 'graph' board (C7)")
-    return game
+"""Games simulated together by :meth:`ClobberBatch.play_random` (fits the arrays in a core's
+cache)."""
 
 
 class _Mover:
@@ -121,12 +116,19 @@ class _Mover:
         return j // 4, bit, j % 4, has_move
 
 
+def _layout(game: ClobberGame) -> Layout:
+    """The word layout of the game's grid; a graph board (C7) is refused."""
+    if game.grid is None:
+        raise ValueError("parlour.batch plays Clobber on a grid, not on a 'graph' board (C7)")
+    return Layout(game.grid.rows, game.grid.columns)
+
+
 def _start(game: ClobberGame, layout: Layout) -> tuple[list[int], list[int], int]:
     state = game.new_initial_state()
     return layout.split(state.stones(0)), layout.split(state.stones(1)), state.to_move
 
 
-class ClobberBatch:
+class ClobberBatch(BatchEngine[ClobberGame, ClobberState]):
     """``batch_size`` games of Clobber stepped together.
 
     >>> batch = ClobberBatch("clobber", 4, seed=0, rows=3, columns=4)
@@ -140,21 +142,21 @@ class ClobberBatch:
     ignored.
     """
 
+    game_class = ClobberGame
+    playout_chunk = PLAYOUT_CHUNK
+    _FIELDS = ("to_move",)
+    _LAST_AXIS = ("stones", "_masks")
+
     def __init__(
         self, game: Game | str = "clobber", batch_size: int = 1024, seed: int | None = None,
         **params: Any,
     ) -> None:
-        self.game = _as_clobber(game, params)
-        grid = self.game.grid
-        assert grid is not None  # _as_clobber refuses graph boards
-        self.layout = Layout(grid.rows, grid.columns)
-        self.batch_size = int(batch_size)
-        self.num_actions = self.game.num_distinct_actions()
+        super().__init__(game, batch_size, seed, **params)
+        self.layout = _layout(self.game)
         self._mover = _Mover(self.layout, bool(self.game.params["cannibal"]))
         white, black, first = _start(self.game, self.layout)
         self._start = np.array([white, black], dtype=U64)[:, :, None]
         self._first = first
-        self.rng = np.random.default_rng(seed)
         self.stones = np.empty((2, self.layout.num_words, self.batch_size), dtype=U64)
         self.to_move = np.empty(self.batch_size, dtype=np.int8)
         self._masks: np.ndarray | None = None
@@ -227,29 +229,23 @@ class ClobberBatch:
         actions = self.layout.square(word, bit) * 4 + direction
         return np.where(has_move, actions, -1)
 
-    def step(self, actions: np.ndarray | Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        """Play one action in every game still going; returns ``(rewards, terminated)``.
+    def _legal(self, actions: np.ndarray) -> np.ndarray:
+        word, bit, direction, in_range = self._decode(actions)
+        chosen = self._direction_masks()[word * 4 + direction, np.arange(self.batch_size)]
+        return np.asarray(in_range & (((chosen >> bit.astype(U64)) & U64(1)) == 1), dtype=bool)
 
-        ``rewards`` is ``(batch_size, 2)``: the returns of games that ended on this step, zeros
-        elsewhere (the terminal reward model). Entries of games already over are ignored. An
-        illegal action raises :class:`~parlour.IllegalActionError` naming the game, the rule
-        (the reference engine's reason) and leaves every game unchanged.
-        """
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != (self.batch_size,):
-            raise ValueError(f"expected {self.batch_size} actions, got shape {actions.shape}")
-        masks = self._direction_masks()
-        live = popcount(masks).sum(axis=0) > 0
-        safe = np.where(live, actions, 0)
-        in_range = (safe >= 0) & (safe < self.num_actions)
-        safe = np.where(in_range, safe, 0)
+    def _decode(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                    np.ndarray]:
+        """Each action's word, bit and direction (C4; 0 for an action out of range), and
+        whether it is in range."""
+        in_range = (actions >= 0) & (actions < self.num_actions)
+        safe = np.where(in_range, actions, 0)
         square, direction = safe // 4, safe % 4
         word, bit = np.divmod(square, self.layout.bits_per_word)
-        chosen = masks[word * 4 + direction, np.arange(self.batch_size)]
-        legal = in_range & (((chosen >> bit.astype(U64)) & U64(1)) == 1)
-        bad = np.flatnonzero(live & ~legal)
-        if bad.size:
-            self._raise_illegal(int(bad[0]), int(actions[bad[0]]))
+        return word, bit, direction, in_range
+
+    def _apply(self, actions: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        word, bit, direction, _in_range = self._decode(np.where(live, actions, 0))
         own, other = self._own_other()
         nxt, moved = self._mover.apply(own, other, word, bit, direction)
         black = self.to_move.astype(bool)
@@ -263,26 +259,17 @@ class ClobberBatch:
         rewards = np.where((done & live)[:, None], self.returns(), np.float32(0))
         return rewards.astype(np.float32), done
 
-    def _raise_illegal(self, index: int, action: int) -> None:
-        state = self.state(index)
-        try:
-            state.apply_action(action)
-        except IllegalActionError as exc:
-            raise IllegalActionError(
-                exc.action, exc.rule, f"in game {index} of the batch: {exc.reason}"
-            ) from None
-        raise AssertionError(f"batch and reference disagree on action {action} in game {index}")
-
     # -- observations and conversions ------------------------------------------------------
-    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+    def observation_tensor(self, player: int | np.ndarray | None = None) -> np.ndarray:
         """``(batch_size, 3, rows, columns)`` float32, the reference tensor of every game.
 
         Planes as :meth:`ClobberState.observation_tensor`: the viewer's stones, the other
-        player's, empty squares. ``player=None`` views each game from its player to move.
+        player's, empty squares. ``player``: one seat for every game, a seat per game, or
+        ``None``: each game from its player to move.
         """
         layout = self.layout
-        viewer = self.to_move.astype(bool) if player is None else np.full(
-            self.batch_size, bool(player)
+        viewer = self.to_move.astype(bool) if player is None else np.broadcast_to(
+            np.asarray(player, dtype=bool), (self.batch_size,)
         )
         white, black = self.stones
         own = np.where(viewer, black, white)
@@ -313,34 +300,38 @@ class ClobberBatch:
         self.to_move[index] = state.to_move
         self._masks = None
 
-    def __repr__(self) -> str:
-        return f"ClobberBatch({self.game!r}, batch_size={self.batch_size})"
+    def snapshot(self, index: int) -> str:
+        """Game ``index``'s position text (what the differential tests compare)."""
+        return self.state(index).position()
 
+    @staticmethod
+    def reference_snapshot(state: ClobberState) -> str:
+        return state.position()
 
-def play_random(
-    game: Game | str = "clobber", n_games: int = 1, seed: int | None = None, **params: Any
-) -> np.ndarray:
-    """Play ``n_games`` whole games of uniformly random moves; returns ``(n_games, 2)`` returns.
+    @classmethod
+    def play_random(cls, game: ClobberGame, n_games: int, seed: int | None = None) -> np.ndarray:
+        """Play ``n_games`` whole games of uniformly random moves; returns ``(n_games, 2)``
+        returns.
 
-    Row ``i`` is ``[White's return, Black's return]`` (+1/-1, G-4). Games are simulated in
-    chunks of :data:`PLAYOUT_CHUNK`; every game of a chunk starts from the same position and
-    moves once per step, so the side to move is the same across the chunk and finished games
-    are simply dropped from the arrays.
-    """
-    game = _as_clobber(game, params)
-    grid = game.grid
-    assert grid is not None  # _as_clobber refuses graph boards
-    layout = Layout(grid.rows, grid.columns)
-    mover = _Mover(layout, bool(game.params["cannibal"]))
-    white, black, first = _start(game, layout)
-    rng = np.random.default_rng(seed)
-    losers = np.empty(n_games, dtype=np.int8)
-    for begin in range(0, n_games, PLAYOUT_CHUNK):
-        n = min(PLAYOUT_CHUNK, n_games - begin)
-        losers[begin : begin + n] = _playout_chunk(mover, white, black, first, n, rng)
-    out = np.ones((n_games, 2), dtype=np.float32)
-    out[np.arange(n_games), losers] = -1.0
-    return out
+        Row ``i`` is ``[White's return, Black's return]`` (+1/-1, G-4). Games are simulated in
+        chunks of :data:`PLAYOUT_CHUNK`; every game of a chunk starts from the same position
+        and moves once per step, so the side to move is the same across the chunk and
+        finished games are simply dropped from the arrays (faster here than keeping the batch
+        full: Clobber has no chance, and every game of a chunk moves in lockstep).
+        """
+        game = configured_game(game, {}, ClobberGame, cls.__name__)
+        n_games = whole_number(n_games, "n_games")
+        layout = _layout(game)
+        mover = _Mover(layout, bool(game.params["cannibal"]))
+        white, black, first = _start(game, layout)
+        rng = np.random.default_rng(seed)
+        losers = np.empty(n_games, dtype=np.int8)
+        for begin in range(0, n_games, PLAYOUT_CHUNK):
+            n = min(PLAYOUT_CHUNK, n_games - begin)
+            losers[begin : begin + n] = _playout_chunk(mover, white, black, first, n, rng)
+        out = np.ones((n_games, 2), dtype=np.float32)
+        out[np.arange(n_games), losers] = -1.0
+        return out
 
 
 def _playout_chunk(

@@ -21,9 +21,9 @@ from typing import Any, cast
 
 import numpy as np
 
+from parlour.batch.base import BatchEngine
 from parlour.batch.bits import U64, popcount, select_bit
-from parlour.batch.playout import configured_game, play_out
-from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, IllegalActionError
+from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game
 from parlour.games.gobblestones import GobbleStonesGame, GobbleStonesState
 from parlour.games.gobblestones.board import (
     BOARD_STEPS,
@@ -36,9 +36,10 @@ from parlour.games.gobblestones.board import (
     RACK_DRAW,
     SIZE,
     SQUARES,
+    panel_permutation,
 )
 from parlour.games.gobblestones.plays import CORNERS, FIRST_ROW, FULL, NOT_FIRST_COL, NOT_LAST_COL
-from parlour.games.gobblestones.snapshot import Phase
+from parlour.games.gobblestones.snapshot import Phase, Snapshot
 
 WORDS = 4
 BOARD, DEAL, PLAY, CHALLENGE, DRAW, END = range(6)
@@ -51,7 +52,7 @@ _PANEL_OF = np.zeros(SQUARES, dtype=np.int64)
 for _k, _cells in enumerate(PANEL_CELLS):
     _PANEL_OF[list(_cells)] = _k
 PLAYOUT_CHUNK = 2048
-"""Games simulated together by :func:`play_random_gobblestones`."""
+"""Games simulated together by :meth:`GobbleStonesBatch.play_random`."""
 
 
 def _words(value: int) -> np.ndarray:
@@ -91,11 +92,7 @@ def _set_bit(board: np.ndarray, idx: np.ndarray, square: np.ndarray) -> None:
     board[word, idx] |= U64(1) << bit.astype(U64)
 
 
-def _as_game(game: Game | str, params: dict[str, Any]) -> GobbleStonesGame:
-    return configured_game(game, params, GobbleStonesGame, "GobbleStonesBatch")
-
-
-class GobbleStonesBatch:
+class GobbleStonesBatch(BatchEngine[GobbleStonesGame, GobbleStonesState]):
     """``batch_size`` games of GobbleStones stepped together.
 
     >>> batch = GobbleStonesBatch("gobblestones", 4, seed=0)
@@ -110,25 +107,23 @@ class GobbleStonesBatch:
     ``decider``, ``drawer``, ``to_draw``, ``passes``, ``turns``, ``end``, ``gen`` ``(B,)``.
     """
 
-    _FIELDS = ("colour", "value", "gen", "used", "cmask", "occ", "tile", "owner", "racks", "bag",
-               "points", "phase", "turn", "decider", "drawer", "to_draw", "passes", "turns",
-               "end", "pending", "pending_colour", "npend", "last", "last_tiles", "fresh",
-               "singles", "starts", "lengths")
-    _WORD_FIELDS = ("cmask", "occ", "singles", "starts")  # batch on the last axis
+    game_class = GobbleStonesGame
+    playout_chunk = PLAYOUT_CHUNK
+    _FIELDS = ("colour", "value", "gen", "used", "tile", "owner", "racks", "bag", "points",
+               "phase", "turn", "decider", "drawer", "to_draw", "passes", "turns", "end",
+               "pending", "pending_colour", "npend", "last", "last_tiles", "fresh", "lengths")
+    _LAST_AXIS = ("cmask", "occ", "singles", "starts")  # words of bitboards
 
     def __init__(
         self, game: Game | str = "gobblestones", batch_size: int = 256, seed: int | None = None,
         **params: Any,
     ) -> None:
-        self.game = _as_game(game, params)
-        self.batch_size = b = int(batch_size)
-        self.players = n = self.game.num_players()
+        super().__init__(game, batch_size, seed, **params)
+        b, n = self.batch_size, self.players
         self.bluff = bool(self.game.bluff)
         self.max_turns = int(self.game.max_turns)
-        self.num_actions = self.game.num_distinct_actions()
         self.PASS, self.END = self.game.PASS, self.game.END
         self.CHALLENGE, self.TRUST = self.game.CHALLENGE, self.game.TRUST
-        self.rng = np.random.default_rng(seed)
         self.colour = np.full((b, SQUARES), -1, dtype=np.int8)
         self.value = np.zeros((b, SQUARES), dtype=np.int8)
         self.gen = np.zeros(b, dtype=np.int64)
@@ -168,59 +163,53 @@ class GobbleStonesBatch:
         )
         self._load(rows, self._start)
 
-    def _load(self, rows: np.ndarray | int, s: GobbleStonesState) -> None:
+    def _load(self, rows: np.ndarray | int, state: GobbleStonesState) -> None:
         rows = np.atleast_1d(np.asarray(rows))
-        self.colour[rows] = s._colour
-        self.value[rows] = s._value
-        self.gen[rows] = s._gen
+        s = state.snapshot()
+        self.colour[rows] = s.colour
+        self.value[rows] = s.value
+        self.gen[rows] = s.board_steps
         used = np.zeros(PERMS, dtype=bool)
         for k in range(9):
-            index = _panel_perm(s._colour, s._value, k)
+            index = panel_permutation(s.colour, s.value, k)
             if index is not None:
                 used[index] = True
         self.used[rows] = used
         for c in range(NUM_COLOURS):
-            mask = sum(1 << q for q in range(SQUARES) if s._colour[q] == c)
+            mask = sum(1 << q for q in range(SQUARES) if s.colour[q] == c)
             self.cmask[c][:, rows] = _words(mask)
-        self.occ[:, rows] = _words(s._occ)
-        self.tile[rows] = s._tile
+        self.occ[:, rows] = _words(_occupied(s))
+        self.tile[rows] = s.tile
         owner = np.full(SQUARES, -1, dtype=np.int64)
-        for q, p in s._owner.items():
+        for q, p in s.owner.items():
             owner[q] = p
         self.owner[rows] = owner
-        self.racks[rows] = s._racks
-        self.bag[rows] = s._bag
-        self.points[rows] = s._points
-        self.phase[rows] = PHASES.index(s._phase)
-        self.turn[rows] = s._turn
-        self.decider[rows] = s._decider
-        self.drawer[rows] = s._drawer
-        self.to_draw[rows] = s._to_draw
-        self.passes[rows] = s._passes
-        self.turns[rows] = s._turns
-        self.end[rows] = END_REASONS.index(s._end)
-        pending = [q for q, _c in s._pending] + [-1] * (MAX_PLAY - len(s._pending))
-        colours = [c for _q, c in s._pending] + [-1] * (MAX_PLAY - len(s._pending))
+        self.racks[rows] = s.racks
+        self.bag[rows] = s.bag
+        self.points[rows] = s.points
+        self.phase[rows] = PHASES.index(s.phase)
+        self.turn[rows] = s.turn
+        self.decider[rows] = s.decider
+        self.drawer[rows] = s.drawer
+        self.to_draw[rows] = s.to_draw
+        self.passes[rows] = s.passes
+        self.turns[rows] = s.turns
+        self.end[rows] = END_REASONS.index(s.end)
+        pending = [q for q, _c in s.pending] + [-1] * (MAX_PLAY - len(s.pending))
+        colours = [c for _q, c in s.pending] + [-1] * (MAX_PLAY - len(s.pending))
         self.pending[rows] = pending
         self.pending_colour[rows] = colours
-        self.npend[rows] = len(s._pending)
-        last = s._last
+        self.npend[rows] = len(s.pending)
+        last = s.last
         self.last[rows] = [-1, -1, -1] if last is None else [last[0], last[1], int(last[2])]
         tiles = [[-1, -1]] * MAX_PLAY
         if last is not None:
             tiles = [[q, c] for q, c in last[3]] + [[-1, -1]] * (MAX_PLAY - len(last[3]))
         self.last_tiles[rows] = tiles
         self.fresh[rows] = False
-        if len(s._pending):  # a play in progress: compute its plays now
+        if len(s.pending):  # a play in progress: compute its plays now
             self._turn_plays(rows)
             self._begin_play(rows)
-
-    def _keep(self, keep: np.ndarray) -> None:
-        """Drop the games where ``keep`` is false (for playouts that shrink as games end)."""
-        for name in self._FIELDS:
-            array = getattr(self, name)
-            setattr(self, name, array[..., keep] if name in self._WORD_FIELDS else array[keep])
-        self.batch_size = int(keep.sum())
 
     def terminated(self) -> np.ndarray:
         return cast(np.ndarray, self.phase == END)
@@ -515,21 +504,15 @@ class GobbleStonesBatch:
         self.gen[idx] = BOARD_STEPS
         self._start_deal(idx)
 
+    def deal_at_once(self) -> None:
+        """:meth:`build_boards`."""
+        self.build_boards()
+
     # -- stepping ---------------------------------------------------------------------------------
-    def step(
-        self, actions: np.ndarray | Sequence[int], where: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Apply one action (or chance outcome) in every game still going (or those in
-        ``where``); returns ``(rewards (B, players), terminated)``. An illegal action raises
-        :class:`~parlour.IllegalActionError` naming the game and the rule, changing nothing."""
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != (self.batch_size,):
-            raise ValueError(f"expected {self.batch_size} actions, got shape {actions.shape}")
-        live = self.phase != END
-        if where is not None:
-            live = live & np.asarray(where, dtype=bool)
+    def _legal(self, actions: np.ndarray) -> np.ndarray:
         rows = np.arange(self.batch_size)
-        chance = live & ((self.phase == BOARD) | (self.phase == DEAL) | (self.phase == DRAW))
+        phase = self.phase
+        chance = (phase == BOARD) | (phase == DEAL) | (phase == DRAW)
         probs = self.chance_probabilities()
         safe = np.clip(actions, 0, max(PERMS, self.num_actions) - 1)
         chance_ok = (actions >= 0) & (actions < PERMS) & (probs[rows, np.minimum(safe, PERMS - 1)]
@@ -538,16 +521,7 @@ class GobbleStonesBatch:
         player_ok = (actions >= 0) & (actions < self.num_actions) & mask[
             rows, np.minimum(safe, self.num_actions - 1)
         ]
-        legal = np.where(chance, chance_ok, player_ok)
-        bad = np.flatnonzero(live & ~legal)
-        if bad.size:
-            self._raise_illegal(int(bad[0]), int(actions[bad[0]]))
-        return self._apply(actions, live)
-
-    def apply_trusted(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`step` without the legality check, for actions just drawn by
-        :meth:`random_actions`; anything else goes through :meth:`step`."""
-        return self._apply(actions, self.phase != END)
+        return np.asarray(np.where(chance, chance_ok, player_ok), dtype=bool)
 
     def _apply(self, actions: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         phase = self.phase.copy()
@@ -744,16 +718,6 @@ class GobbleStonesBatch:
             self.racks[i, self.turn[i], self.pending_colour[i, j]] += 1
         self._after_play(wrong, np.zeros(wrong.size, dtype=np.int64), draw=False)
 
-    def _raise_illegal(self, index: int, action: int) -> None:
-        state = self.state(index)
-        try:
-            state.apply_action(action)
-        except IllegalActionError as exc:
-            raise IllegalActionError(
-                exc.action, exc.rule, f"in game {index} of the batch: {exc.reason}"
-            ) from None
-        raise AssertionError(f"batch and reference disagree on action {action} in game {index}")
-
     # -- conversions ------------------------------------------------------------------------------
     def snapshot(self, index: int) -> dict[str, Any]:
         """Game ``index`` in the reference's terms (what the differential test compares)."""
@@ -793,17 +757,11 @@ class GobbleStonesBatch:
     def state(self, index: int) -> GobbleStonesState:
         """Game ``index`` as a reference state (without its history)."""
         snap = self.snapshot(index)
-        state = GobbleStonesState(self.game)
-        state._colour, state._value, state._gen = snap["colour"], snap["value"], snap["gen"]
-        state._tile, state._owner, state._occ = snap["tile"], snap["owner"], snap["occ"]
-        state._racks, state._bag, state._points = snap["racks"], snap["bag"], snap["points"]
-        state._phase = Phase(snap["phase"])
-        state._turn, state._pending = snap["turn"], snap["pending"]
-        state._decider, state._drawer = snap["decider"], snap["drawer"]
-        state._to_draw, state._passes, state._turns = (snap["to_draw"], snap["passes"],
-                                                       snap["turns"])
-        state._last, state._end = snap["last"], snap["end"]
-        return state
+        del snap["occ"], snap["gen"]  # the covered squares follow from the tiles
+        return GobbleStonesState.from_snapshot(self.game, Snapshot(
+            players=self.players, bluff=self.bluff, board_steps=int(self.gen[index]),
+            **{name: _frozen(value) for name, value in snap.items()},
+        ))
 
     def set_state(self, index: int, state: GobbleStonesState) -> None:
         """Put a reference state of the same game into slot ``index``."""
@@ -811,39 +769,27 @@ class GobbleStonesBatch:
             raise ValueError(f"a state of {state.game} does not fit a batch of {self.game}")
         self._load(index, state)
 
-    def __repr__(self) -> str:
-        return f"GobbleStonesBatch({self.game!r}, batch_size={self.batch_size})"
+    @staticmethod
+    def reference_snapshot(state: GobbleStonesState) -> dict[str, Any]:
+        """A reference state's fields in :meth:`snapshot`'s form."""
+        s = state.snapshot()
+        return {
+            "colour": s.colour, "value": s.value, "gen": s.board_steps, "tile": list(s.tile),
+            "owner": dict(s.owner), "occ": _occupied(s), "racks": [list(r) for r in s.racks],
+            "bag": list(s.bag), "points": list(s.points), "phase": s.phase, "turn": s.turn,
+            "pending": list(s.pending), "decider": s.decider, "drawer": s.drawer,
+            "to_draw": s.to_draw, "passes": s.passes, "turns": s.turns, "last": s.last,
+            "end": s.end,
+        }
 
 
-def reference_snapshot(state: GobbleStonesState) -> dict[str, Any]:
-    """A reference state's fields in :meth:`GobbleStonesBatch.snapshot`'s form."""
-    return {
-        "colour": tuple(state._colour), "value": tuple(state._value), "gen": state._gen,
-        "tile": list(state._tile), "owner": dict(state._owner), "occ": state._occ,
-        "racks": [list(r) for r in state._racks], "bag": list(state._bag),
-        "points": list(state._points), "phase": state._phase, "turn": state._turn,
-        "pending": list(state._pending), "decider": state._decider, "drawer": state._drawer,
-        "to_draw": state._to_draw, "passes": state._passes, "turns": state._turns,
-        "last": state._last, "end": state._end,
-    }
+def _occupied(snap: Snapshot) -> int:
+    """The covered squares of a reference position, as one 225-bit number."""
+    return sum(1 << q for q, colour in enumerate(snap.tile) if colour >= 0)
 
 
-def _panel_perm(colours: Sequence[int], values: Sequence[int], panel: int) -> int | None:
-    from parlour.games.gobblestones.board import panel_permutation
-
-    return panel_permutation(tuple(colours), tuple(values), panel)
-
-
-def play_random_gobblestones(
-    game: Game | str = "gobblestones", n_games: int = 1, seed: int | None = None, **params: Any,
-) -> np.ndarray:
-    """Play ``n_games`` whole random games; returns ``(n_games, players)`` float32 returns,
-    :data:`PLAYOUT_CHUNK` at a time (:func:`parlour.batch.playout.play_out`); boards are drawn
-    whole (:meth:`GobbleStonesBatch.build_boards`)."""
-    g = _as_game(game, params)
-    rng = np.random.default_rng(seed)
-    return play_out(
-        lambda size: GobbleStonesBatch(g, size, seed=int(rng.integers(2**31))),
-        n_games, g.num_players(), PLAYOUT_CHUNK,
-        before_step=GobbleStonesBatch.build_boards,
-    )
+def _frozen(value: Any) -> Any:
+    """A value of :meth:`GobbleStonesBatch.snapshot` in a reference snapshot's form."""
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from parlour.batch.playout import configured_game, play_out
-from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, IllegalActionError
+from parlour.batch.base import BatchEngine
+from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game
 from parlour.games.stomp_the_plank import (
     COPIES,
     DRAW,
@@ -39,14 +39,10 @@ ENDS = (None, "tip-stop", "tip-step", "last-spot", "turn-limit")
 KINDS = len(TREASURES)
 _KIND_IDS = np.arange(KINDS)[None, None, :]
 PLAYOUT_CHUNK = 1 << 14
-"""Games simulated together by :func:`play_random_plank`."""
+"""Games simulated together by :meth:`PlankBatch.play_random`."""
 
 
-def _as_plank(game: Game | str, params: dict[str, Any]) -> StompThePlankGame:
-    return configured_game(game, params, StompThePlankGame, "PlankBatch")
-
-
-class PlankBatch:
+class PlankBatch(BatchEngine[StompThePlankGame, StompThePlankState]):
     """``batch_size`` games of Stomp the Plank stepped together.
 
     >>> batch = PlankBatch("stomp-the-plank", 4, seed=0)
@@ -60,20 +56,21 @@ class PlankBatch:
     has ended stays ended until :meth:`reset`; its entries in :meth:`step` are ignored.
     """
 
+    game_class = StompThePlankGame
+    playout_chunk = PLAYOUT_CHUNK
+    _FIELDS = ("pile", "total", "discards", "pontoon", "seen", "dup", "size", "crates", "steps",
+               "supply", "active", "turn", "phase", "end")
+
     def __init__(
         self, game: Game | str = "stomp-the-plank", batch_size: int = 1024,
         seed: int | None = None, **params: Any,
     ) -> None:
-        self.game = _as_plank(game, params)
-        self.batch_size = int(batch_size)
-        self.players = self.game.num_players()
+        super().__init__(game, batch_size, seed, **params)
         self.spots = self.game.spots
         self.crate_table = np.array([*self.game.crates, 0], dtype=np.int64)
         self.tip_at = self.game.plank.tip_at
         self.step_weight = self.game.plank.step_weight
         self.max_turns = int(self.game.params["max_turns"])
-        self.num_actions = self.game.num_distinct_actions()
-        self.rng = np.random.default_rng(seed)
         self._start = Position.parse(self.game.new_initial_state().position())
         b, n = self.batch_size, self.players
         self.pile = np.zeros((b, KINDS), dtype=np.int64)
@@ -99,13 +96,6 @@ class PlankBatch:
             np.asarray(where, dtype=bool)
         )
         self._load(rows, self._start)
-
-    def _keep(self, keep: np.ndarray) -> None:
-        """Drop the games where ``keep`` is false (for playouts that shrink as games end)."""
-        for name in ("pile", "total", "discards", "pontoon", "seen", "dup", "size", "crates",
-                     "steps", "supply", "active", "turn", "phase", "end"):
-            setattr(self, name, getattr(self, name)[keep])
-        self.batch_size = int(keep.sum())
 
     def _load(self, i: int | np.ndarray, pos: Position) -> None:
         pontoon = list(pos.pontoon)
@@ -179,40 +169,15 @@ class PlankBatch:
         out = np.where(self.phase == CARD, np.minimum(card, KINDS - 1), player)
         return np.where(self.phase == OVER, -1, out)
 
-    def step(
-        self, actions: np.ndarray | Sequence[int], where: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Apply one action (or chance outcome) in every game still going.
-
-        ``where`` (optional booleans) limits the step to those games. Returns
-        ``(rewards, terminated)``: ``rewards`` ``(batch_size, players)`` holds the returns of
-        games that ended on this step. An illegal action raises
-        :class:`~parlour.IllegalActionError` naming the game and the rule, changing nothing.
-        """
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != (self.batch_size,):
-            raise ValueError(f"expected {self.batch_size} actions, got shape {actions.shape}")
+    def _legal(self, actions: np.ndarray) -> np.ndarray:
         phase = self.phase
-        live = phase != OVER
-        if where is not None:  # step only these games; the others keep still
-            live = live & np.asarray(where, dtype=bool)
-        card = phase == CARD
         safe = np.clip(actions, 0, KINDS - 1)
-        legal = np.where(
-            card,
+        return np.asarray(np.where(
+            phase == CARD,
             (actions >= 0) & (actions < KINDS)
             & (self.pile[np.arange(self.batch_size), safe] > 0),
             (actions == DRAW) | ((actions == STOP) & (phase == CHOOSE)),
-        )
-        bad = np.flatnonzero(live & ~legal)
-        if bad.size:
-            self._raise_illegal(int(bad[0]), int(actions[bad[0]]))
-        return self._apply(actions, live)
-
-    def apply_trusted(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`step` without the legality check, for actions just drawn by
-        :meth:`random_actions` (playout loops); anything else goes through :meth:`step`."""
-        return self._apply(actions, self.phase != OVER)
+        ), dtype=bool)
 
     def _apply(self, actions: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         card = (self.phase == CARD) & live
@@ -304,16 +269,6 @@ class PlankBatch:
         self.phase[idx] = OVER
         self.end[idx] = end
 
-    def _raise_illegal(self, index: int, action: int) -> None:
-        state = self.state(index)
-        try:
-            state.apply_action(action)
-        except IllegalActionError as exc:
-            raise IllegalActionError(
-                exc.action, exc.rule, f"in game {index} of the batch: {exc.reason}"
-            ) from None
-        raise AssertionError(f"batch and reference disagree on action {action} in game {index}")
-
     # -- conversions ------------------------------------------------------------------------
     def position(self, index: int) -> Position:
         """Game ``index`` as the reference's position value."""
@@ -342,20 +297,10 @@ class PlankBatch:
             raise ValueError(f"a state of {state.game} does not fit a batch of {self.game}")
         self._load(index, Position.parse(state.position()))
 
-    def __repr__(self) -> str:
-        return f"PlankBatch({self.game!r}, batch_size={self.batch_size})"
+    def snapshot(self, index: int) -> str:
+        """Game ``index``'s position text (what the differential test compares)."""
+        return self.position(index).text()
 
-
-def play_random_plank(
-    game: Game | str = "stomp-the-plank", n_games: int = 1, seed: int | None = None,
-    **params: Any,
-) -> np.ndarray:
-    """Play ``n_games`` whole games (uniform player actions, chance by its law); returns
-    ``(n_games, players)`` float32 returns. Plays :data:`PLAYOUT_CHUNK` at a time, each finished
-    slot restarted with a new game (:func:`parlour.batch.playout.play_out`)."""
-    game = _as_plank(game, params)
-    rng = np.random.default_rng(seed)
-    return play_out(
-        lambda size: PlankBatch(game, size, seed=int(rng.integers(2**31))),
-        n_games, game.num_players(), PLAYOUT_CHUNK,
-    )
+    @staticmethod
+    def reference_snapshot(state: StompThePlankState) -> str:
+        return state.position()

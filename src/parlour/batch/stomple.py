@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from parlour.batch.base import BatchEngine
 from parlour.batch.bits import U64, popcount, select_bit
-from parlour.batch.playout import configured_game, play_out
-from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game, IllegalActionError
+from parlour.core import CHANCE_PLAYER, TERMINAL_PLAYER, Game
 from parlour.games.stomple import HOLES, OUTER, StompleGame, StompleState
 from parlour.games.stomple.board import ADJACENT, CATS_EYE, COLOURS, KINDS, PER_KIND
 from parlour.games.stomple.game import CATS_EYE_POINTS, ROUND_WIN_POINTS, SOLID_POINTS
@@ -35,14 +35,10 @@ _ALL_COLOURS = (1 << COLOURS) - 1
 _BAG = np.repeat(np.arange(KINDS), PER_KIND)  # the 49 marbles by kind (S1)
 _HOLE_BITS = np.left_shift(np.uint64(1), np.arange(HOLES, dtype=np.uint64))
 PLAYOUT_CHUNK = 1 << 14
-"""Games simulated together by :func:`play_random_stomple`."""
+"""Games simulated together by :meth:`StompleBatch.play_random`."""
 
 
-def _as_stomple(game: Game | str, params: dict[str, Any]) -> StompleGame:
-    return configured_game(game, params, StompleGame, "StompleBatch")
-
-
-class StompleBatch:
+class StompleBatch(BatchEngine[StompleGame, StompleState]):
     """``batch_size`` games of Stomple stepped together.
 
     >>> batch = StompleBatch("stomple", 4, seed=0)
@@ -51,6 +47,8 @@ class StompleBatch:
     >>> rewards, done = batch.step(batch.random_actions())
     """
 
+    game_class = StompleGame
+    playout_chunk = PLAYOUT_CHUNK
     _FIELDS = ("masks", "marbles", "dealt", "drawn", "colour", "pos", "status", "to_move",
                "string", "scores", "round", "over")
 
@@ -58,13 +56,9 @@ class StompleBatch:
         self, game: Game | str = "stomple", batch_size: int = 1024, seed: int | None = None,
         **params: Any,
     ) -> None:
-        self.game = _as_stomple(game, params)
-        self.batch_size = int(batch_size)
-        self.players = self.game.num_players()
-        self.num_actions = self.game.num_distinct_actions()
+        super().__init__(game, batch_size, seed, **params)
         self.target = self.game.target
         self.single = bool(self.game.single_round)
-        self.rng = np.random.default_rng(seed)
         start = self.game.new_initial_state()
         b, n = self.batch_size, self.players
         self.masks = np.zeros((b, KINDS), dtype=U64)
@@ -103,12 +97,6 @@ class StompleBatch:
             np.asarray(where, dtype=bool)
         )
         self._write(rows, self._start)
-
-    def _keep(self, keep: np.ndarray) -> None:
-        """Drop the games where ``keep`` is false (for playouts that shrink as games end)."""
-        for name in self._FIELDS:
-            setattr(self, name, getattr(self, name)[keep])
-        self.batch_size = int(keep.sum())
 
     def terminated(self) -> np.ndarray:
         return self.over.copy()
@@ -226,22 +214,11 @@ class StompleBatch:
         self.drawn[idx] = self.players - 1
         self._draw(idx, colours[:, self.players - 1])  # the last draw starts play (S9)
 
-    def step(
-        self, actions: np.ndarray | Sequence[int], where: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Apply one action (or chance outcome) in every game still going.
+    def deal_at_once(self) -> None:
+        """:meth:`deal_rounds`."""
+        self.deal_rounds()
 
-        ``where`` (optional booleans) limits the step to those games. Returns
-        ``(rewards (batch_size, players), terminated)``; an illegal action raises
-        :class:`~parlour.IllegalActionError` naming the game and the rule, changing nothing.
-        """
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != (self.batch_size,):
-            raise ValueError(f"expected {self.batch_size} actions, got shape {actions.shape}")
-        live = ~self.over
-        if where is not None:  # step only these games; the others keep still
-            live = live & np.asarray(where, dtype=bool)
-        chance = self._chance() & live
+    def _legal(self, actions: np.ndarray) -> np.ndarray:
         safe = np.clip(actions, 0, HOLES - 1)
         all_rows = np.arange(self.batch_size)
         kind = np.minimum(safe, KINDS - 1)
@@ -251,16 +228,7 @@ class StompleBatch:
         chance_ok = (actions >= 0) & (actions < KINDS) & np.where(dealing, deal_ok, draw_ok)
         bits = self._legal_bits(all_rows)
         play_ok = (actions >= 0) & (actions < HOLES) & (((bits >> safe.astype(U64)) & _ONE) == 1)
-        legal = np.where(chance, chance_ok, play_ok)
-        bad = np.flatnonzero(live & ~legal)
-        if bad.size:
-            self._raise_illegal(int(bad[0]), int(actions[bad[0]]))
-        return self._apply(actions, live)
-
-    def apply_trusted(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`step` without the legality check, for actions just drawn by
-        :meth:`random_actions` (playout loops); anything else goes through :meth:`step`."""
-        return self._apply(actions, ~self.over)
+        return np.asarray(np.where(self._chance(), chance_ok, play_ok), dtype=bool)
 
     def _apply(self, actions: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         chance = self._chance() & live
@@ -373,16 +341,6 @@ class StompleBatch:
             self.pos[again] = -1
             self.status[again] = WAITING
 
-    def _raise_illegal(self, index: int, action: int) -> None:
-        state = self.state(index)
-        try:
-            state.apply_action(action)
-        except IllegalActionError as exc:
-            raise IllegalActionError(
-                exc.action, exc.rule, f"in game {index} of the batch: {exc.reason}"
-            ) from None
-        raise AssertionError(f"batch and reference disagree on action {action} in game {index}")
-
     # -- conversions ------------------------------------------------------------------------
     def state(self, index: int) -> StompleState:
         """Game ``index`` as a reference state (without its history)."""
@@ -411,31 +369,13 @@ class StompleBatch:
             raise ValueError(f"a state of {state.game} does not fit a batch of {self.game}")
         self._write(index, self._read(state))
 
-    def __repr__(self) -> str:
-        return f"StompleBatch({self.game!r}, batch_size={self.batch_size})"
+    @staticmethod
+    def reference_snapshot(state: StompleState) -> dict[str, Any]:
+        """A reference state's fields in :meth:`snapshot`'s form."""
+        return {k: _plain(np.asarray(v, dtype=np.uint64 if k in ("masks", "marbles") else None))
+                for k, v in StompleBatch._read(state).items()}
 
 
 def _plain(value: Any) -> Any:
     array = np.asarray(value)
     return array.tolist() if array.ndim else array.item()
-
-
-def reference_snapshot(state: StompleState) -> dict[str, Any]:
-    """A reference state's fields in :meth:`StompleBatch.snapshot`'s form."""
-    return {k: _plain(np.asarray(v, dtype=np.uint64 if k in ("masks", "marbles") else None))
-            for k, v in StompleBatch._read(state).items()}
-
-
-def play_random_stomple(
-    game: Game | str = "stomple", n_games: int = 1, seed: int | None = None, **params: Any,
-) -> np.ndarray:
-    """Play ``n_games`` whole games (uniform stomps, chance by its law); returns
-    ``(n_games, players)`` float32 returns, :data:`PLAYOUT_CHUNK` at a time, each
-    finished slot restarted with a new game (:func:`parlour.batch.playout.play_out`)."""
-    game = _as_stomple(game, params)
-    rng = np.random.default_rng(seed)
-    return play_out(
-        lambda size: StompleBatch(game, size, seed=int(rng.integers(2**31))),
-        n_games, game.num_players(), PLAYOUT_CHUNK,
-        before_step=StompleBatch.deal_rounds,
-    )

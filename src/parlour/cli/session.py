@@ -7,6 +7,7 @@ game's own notation (``string_to_actions``) and shows each person only their own
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -16,20 +17,17 @@ from rich.table import Table
 
 from parlour.agents import Agent
 from parlour.cli.boards import render_board
-from parlour.core import Game, GameRecord, IllegalActionError, Information, ParlourError, State
+from parlour.core import (
+    Game,
+    GameRecord,
+    IllegalActionError,
+    Information,
+    ParlourError,
+    State,
+    presentation,
+)
+from parlour.core.presentation import Entry, group_turns
 from parlour.games.wording import illegal_message, notation_message
-
-HOW_TO_MOVE = {
-    "clobber": "type the square of your stone, then the square of the enemy stone next to it "
-    "that it captures",
-    "stomple": "type the hole of the marble to stomp; a string is several holes in order "
-    "(d4 e5 f6)",
-    "stomp-the-plank": "type [cyan]draw[/] (or d) to turn over a card, [cyan]stop[/] (or s) to end "
-    "your turn and load the others' planks",
-    "gobblestones": "type the squares your tiles cover, in one straight line (h8-h11 or "
-    "h8 h9 h10); [cyan]pass[/] lays none; bluffing: add the tile's colour (h8:r)",
-}
-"""How a move is typed in each game: the terminal's help, with an example from the legal moves."""
 
 HELP = """[bold]Commands[/]
   [cyan]<move>[/]   a move in the game's notation (see [cyan]moves[/])
@@ -67,6 +65,9 @@ class TerminalGame:
         self.state = self.game.new_initial_state()
         self.chance = random.Random(self.seed)
         self._checkpoints: list[int] = []
+        self._log: list[Entry] = []
+        """Every action as the table may read it, for the computer's turns told in one line."""
+        self._told = 0
         self._ask = self.ask or (lambda prompt: self.console.input(prompt))
 
     # -- the loop ---------------------------------------------------------------------------
@@ -74,16 +75,13 @@ class TerminalGame:
         self.shown_for: tuple[int, int] | None = None
         while not self.state.is_terminal() and not self.quit:
             if self.state.is_chance_node():
-                self.state.apply_action(self.state.sample_chance_outcome(self.chance))
+                self._apply(self.state.sample_chance_outcome(self.chance))
                 continue
             player = self.state.current_player()
             seat = self.seats[player]
+            self._tell_computer_turns()
             if seat.agent is not None:
-                action = seat.agent.step(self.state)
-                text = self.state.public_action_string(action)
-                name = self.name(player)
-                self.state.apply_action(action)
-                self.console.print(f"[magenta]{escape(name)}[/] plays [bold]{text}[/]")
+                self._apply(seat.agent.step(self.state))
                 continue
             key = (player, len(self.state.history()))
             if self.shown_for != key:
@@ -96,6 +94,7 @@ class TerminalGame:
                 self._show(player)
                 self.shown_for = key
             self._human_turn(player)
+        self._tell_computer_turns(final=True)
         self._show(self._viewer())
         self._announce()
         return self.state
@@ -106,6 +105,32 @@ class TerminalGame:
         hidden = self.game.get_type().information == Information.IMPERFECT
         return hidden and humans > 1 and (shown_for is None or shown_for[0] != player)
 
+    def _apply(self, action: int, state: State | None = None) -> None:
+        """Apply an action to ``state`` (the game's, by default), logged as everyone may
+        read it (G-3), so that the computers' turns are told in the game's words."""
+        state = self.state if state is None else state
+        try:
+            text: str | None = state.public_action_string(action)
+        except (ValueError, IndexError, KeyError):
+            text = None
+        self._log.append(Entry(state.current_player(), text, tuple(state.scores())))
+        state.apply_action(action)
+
+    def _tell_computer_turns(self, final: bool = False) -> None:
+        """Each computer's finished turn in one line, in the game's words as the move log has
+        it ("Computer (hard): h8-h11 +14"), not one line per action."""
+        words = presentation(self.game)
+        turns = group_turns(words, self._log, tuple(self.state.scores()))
+        now = self.state.current_player()
+        if turns and not (final or self.state.is_terminal()
+                          or (now >= 0 and now != turns[-1][1].player)):
+            turns = turns[:-1]  # the last turn goes on
+        for _index, turn in turns[self._told:]:
+            if self.seats[turn.player].agent is not None:
+                self.console.print(f"[magenta]{escape(self.name(turn.player))}:[/] "
+                                   f"[bold]{escape(words.turn_text(turn))}[/]")
+        self._told = max(self._told, len(turns))
+
     def name(self, player: int) -> str:
         """A seat as the game names it: "White", "Ada (green)", "Computer (hard, Black)"."""
         seat = self.seats[player]
@@ -115,7 +140,7 @@ class TerminalGame:
             return f"{base[:-1]}, {colour})" if colour else base
         if seat.label:
             return f"{seat.label} ({colour})" if colour else seat.label
-        if colour and self.game.name == "clobber":
+        if colour and presentation(self.game).colour_names_seat:
             return colour
         return f"Player {player + 1} ({colour})" if colour else f"Player {player + 1}"
 
@@ -125,7 +150,8 @@ class TerminalGame:
 
     def _show(self, player: int | None) -> None:
         self.console.print()
-        self.console.print(render_board(self.state, player))
+        names = [self.name(i) for i in range(len(self.seats))]
+        self.console.print(render_board(self.state, player, names))
 
     def _human_turn(self, player: int) -> None:
         if not self._checkpoints or self._checkpoints[-1] != len(self.state.history()):
@@ -155,7 +181,7 @@ class TerminalGame:
 
     def how_to_move(self) -> str:
         """How to type a move in this game, with an example that is legal right now."""
-        how = HOW_TO_MOVE.get(self.game.name, "type a move in the game's notation")
+        how = _markup(escape(presentation(self.game).how_to_move))
         legal = self.state.legal_actions() if not self.state.is_terminal() else []
         example = self.state.action_to_string(legal[0]) if legal else None
         text = f"[bold]How to move:[/] {how}"
@@ -185,7 +211,8 @@ class TerminalGame:
                 f"[red]{escape(message)}[/]  (type [cyan]help[/] for how to move)"
             )
             return
-        self.state = trial
+        for action in trial.history()[len(self.state.history()):]:
+            self._apply(action)
 
     def _undo(self) -> None:
         now = len(self.state.history())
@@ -196,6 +223,8 @@ class TerminalGame:
         target = earlier[-1]
         self._checkpoints = [c for c in self._checkpoints if c <= target]
         self.state = self.game.new_state_from_actions(self.state.history()[:target])
+        del self._log[target:]
+        self._told = min(self._told, len(group_turns(presentation(self.game), self._log)))
         self.console.print("[yellow]move taken back[/]")
         player = self.state.current_player()
         self._show(player)
@@ -230,9 +259,9 @@ class TerminalGame:
 def seat_colour(state: State, player: int) -> str | None:
     """The colour a game gives a seat, as its players say it (Clobber's White and Black,
     Stomple's stomper colour once drawn); ``None`` in games without colours."""
-    if state.game.name == "clobber":
-        return ("White", "Black")[player] if player in (0, 1) else None
-    if state.game.name == "stomple":
-        colours = state.view(None).get("colours") or []
-        return colours[player] if player < len(colours) and colours[player] else None
-    return None
+    return presentation(state.game).seat_colour(state, player)
+
+
+def _markup(text: str) -> str:
+    """A presentation's text for the terminal: what a player types (in backticks) in cyan."""
+    return re.sub(r"`([^`]+)`", r"[cyan]\1[/]", text)

@@ -5,9 +5,10 @@ from parlour.core.errors import (
     InvalidParameterError,
     NotationError,
     ParlourError,
+    RulesVersionError,
     UnknownGameError,
 )
-from parlour.core.extras import MissingExtraError, needs_extra
+from parlour.core.extras import MissingExtraError, compiled_module, needs_extra
 from parlour.core.game import (
     CHANCE_PLAYER,
     TERMINAL_PLAYER,
@@ -20,10 +21,11 @@ from parlour.core.game import (
     State,
     SupportsRandom,
     Utility,
-    View,
     parse_position_error,
     pick_chance_outcome,
 )
+from parlour.core.infostate import View
+from parlour.core.presentation import Presentation, Turn, presentation, register_presentation
 from parlour.core.record import GameRecord, RecordError
 from parlour.core.registry import game_class, list_games, load_game, register_game
 
@@ -42,17 +44,23 @@ __all__ = [
     "NotationError",
     "Param",
     "ParlourError",
+    "Presentation",
     "RecordError",
+    "RulesVersionError",
     "State",
     "SupportsRandom",
+    "Turn",
     "UnknownGameError",
     "Utility",
     "View",
+    "compiled_module",
     "game_class",
     "list_games",
     "load_game",
     "needs_extra",
     "parse_position_error",
     "pick_chance_outcome",
+    "presentation",
     "register_game",
+    "register_presentation",
 ]

@@ -39,6 +39,23 @@ class NotationError(ParlourError):
     """Text that should be a move or a position could not be parsed."""
 
 
+class RulesVersionError(ParlourError):
+    """A game stored under one version of its rules, asked to be replayed under another.
+
+    A change to a game's rules changes what its actions mean, so a stored game is never
+    replayed silently by rules it was not played under.
+    """
+
+    def __init__(self, game: str, stored: int, current: int) -> None:
+        self.game = game
+        self.stored = stored
+        self.current = current
+        super().__init__(
+            f"{game}: this game was played under rules version {stored}, and parlour now "
+            f"plays rules version {current}: it cannot be replayed by other rules"
+        )
+
+
 class IllegalActionError(ParlourError):
     """An action that the rules forbid in this state (ruling G-2).
 

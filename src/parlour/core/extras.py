@@ -4,13 +4,16 @@
 arena's plots, Ray, the research adapters and training each need an extra
 (``pip install 'parlour[web]'``...). A module that needs one imports its libraries inside
 :func:`needs_extra`, so that a user without them is told what to install instead of reading a
-bare ``ModuleNotFoundError``.
+bare ``ModuleNotFoundError``. The compiled parts are optional too (built where a C compiler is
+present): :func:`compiled_module` imports one, or says it is not there.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import ModuleType
 
 
 class MissingExtraError(ImportError):
@@ -49,3 +52,17 @@ from the 'arena' extra: pip install 'parlour[arena]'
         if exc.name is None or exc.name.partition(".")[0] == "parlour":
             raise
         raise MissingExtraError(extra, feature, exc.name.partition(".")[0]) from exc
+
+
+def compiled_module(name: str) -> ModuleType | None:
+    """The compiled extension module ``name`` (``"parlour.games.stomple._cplayout"``), or
+    ``None`` where it was not built: ``pip install`` builds parlour's C parts when a C compiler
+    is present, and every one of them has a Python fallback.
+
+    >>> compiled_module("parlour.no_such_extension") is None
+    True
+    """
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None

@@ -23,15 +23,14 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import numpy as np
 
+from parlour.core import infostate
 from parlour.core.errors import IllegalActionError, InvalidParameterError, NotationError
+from parlour.core.infostate import View
 
 CHANCE_PLAYER = -1
 """``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``)."""
 TERMINAL_PLAYER = -4
 """``current_player()`` once the game is over (OpenSpiel's ``kTerminalPlayerId``)."""
-
-View = dict[str, Any]
-"""A player's view: a JSON-serialisable dict holding exactly what that player may see."""
 
 
 class SupportsRandom(Protocol):
@@ -120,6 +119,11 @@ class GameType:
     provides_observation_tensor: bool = True
     provides_information_state_string: bool = True
     provides_information_state_tensor: bool = True
+    rules_version: int = 1
+    """Which version of its rules the game plays: raised whenever a change to the rules (or
+    to the meaning of an action) would replay a stored game differently, so that records and
+    stored tables made under other rules are refused rather than replayed wrongly (pgx's
+    ``Env.version``)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,7 @@ class Game(ABC):
 
     game_type: ClassVar[GameType]
     parameters: ClassVar[Mapping[str, Param]]
+    _hash: int | None = None
 
     def __init__(self, **params: Any) -> None:
         self._params = self._validate(params)
@@ -207,6 +212,11 @@ class Game(ABC):
     @property
     def name(self) -> str:
         return self.game_type.short_name
+
+    @property
+    def rules_version(self) -> int:
+        """The version of the rules this game plays (:attr:`GameType.rules_version`)."""
+        return self.game_type.rules_version
 
     def num_players(self) -> int:
         return self._game_info.num_players
@@ -279,7 +289,13 @@ class Game(ABC):
         return isinstance(other, Game) and other.name == self.name and other._params == self._params
 
     def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted((k, repr(v)) for k, v in self._params.items()))))
+        # computed once: a configured game never changes, and servers and searches hash the
+        # same game very often (a cache keyed by games, a presentation looked up per message)
+        if self._hash is None:
+            self._hash = hash(
+                (self.name, tuple(sorted((k, repr(v)) for k, v in self._params.items())))
+            )
+        return self._hash
 
     def __repr__(self) -> str:
         args = "".join(f", {k}={v!r}" for k, v in self.non_default_parameters().items())
@@ -595,8 +611,6 @@ class State(ABC, Generic[GameT]):
         Perfect-information games use the history; games with hidden information replay it and
         record what the player's view showed after each action (:mod:`parlour.core.infostate`).
         """
-        from parlour.core import infostate
-
         self._check_player(player)
         if self._game.get_type().information is Information.PERFECT:
             return infostate.history_information_state_string(self, player)
@@ -605,8 +619,6 @@ class State(ABC, Generic[GameT]):
     def information_state_tensor(self, player: int) -> np.ndarray:
         """The information state as a flat float32 vector of
         ``game.information_state_tensor_shape()``; see :mod:`parlour.core.infostate`."""
-        from parlour.core import infostate
-
         self._check_player(player)
         if self._game.get_type().information is Information.PERFECT:
             return infostate.history_information_state_tensor(self, player)

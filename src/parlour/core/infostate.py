@@ -21,6 +21,10 @@ they saw the same things in the same order. parlour builds it in one of two ways
 Replaying is linear in the history, so records are cached on the state and extended
 incrementally: asking every state along a game for its information state (as OpenSpiel's
 checks and MCCFR do) costs one replayed action per step, not one replay per step.
+
+:class:`~parlour.core.game.State` calls this module, so it does not import that one back: it
+names what it needs of a state and of its game as protocols (:class:`Recordable`,
+:class:`RecordedGame`), which every parlour state and game satisfy.
 """
 
 from __future__ import annotations
@@ -28,20 +32,55 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, Self, TypeVar
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from parlour.core.game import Game, State, View
+View = dict[str, Any]
+"""A player's view: a JSON-serialisable dict holding exactly what that player may see
+(``State.view``; exported as ``parlour.core.View``)."""
 
 
-def history_code_scale(game: Game) -> float:
+class RecordedGame(Protocol):
+    """What this module asks of a game: its sizes, and its start."""
+
+    def num_distinct_actions(self) -> int: ...
+    def max_chance_outcomes(self) -> int: ...
+    def max_history_length(self) -> int: ...
+    def information_step_width(self) -> int: ...
+    def new_initial_state(self) -> Any: ...
+
+
+class Recordable(Protocol):
+    """What this module asks of a state (:class:`~parlour.core.game.State` has all of it)."""
+
+    _info_records: dict[int, Any] | None
+    _info_root: Any
+
+    def get_game(self) -> RecordedGame: ...
+    def history(self) -> list[int]: ...
+    def current_player(self) -> int: ...
+    def clone(self) -> Self: ...
+    def view(self, player: int | None) -> View: ...
+    def observation_string(self, player: int | None = None) -> str: ...
+    def observation_tensor(self, player: int) -> np.ndarray: ...
+    def action_to_string(self, action: int, player: int | None = None) -> str: ...
+    def public_action_string(self, action: int) -> str: ...
+    def apply_trusted_action(self, action: int) -> None: ...
+    def _information_step_row(
+        self, player: int, actor: int, seen: str, before: View, after: View
+    ) -> np.ndarray: ...
+
+
+R = TypeVar("R", bound=Recordable)
+
+
+def history_code_scale(game: RecordedGame) -> float:
     """The divisor that maps action ids (player or chance) into ``(0, 1]``: ``(id + 1) / scale``."""
     return float(max(game.num_distinct_actions(), game.max_chance_outcomes(), 1))
 
 
-def history_information_state_string(state: State[Any], player: int) -> str:
+def history_information_state_string(state: Recordable, player: int) -> str:
     """A perfect-information game's information state: the history, then the current view.
 
     Every action is public, so the player's information state is the whole history (the
@@ -52,7 +91,7 @@ def history_information_state_string(state: State[Any], player: int) -> str:
     return f"history: {ids}\n{state.observation_string(player)}"
 
 
-def history_information_state_tensor(state: State[Any], player: int) -> np.ndarray:
+def history_information_state_tensor(state: Recordable, player: int) -> np.ndarray:
     """The current observation tensor, flattened, then one number per history step.
 
     Step ``t`` holds ``(action + 1) / scale`` (see :func:`history_code_scale`), zero after
@@ -137,7 +176,7 @@ class ObservationRecord:
 
     player: int
     prefix: tuple[int, ...]
-    cursor: State[Any]
+    cursor: Recordable
     view: View
     tokens: tuple[str, ...]
     rows: _Rows | None
@@ -147,7 +186,7 @@ class ObservationRecord:
         return len(self.prefix)
 
 
-def _announced(state: State[Any], action: int, actor: int, player: int) -> str:
+def _announced(state: Recordable, action: int, actor: int, player: int) -> str:
     """The action as ``player`` was told of it: in full for their own move, else as announced
     to everyone (G-3)."""
     if actor == player:
@@ -155,16 +194,17 @@ def _announced(state: State[Any], action: int, actor: int, player: int) -> str:
     return state.public_action_string(action)
 
 
-def root_of(state: State[Any]) -> State[Any]:
-    """The state whose history leads to ``state``: its recorded start, or the initial state."""
-    root = state._info_root
+def root_of(state: R) -> R:
+    """The state whose history leads to ``state``: its recorded start, or the initial state
+    (a fresh copy either way, of ``state``'s own class)."""
+    root: R | None = state._info_root
     if root is not None:
         return root.clone()
-    start: State[Any] = state.get_game().new_initial_state()
+    start: R = state.get_game().new_initial_state()
     return start
 
 
-def observation_record(state: State[Any], player: int) -> ObservationRecord:
+def observation_record(state: Recordable, player: int) -> ObservationRecord:
     """``player``'s record along ``state``'s history, extended from the cached one if any."""
     history = tuple(state.history())
     records: dict[int, ObservationRecord] = getattr(state, "_info_records", None) or {}
@@ -206,13 +246,13 @@ def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def recorded_information_state_string(state: State[Any], player: int) -> str:
+def recorded_information_state_string(state: Recordable, player: int) -> str:
     """A hidden-information game's information state: the start view, then every step as the
     player saw it (see :class:`ObservationRecord`), one per line."""
     return "\n".join(observation_record(state, player).tokens)
 
 
-def recorded_information_state_tensor(state: State[Any], player: int) -> np.ndarray:
+def recorded_information_state_tensor(state: Recordable, player: int) -> np.ndarray:
     """The current observation tensor, flattened, then the record's rows (zero-padded to
     ``game.max_history_length()`` rows of the game's step width)."""
     game = state.get_game()

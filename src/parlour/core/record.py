@@ -1,6 +1,10 @@
 """Game records: a game's name, parameters and actions, saved as JSON and replayed exactly.
 
-Because every random event is a chance action (G-1), the actions alone reproduce the game.
+Because every random event is a chance action (G-1), the actions alone reproduce the game, as
+long as the rules are the same: a record says which version of its game's rules it was played
+under (``rules_version``; records written before versions existed read as version 1), and one
+made under other rules than the game's current ones is refused (:class:`RulesVersionError`)
+rather than replayed differently.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.core.errors import ParlourError
+from parlour.core.errors import ParlourError, RulesVersionError
 from parlour.core.game import Game, State
 from parlour.core.registry import load_game
 
@@ -26,13 +30,15 @@ class RecordError(ParlourError):
 @dataclass(frozen=True)
 class GameRecord:
     """What is needed to replay a game, the players' names (seat order; empty when not
-    known), plus free-form metadata (dates, seeds, where it was played)."""
+    known), plus free-form metadata (dates, seeds, where it was played), and the version of
+    the game's rules it was played under (``Game.rules_version``)."""
 
     game: str
     params: dict[str, Any]
     actions: tuple[int, ...]
     metadata: dict[str, Any] = field(default_factory=dict)
     players: tuple[str, ...] = ()
+    rules_version: int = 1
 
     @classmethod
     def from_state(
@@ -45,27 +51,41 @@ class GameRecord:
             tuple(state.history()),
             metadata,
             tuple(players),
+            game.rules_version,
         )
 
     def load_game(self) -> Game:
         return load_game(self.game, **self.params)
 
+    def _game_to_replay(self) -> Game:
+        """The game, once its rules are known to be those the record was played under."""
+        game = self.load_game()
+        if game.rules_version != self.rules_version:
+            raise RulesVersionError(game.name, self.rules_version, game.rules_version)
+        return game
+
     def replay(self) -> Iterator[tuple[State[Any], int | None]]:
-        """Yield ``(state, action that follows)`` from the start; the last has ``None``."""
-        state = self.load_game().new_initial_state()
+        """Yield ``(state, action that follows)`` from the start; the last has ``None``.
+
+        Raises :class:`RulesVersionError` (before yielding anything) when the record was
+        played under another version of the game's rules than the current one.
+        """
+        state = self._game_to_replay().new_initial_state()
         for action in self.actions:
             yield state, action
             state = state.child(action)
         yield state, None
 
     def final_state(self) -> State[Any]:
-        return self.load_game().new_state_from_actions(self.actions)
+        """The state after the record's actions (:class:`RulesVersionError` as :meth:`replay`)."""
+        return self._game_to_replay().new_state_from_actions(self.actions)
 
     def to_json(self) -> str:
         body = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
+            "rules_version": self.rules_version,
             "params": self.params,
             "actions": list(self.actions),
             "players": list(self.players),
@@ -96,7 +116,12 @@ class GameRecord:
         players = body.get("players", [])  # absent in records written before names existed
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RecordError("'players' must be a list of names")
-        return cls(game, params, tuple(actions), metadata, tuple(players))
+        rules_version = body.get("rules_version", 1)  # absent in records written before
+        if not isinstance(rules_version, int) or isinstance(rules_version, bool) or (
+            rules_version < 1
+        ):
+            raise RecordError("'rules_version' must be a whole number from 1")
+        return cls(game, params, tuple(actions), metadata, tuple(players), rules_version)
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)

@@ -33,17 +33,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from parlour.batch import ClobberBatch, GobbleStonesBatch, PlankBatch, StompleBatch
+from parlour.batch import ENGINES, engine
 from parlour.core import CHANCE_PLAYER, Game
 from parlour.rl.common import make_game, tensor_space
 
-ENGINES: dict[str, type] = {
-    "clobber": ClobberBatch,
-    "gobblestones": GobbleStonesBatch,
-    "stomp-the-plank": PlankBatch,
-    "stomple": StompleBatch,
-}
-"""The games with a batched engine, by parlour name."""
+__all__ = ["ENGINES", "ParlourVectorEnv", "vector_env"]
 MAX_CHANCE_STEPS = 10_000
 """A bound on chance events resolved in one step (a Stomple deal is 49, G-1)."""
 
@@ -69,7 +63,7 @@ class ParlourVectorEnv(gymnasium.vector.VectorEnv):
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.batch = ENGINES[self.game.name](self.game, self.num_envs, seed=None)
+        self.batch = engine(self.game, self.num_envs)
         self._restart = np.zeros(self.num_envs, dtype=bool)
 
     # -- the vector API ----------------------------------------------------------------------
@@ -94,10 +88,7 @@ class ParlourVectorEnv(gymnasium.vector.VectorEnv):
         playing = ~restart & (movers >= 0)
         acted = np.where(playing, actions, -1)
         rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
-        if self.game.name == "clobber":  # no chance; finished games ignore their entry
-            r, _done = self.batch.step(acted)
-        else:
-            r, _done = self.batch.step(acted, where=playing)
+        r, _done = self.batch.step(acted, where=playing)
         rewards += r
         if restart.any():
             self.batch.reset(restart)
@@ -115,11 +106,8 @@ class ParlourVectorEnv(gymnasium.vector.VectorEnv):
     def _settle(self) -> np.ndarray:
         """Play chance events until every game is at a player's turn or over."""
         rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
-        # whole deals (Stomple) and boards (GobbleStones) at once: the same chance laws
-        deal = getattr(self.batch, "deal_rounds", None) or getattr(self.batch, "build_boards", None)
         for _ in range(MAX_CHANCE_STEPS):
-            if deal is not None:
-                deal()
+            self.batch.deal_at_once()  # whole boards and deals at once: the same chance laws
             chance = self.batch.current_player() == CHANCE_PLAYER
             if not chance.any():
                 return rewards
@@ -132,18 +120,7 @@ class ParlourVectorEnv(gymnasium.vector.VectorEnv):
         players = self.batch.current_player().astype(np.int64)
         if movers is not None:
             players = np.where(players < 0, movers, players)
-        players = np.maximum(players, 0)
-        if self.game.name == "clobber":
-            shape = (self.num_envs, *self.game.observation_tensor_shape())
-            obs = np.empty(shape, dtype=np.float32)
-            for p in range(2):
-                view = self.batch.observation_tensor(p)
-                obs[players == p] = view[players == p]
-            return obs
-        return np.stack([
-            self.batch.state(i).observation_tensor(int(players[i])).astype(np.float32)
-            for i in range(self.num_envs)
-        ])
+        return self.batch.observation_tensor(np.maximum(players, 0))
 
     def _info(self, rewards: np.ndarray, movers: np.ndarray) -> dict[str, Any]:
         mask = self.batch.legal_actions_mask().astype(np.int8)

@@ -42,12 +42,18 @@ def run(
     allowed_origins: tuple[str, ...] = (),
     trusted_proxies: tuple[str, ...] = (),
     archive_after: float | None = None,
+    allowed_hosts: tuple[str, ...] = (),
+    secure_cookies: bool = False,
+    smtp: str | None = None,
+    public_url: str | None = None,
 ) -> None:
     """Serve until interrupted (blocking).
 
     ``limits`` is ``"name=value,..."`` over the defaults (and ``$PARLOUR_LIMITS``);
     ``trusted_proxies`` are the addresses of reverse proxies whose ``X-Forwarded-For`` names
     the real client (for the per-client limits); nobody's is trusted by default.
+    ``allowed_hosts`` are names the server is served as besides the loopback names and
+    ``host`` (a request with another ``Host`` is refused: DNS rebinding).
     """
     import threading
     import webbrowser
@@ -57,7 +63,7 @@ def run(
 
         from parlour.server.app import create_app
     from parlour.server.limits import Limits
-    from parlour.server.security import install_redaction
+    from parlour.server.security import install_redaction, served_hosts
 
     app = create_app(
         db_url,
@@ -67,6 +73,10 @@ def run(
         limits=Limits.from_text(limits, Limits.from_env()),
         allowed_origins=allowed_origins,
         archive_after=archive_after,
+        allowed_hosts=served_hosts(host, allowed_hosts),
+        secure_cookies=secure_cookies,
+        smtp=smtp,
+        public_url=public_url or f"http://{host}:{port}",
     )
     config = uvicorn.Config(
         app,

@@ -89,6 +89,14 @@ def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
         help="another site (https://host:port) whose pages may call this server (repeatable)",
     )
     out.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name this server is served as, besides the loopback names and --host (a "
+        "request for any other Host is refused: DNS rebinding); repeatable",
+    )
+    out.add_argument(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -101,6 +109,23 @@ def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
         metavar="DURATION",
         help="archive (read-only, still replayable) a table nobody has been at and nothing has "
         "happened at for this long: 30d, 12h, 90m or 3600s",
+    )
+    out.add_argument(
+        "--secure-cookies",
+        action="store_true",
+        help="mark the session cookie Secure even over plain HTTP (the server is behind a "
+        "TLS proxy); it is Secure whenever a request arrives over HTTPS",
+    )
+    out.add_argument(
+        "--smtp",
+        metavar="URL",
+        help="send players who ask for it an e-mail when a correspondence game waits for them: "
+        "smtp://[user:password@]host[:port][?from=address], smtps://... or smtp+starttls://...",
+    )
+    out.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="how this server's links start in e-mails (default http://HOST:PORT)",
     )
     return out
 
@@ -117,6 +142,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         archive = None if args.archive_after is None else parse_duration(args.archive_after)
     except ValueError as exc:
         options.error(f"argument --archive-after: {exc}")
+    if args.smtp:
+        from urllib.parse import urlsplit
+
+        if urlsplit(args.smtp).scheme not in ("smtp", "smtps", "smtp+starttls"):
+            options.error("argument --smtp: write smtp://host:port, smtps://... or "
+                          "smtp+starttls://...")
     try:
         from parlour.server import create_app, default_db_url, normalise_db_url, run
 
@@ -142,6 +173,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         allowed_origins=tuple(args.allow_origin),
         trusted_proxies=tuple(args.trusted_proxy),
         archive_after=archive,
+        allowed_hosts=tuple(args.allowed_host),
+        secure_cookies=args.secure_cookies,
+        smtp=args.smtp,
+        public_url=args.public_url,
     )
     return 0
 

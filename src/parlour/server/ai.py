@@ -11,8 +11,9 @@ agent that thinks too long (an unbounded search, a greedy player on a 99 x 26 bo
 a worker for minutes. Here every move has a deadline; a worker that misses it is killed and
 replaced, and the table is told that the computer's move was cut short. Workers are killed with
 the server (and, on Linux, by the kernel if the server itself is killed), so none is left
-thinking on its own. Jobs wait for a free worker in arrival order, and each table has at most
-one move in flight, so tables share the workers in turn.
+thinking on its own. Jobs wait for a worker in the order a fair queue gives them
+(:mod:`parlour.server.fairness`: people waiting before tables where only computers play,
+clients in turn, none holding every worker), and each table has at most one move in flight.
 """
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ import os
 import random
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from multiprocessing.connection import Connection
 from typing import Any
+
+from parlour.server.fairness import FairQueue, JobClass
 
 log = logging.getLogger("parlour.server")
 
@@ -154,9 +157,10 @@ class _Worker:
         if not self.conn.poll(timeout):
             return None
         try:
-            return self.conn.recv()  # type: ignore[no-any-return]
+            message: tuple[str, Any] = self.conn.recv()
         except (EOFError, OSError):
             return ("died", "its worker process stopped")
+        return message
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):
@@ -199,7 +203,10 @@ class AIRunner:
         if mode not in ("process", "thread"):
             raise ValueError("AI mode is 'process' or 'thread'")
         self.mode = mode
-        self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
+        self.workers = workers or max(2, min(4, (os.cpu_count() or 2) - 1))
+        self.queue = FairQueue(self.workers)
+        """Who thinks next (:mod:`parlour.server.fairness`): a person's job before a job
+        nobody waits for, clients in turn, each with at most all workers but one."""
         self.deadline = deadline
         self.job = job
         self.max_jobs = max_jobs
@@ -232,7 +239,7 @@ class AIRunner:
         if self._idle is None:
             self._idle = asyncio.Queue()
             self._filling = asyncio.create_task(self._fill())
-        return await self._idle.get()  # waiters are served first come, first served
+        return await self._idle.get()  # the fair queue has already decided who runs now
 
     async def _fill(self) -> None:
         for _ in range(self.workers):
@@ -301,16 +308,21 @@ class AIRunner:
         except Exception as exc:
             raise AIFailure(f"failed ({type(exc).__name__}: {exc})") from None
 
-    async def choose(self, *args: Any) -> int:
+    async def choose(self, *args: Any, client: Hashable = None,
+                     job_class: JobClass = JobClass.INTERACTIVE) -> int:
         """The agent's action; raises :class:`AIFailure` (with a reason) when it gives none."""
-        return int(await self.run(*args))
+        return int(await self.run(*args, client=client, job_class=job_class))
 
-    async def run(self, *args: Any) -> Any:
-        """``job(*args)`` in a worker; raises :class:`AIFailure` (:class:`AITimeout` past the
-        deadline) when it gives no answer."""
+    async def run(self, *args: Any, client: Hashable = None,
+                  job_class: JobClass = JobClass.INTERACTIVE) -> Any:
+        """``job(*args)`` in a worker, when the fair queue says it is ``client``'s turn;
+        raises :class:`AIFailure` (:class:`AITimeout` past the deadline) when it gives no
+        answer. The deadline counts from the start of the job, not from its wait."""
         if self._closed:
             raise AIFailure("the server is shutting down")
+        ticket = self.queue.join(client, job_class)
         try:
+            await ticket.ready
             if self.mode == "thread":
                 result = await self._run_in_thread(*args)
             else:
@@ -318,6 +330,8 @@ class AIRunner:
         except AIFailure:
             self.stats.failures += 1
             raise
+        finally:
+            self.queue.leave(ticket)
         self.stats.moves += 1
         return result
 

@@ -332,10 +332,16 @@ class Analyst:
         self.rate = RateLimiter(limits.analyses_burst, limits.analyses_per_minute / 60.0,
                                 limits.rate_keys)
         self.waiting = 0
+        self.in_flight: set[str] = set()
+        """Clients with an analysis waiting or running (one each)."""
         self.stats = AnalysisStats()
 
     def admit(self, client: str) -> None:
-        """Refuse a client over its rate, or any request when too many wait already."""
+        """Refuse a client with an analysis in flight already or over its rate, or any
+        request when too many wait already."""
+        if client in self.in_flight:
+            raise AnalysisRefused("one_at_a_time", "One analysis at a time: wait for the one "
+                                  "in progress, or cancel it", status=429, retry_after=1)
         if not self.rate.allow(client):
             wait = self.rate.retry_after(client)
             raise AnalysisRefused("rate_limited", f"Too many analyses: try again in {wait} s",
@@ -344,11 +350,14 @@ class Analyst:
             raise AnalysisRefused("busy", "The analysis board is busy: try again in a few "
                                   "seconds", status=503, retry_after=5)
 
-    async def answer(self, position: str, gone: Any) -> dict[str, Any]:
-        """Analyse ``position`` in a worker; ``gone()`` (awaitable) says the client left, and
-        then the job is cancelled and its worker killed."""
+    async def answer(self, position: str, gone: Any, client: str | None = None) -> dict[str, Any]:
+        """Analyse ``position`` in a worker, the clients taking turns (one analysis each in
+        flight); ``gone()`` (awaitable) says the client left, and then the job is cancelled
+        and its worker killed."""
         self.waiting += 1
-        task = asyncio.create_task(self.runner.run(position, self.seconds))
+        if client is not None:
+            self.in_flight.add(client)
+        task = asyncio.create_task(self.runner.run(position, self.seconds, client=client))
         try:
             while True:
                 done, _ = await asyncio.wait({task}, timeout=0.25)
@@ -368,6 +377,7 @@ class Analyst:
                                       status=500) from None
         finally:
             self.waiting -= 1
+            self.in_flight.discard(client or "")
             if not task.done():
                 task.cancel()
         if result["solved"]:

@@ -14,6 +14,7 @@ import os
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 LIMITS_ENV = "PARLOUR_LIMITS"
 
@@ -46,6 +47,13 @@ class Limits:
     """...and then per second (reconnecting after a network change is one or two)."""
     connections_per_client: int = 64
     """Open websockets from one client at once (tabs, seats, a few spectated tables)."""
+    send_bytes_per_connection: int = 1_048_576
+    """Bytes of messages waiting for one websocket before it is closed as one that does not
+    read (a state message replaces the one still waiting, so a socket holds one at most: 130 kB
+    on a 99 x 26 board, a kilobyte on the others)."""
+    send_bytes_per_client: int = 16_777_216
+    """Bytes waiting for all of one client's websockets together (64 sockets of the largest
+    board's states fit)."""
     listeners_per_table: int = 200
     """Open websockets at one table; seat holders are always let in, spectators up to this."""
     loaded_tables: int = 2000
@@ -73,6 +81,33 @@ class Limits:
     """Analyses waiting for a worker at once; beyond, a request is answered busy (503)."""
     rate_keys: int = 100_000
     """Clients remembered by the rate limiters (least recently seen forgotten first)."""
+    # -- accounts (issue 29; docs/web.md, "Accounts") ------------------------------------------
+    sign_in_free_per_account: int = 5
+    """Failed sign-ins in a row for one username before each next try must wait..."""
+    sign_in_free_per_address: int = 20
+    """...and for one address (a family behind one router mistypes too)..."""
+    sign_in_max_delay: float = 900.0
+    """...a wait that doubles from 1 s with every further failure, up to this (15 min)."""
+    sign_ups_burst: int = 5
+    """Accounts one client may create in a burst..."""
+    sign_ups_per_hour: float = 10.0
+    """...and then per hour (a household signs up a few people, a script thousands)."""
+    password_hashes_at_once: int = 2
+    """Argon2id hashes computed at once (64 MiB and tens of ms each): the rest queue."""
+    session_days: float = 30.0
+    """A session unused this long ends (each use moves its end on, at most once a day)."""
+    sessions_per_account: int = 20
+    """Signed-in browsers per account; signing in on one more ends the oldest."""
+    passkeys_per_account: int = 10
+    """Passkeys one account may register (a phone, a laptop, a security key or two)."""
+    guest_games_joined: int = 20
+    """Seat links a browser hands over at sign-in (it remembers 20)."""
+    queue_per_client: int = 4
+    """"Play someone now" entries one client (address) may have at once."""
+    mails_per_day: int = 20
+    """Turn e-mails one account receives a day at most."""
+    mail_delay: float = 60.0
+    """Seconds a correspondence turn waits before its e-mail goes (a quick reply needs none)."""
 
     @classmethod
     def from_text(cls, text: str | None, base: Limits | None = None) -> Limits:
@@ -81,7 +116,7 @@ class Limits:
         if not text:
             return limits
         fields = {f.name: f for f in dataclasses.fields(cls)}
-        changes: dict[str, float | int] = {}
+        changes: dict[str, Any] = {}  # each checked against its field's kind below
         for item in text.replace(";", ",").split(","):
             if not item.strip():
                 continue
@@ -98,7 +133,7 @@ class Limits:
             if number < 0:
                 raise ValueError(f"limit {name} cannot be negative")
             changes[name] = number
-        return dataclasses.replace(limits, **changes)  # type: ignore[arg-type]
+        return dataclasses.replace(limits, **changes)
 
     @classmethod
     def from_env(cls) -> Limits:

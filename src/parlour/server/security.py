@@ -5,6 +5,9 @@ One ASGI middleware (it must see websockets and the raw body stream, which Starl
 
 - per-client rate limits on HTTP requests and websocket connections, and a cap on one
   client's open websockets, answered ``429`` with ``Retry-After`` (websockets: refused);
+- the ``Host`` check: a request or websocket whose ``Host`` is not a name the server is served
+  as (the loopback names, the address it listens on, ``--allowed-host``) is refused (``400``),
+  so a site whose name an attacker points at 127.0.0.1 (DNS rebinding) cannot reach it;
 - the ``Origin`` check: a browser request or websocket from another site is refused (``403``),
   so another page cannot create tables or act with a visitor's seat link;
 - request bodies: refused by ``Content-Length`` before a byte is read, and a body sent without
@@ -17,9 +20,11 @@ And a logging filter that takes seat tokens out of every log line (access logs i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
+import socket
 from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -64,14 +69,48 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+"""Names a server on this machine is always served as."""
+UNGUARDED_PATHS = frozenset({"/healthz", "/readyz"})
+"""Paths a load balancer asks by address, whatever ``Host`` it sends (they reveal nothing)."""
+
+
+def host_name(header: str | None) -> str | None:
+    """The name in a ``Host`` header, without its port (``[::1]:8000`` -> ``::1``)."""
+    if not header:
+        return None
+    header = header.strip().lower()
+    if header.startswith("["):
+        end = header.find("]")
+        return header[1:end] if end > 0 else None
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+def served_hosts(bound: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
+    """The names a server listening on ``bound`` is served as: the loopback names, ``bound``
+    itself and ``extra`` (``--allowed-host``); listening on every interface (``0.0.0.0``,
+    ``::``), also this machine's own names and addresses."""
+    names = set(LOOPBACK_HOSTS) | {bound.lower()} | {h.strip().lower() for h in extra if h}
+    if bound in ("0.0.0.0", "::", ""):
+        machine = {socket.gethostname(), socket.getfqdn()}
+        for name in list(machine):
+            with contextlib.suppress(OSError):
+                machine |= {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
+        names |= {n.lower() for n in machine if n}
+    return frozenset(names)
+
+
 class Guard:
     """The middleware. ``allowed_origins`` adds origins (``https://host:port``) to the server's
-    own, for a page served elsewhere that talks to this server."""
+    own, for a page served elsewhere that talks to this server; ``allowed_hosts`` are the names
+    it is served as (:func:`served_hosts`; the loopback names by default)."""
 
-    def __init__(self, app: ASGIApp, limits: Limits, allowed_origins: tuple[str, ...] = ()) -> None:
+    def __init__(self, app: ASGIApp, limits: Limits, allowed_origins: tuple[str, ...] = (),
+                 allowed_hosts: frozenset[str] = LOOPBACK_HOSTS) -> None:
         self.app = app
         self.limits = limits
         self.allowed = {o.rstrip("/").lower() for o in allowed_origins}
+        self.hosts = allowed_hosts
         self.requests = RateLimiter(limits.requests_burst, limits.requests_per_second,
                                     limits.rate_keys)
         self.connects = RateLimiter(limits.connects_burst, limits.connects_per_second,
@@ -79,6 +118,12 @@ class Guard:
         self.open_sockets: Counter[str] = Counter()
 
     # -- checks ---------------------------------------------------------------------------------
+    def host_allowed(self, scope: Scope) -> bool:
+        """``Host`` names this server (checked before anything else: DNS rebinding)."""
+        if scope.get("path", "") in UNGUARDED_PATHS:
+            return True
+        return host_name(_header(scope, b"host")) in self.hosts
+
     def origin_allowed(self, scope: Scope) -> bool:
         """No ``Origin`` (not a browser, or a same-origin GET): allowed. Otherwise it must name
         this very server (the ``Host`` it was reached at) or a configured origin."""
@@ -105,7 +150,9 @@ class Guard:
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = client_key(client_address(scope))
         reason = None
-        if not self.origin_allowed(scope):
+        if not self.host_allowed(scope):
+            reason = "unknown host: this server is not served by that name"
+        elif not self.origin_allowed(scope):
             reason = "cross-site websocket refused"
         elif not self.connects.allow(key):
             reason = "too many connections in a short time"
@@ -137,6 +184,11 @@ class Guard:
                 message["headers"] = headers
             await send(message)
 
+        if not self.host_allowed(scope):
+            await _refuse(send_with_headers, 400, "unknown_host",
+                          "this server is not served by that name: start it with "
+                          "--allowed-host NAME to serve it so")
+            return
         key = client_key(client_address(scope))
         scope.setdefault("state", {})["client_key"] = key
         if path != "/healthz" and not self.requests.allow(key):
@@ -146,6 +198,10 @@ class Guard:
             return
         method = scope.get("method", "GET")
         if method not in BODY_METHODS:
+            if method == "DELETE" and not self.origin_allowed(scope):  # signing out, leaving
+                await _refuse(send_with_headers, 403, "cross_site",
+                              "requests from another site are refused")
+                return
             await self.app(scope, receive, send_with_headers)
             return
         if not self.origin_allowed(scope):
@@ -201,11 +257,13 @@ async def _refuse(send: Send, status: int, code: str, message: str,
     await send({"type": "http.response.body", "body": payload})
 
 
-TOKEN_IN_PATH = re.compile(r"(/play/)[A-Za-z0-9_\-]{8,}")
+TOKEN_IN_PATH = re.compile(r"(/(?:play|unsubscribe|confirm-email|queue)/)[A-Za-z0-9_\-]{8,}")
 
 
 def redact(text: str) -> str:
-    """``/play/<token>`` (and ``/ws/play/...``, ``/api/play/...``) with the token hidden."""
+    """``/play/<token>`` (and ``/ws/play/...``, ``/api/play/...``) with the token hidden; the
+    same for the other secrets a path may hold: an e-mail's unsubscribe or confirmation token
+    and a matchmaking ticket."""
     return TOKEN_IN_PATH.sub(r"\1<token>", text)
 
 

@@ -39,6 +39,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -74,6 +75,11 @@ class TableRow(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     deadline_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     archived: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # The version of the game's rules the table is played under (issue 27); tables stored
+    # before versions existed read as version 1.
+    rules_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Accounts (issue 29): a rated table changes its players' ratings when it ends.
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class SeatRow(Base):
@@ -84,6 +90,8 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(16))  # "human" or "ai"
     agent: Mapped[str | None] = mapped_column(String(64), nullable=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the player's name
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account that holds the seat (issue 29), if its player was signed in."""
 
 
 class HandRow(Base):
@@ -98,6 +106,8 @@ class HandRow(Base):
     seats: Mapped[list[int]] = mapped_column(JSON)
     role: Mapped[str] = mapped_column(String(16))  # "invite", "me" or "hotseat"
     creator: Mapped[bool] = mapped_column(Boolean, default=False)
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account whose "Your games" lists this link (issue 29)."""
 
 
 class ActionRow(Base):
@@ -179,6 +189,8 @@ class SeatData:
     kind: str
     agent: str | None
     name: str | None = None
+    account: int | None = None
+    """The account holding the seat (its name is then the account's username)."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +200,8 @@ class HandData:
     seats: tuple[int, ...]
     role: str
     creator: bool
+    account: int | None = None
+    """The account this link belongs to ("Your games" follows it to any device)."""
 
 
 @dataclass(frozen=True)
@@ -228,11 +242,34 @@ class TableData:
     archived: bool = False
     created_at: float = 0.0
     to_act: int | None = None
+    created_by: str | None = None
+    """The creating client's address hash (the per-client quota and fair thinking)."""
+    rules_version: int = 1
+    """The version of the game's rules the table is played under (``Game.rules_version``)."""
+    rated: bool = False
 
 
-Batch = tuple[str, Sequence[ActionData], bool, int | None, float | None]
-"""One table's submission: table id, its new actions, finished, who is to act after them, and
-the deadline of the turn that starts (``None``: no clock)."""
+@dataclass(frozen=True)
+class GameEnd:
+    """How a game ended, for the work stored in the same transaction as its end (results and
+    ratings, :attr:`Store.on_end`): each seat's return and points, and who resigned."""
+
+    returns: tuple[float, ...]
+    scores: tuple[float, ...]
+    resigned: tuple[int, ...] = ()
+
+
+EndHook = Callable[[Any, str, GameEnd, float], None]
+"""Work stored with a game's end: ``(connection, table id, how it ended, when)``, run inside
+the transaction that marks the table finished (an exception there stores nothing)."""
+
+Batch = tuple[str, Sequence[ActionData], bool, int | None, float | None, GameEnd | None]
+"""One table's submission: table id, its new actions, finished, who is to act after them, the
+deadline of the turn that starts (``None``: no clock), and how the game ended if it did."""
+
+
+SEAT_ATTEMPTS = 8
+"""Tries of a seat's transaction when other seats of the table are taken at the same moment."""
 
 
 class ConflictError(Exception):
@@ -276,6 +313,8 @@ class Store:
         )
         self._waiting: list[tuple[Batch, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self.on_end: list[EndHook] = []
+        """Run in the transaction that ends a game (the accounts' results and ratings)."""
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store method on the store's thread, off the event loop."""
@@ -302,6 +341,8 @@ class Store:
         listed: bool = False,
         clock: dict[str, Any] | None = None,
         created_at: float | None = None,
+        rules_version: int = 1,
+        rated: bool = False,
     ) -> None:
         now = created_at or time.time()
         with self.engine.begin() as connection:
@@ -320,17 +361,20 @@ class Store:
                     "created_by": created_by,
                     "listed": listed,
                     "clock": clock,
+                    "rules_version": rules_version,
+                    "rated": rated or None,
                 }],
             )
             connection.execute(
                 insert(SeatRow),
                 [{"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
-                  "name": s.name} for s in seats],
+                  "name": s.name, "account_id": s.account} for s in seats],
             )
             connection.execute(
                 insert(HandRow),
                 [{"token": h.token, "table_id": table_id, "hand": h.hand, "seats": list(h.seats),
-                  "role": h.role, "creator": h.creator} for h in hands],
+                  "role": h.role, "creator": h.creator, "account_id": h.account}
+                 for h in hands],
             )
             if actions:
                 connection.execute(
@@ -348,12 +392,14 @@ class Store:
         finished: bool,
         to_act: int | None = None,
         deadline: float | None = None,
+        end: GameEnd | None = None,
     ) -> None:
         """Store ``actions`` in one transaction, or raise :class:`ConflictError` and store none.
 
-        ``to_act`` is who acts after them (``None``: not known; checked at the next start)."""
+        ``to_act`` is who acts after them (``None``: not known; checked at the next start);
+        ``end`` how the game ended, when they end it (stored with them, :attr:`on_end`)."""
         try:
-            self.append_many([(table_id, actions, finished, to_act, deadline)])
+            self.append_many([(table_id, actions, finished, to_act, deadline, end)])
         except IntegrityError as exc:
             raise ConflictError(str(exc.orig)) from None
 
@@ -372,12 +418,12 @@ class Store:
                 "client_key": a.client_key,
                 "created_at": a.at or now,
             }
-            for table_id, actions, _finished, _to_act, _deadline in batches
+            for table_id, actions, _finished, _to_act, _deadline, _end in batches
             for a in actions
         ]
         with self.engine.begin() as connection:
             connection.execute(insert(ActionRow), rows)
-            for table_id, actions, done, to_act, deadline in batches:
+            for table_id, actions, done, to_act, deadline, end in batches:
                 connection.execute(
                     update(TableRow)
                     .where(TableRow.id == table_id)
@@ -388,8 +434,14 @@ class Store:
                         deadline_at=None if done else deadline,
                     )
                 )
+                if done and end is not None:
+                    self._ended(connection, table_id, end, now)
                 if self.shared and actions:
                     self._notify(connection, table_id, actions[-1].seq + 1)
+
+    def _ended(self, connection: Any, table_id: str, end: GameEnd, now: float) -> None:
+        for hook in self.on_end:
+            hook(connection, table_id, end, now)
 
     @staticmethod
     def _notify(connection: Any, table_id: str, version: int) -> None:
@@ -406,6 +458,7 @@ class Store:
         finished: bool,
         to_act: int | None,
         deadline: float | None = None,
+        end: GameEnd | None = None,
     ) -> None:
         """:meth:`append` from the event loop, batched with whatever else is waiting.
 
@@ -416,7 +469,7 @@ class Store:
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._waiting.append(((table_id, actions, finished, to_act, deadline), future))
+        self._waiting.append(((table_id, actions, finished, to_act, deadline, end), future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_waiting())
         await future
@@ -489,9 +542,11 @@ class Store:
                 finished=row.finished,
                 rematch_of=row.rematch_of,
                 rematch_id=row.rematch_id,
-                seats=tuple(SeatData(s.seat, s.kind, s.agent, s.name) for s in seats),
+                seats=tuple(SeatData(s.seat, s.kind, s.agent, s.name, s.account_id)
+                            for s in seats),
                 hands=tuple(
-                    HandData(h.token, h.hand, tuple(h.seats), h.role, h.creator) for h in hands
+                    HandData(h.token, h.hand, tuple(h.seats), h.role, h.creator, h.account_id)
+                    for h in hands
                 ),
                 actions=tuple(
                     ActionData(a.seq, a.action, a.player, a.client_key, a.created_at)
@@ -506,6 +561,9 @@ class Store:
                 archived=bool(row.archived),
                 created_at=row.created_at,
                 to_act=row.to_act,
+                created_by=row.created_by,
+                rules_version=row.rules_version or 1,
+                rated=bool(row.rated),
             )
 
     def table_of_token(self, token: str) -> str | None:
@@ -541,6 +599,18 @@ class Store:
             )
             return {table_id: int(top) + 1 for table_id, top in session.execute(query)}
 
+    def event_counts(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """Each table's number of stored events (for the periodic catch-up)."""
+        if not table_ids:
+            return {}
+        with Session(self.engine) as session:
+            query = (
+                select(EventRow.table_id, func.count())
+                .where(EventRow.table_id.in_(list(table_ids)))
+                .group_by(EventRow.table_id)
+            )
+            return {table_id: int(count) for table_id, count in session.execute(query)}
+
     def rematch_of(self, table_id: str) -> str | None:
         with Session(self.engine) as session:
             return session.scalar(select(TableRow.rematch_id).where(TableRow.id == table_id))
@@ -554,10 +624,7 @@ class Store:
         """
         now = time.time()
         dialect = self.engine.dialect.name
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as upsert
-        else:
-            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        upsert: Callable[..., Any] = postgresql.insert if dialect == "postgresql" else sqlite.insert
         statement = upsert(ClaimRow).values(
             table_id=table_id, owner=owner, version=version, expires_at=now + ttl
         )
@@ -652,9 +719,11 @@ class Store:
         deadline: float | None = None,
         seats: Sequence[SeatData] = (),
         hands: Sequence[HandData] = (),
+        end: GameEnd | None = None,
     ) -> None:
-        """Store a table event, with what it changes (the result, a seat, a new hand), in one
-        transaction; :class:`ConflictError` if that event number is taken (another process)."""
+        """Store a table event, with what it changes (the result, a seat, a new hand, and
+        with ``end`` what a game's end stores, :attr:`on_end`), in one transaction;
+        :class:`ConflictError` if that event number is taken (another process)."""
         now = event.created_at or time.time()
         try:
             with self.engine.begin() as connection:
@@ -676,9 +745,12 @@ class Store:
                 if hands:
                     connection.execute(insert(HandRow), [
                         {"token": h.token, "table_id": table_id, "hand": h.hand,
-                         "seats": list(h.seats), "role": h.role, "creator": h.creator}
+                         "seats": list(h.seats), "role": h.role, "creator": h.creator,
+                         "account_id": h.account}
                         for h in hands
                     ])
+                if finished and end is not None:
+                    self._ended(connection, table_id, end, now)
                 if self.shared:
                     self._notify(connection, table_id, -1 - event.seq)
         except IntegrityError as exc:
@@ -719,15 +791,71 @@ class Store:
                 found.append([d for d in (self.load(i) for i in ids[:per_page]) if d])
         return found[0], found[1], more
 
-    def take_seat(self, table_id: str, seat: int, kind: str, agent: str | None) -> bool:
-        """Give a free (``open``) seat to someone; ``False`` if it was taken first."""
-        with self.engine.begin() as connection:
-            result = connection.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "open")
-                .values(kind=kind, agent=agent)
-            )
-            return bool(result.rowcount)
+    def take_seat(
+        self,
+        table_id: str,
+        seat: int,
+        kind: str,
+        event: EventData,
+        token: str | None = None,
+        account: int | None = None,
+    ) -> tuple[EventData, HandData | None] | None:
+        """Give a free (``open``) seat to someone, with its event (``join`` or ``fill``) and,
+        for a person, a new hand holding ``token``, all in ONE transaction: either the seat
+        is taken and its link exists, or nothing changed. ``None`` if the seat was taken
+        first. A signed-in player's ``account`` holds the seat and the link, under the name
+        the event carries (issue 29).
+
+        The event's number and the hand's are the table's next ones, read inside the
+        transaction; when another process takes another seat at the same moment one of the
+        two transactions is refused by the database (the same number), rolled back whole,
+        and tried again with the next number. Returns the event and hand as stored."""
+        agent = event.data.get("agent")
+        values: dict[str, Any] = {"kind": kind, "agent": agent}
+        if account is not None:
+            values.update(account_id=account, name=event.data.get("name"))
+        for _attempt in range(SEAT_ATTEMPTS):
+            try:
+                with self.engine.begin() as connection:
+                    taken = connection.execute(
+                        update(SeatRow)
+                        .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                               SeatRow.kind == "open")
+                        .values(**values)
+                    )
+                    if not taken.rowcount:
+                        return None
+                    seq = int(connection.execute(
+                        select(func.coalesce(func.max(EventRow.seq) + 1, 0))
+                        .where(EventRow.table_id == table_id)
+                    ).scalar_one())
+                    stored = EventData(seq, event.at, event.kind, seat, event.data,
+                                       event.created_at)
+                    connection.execute(insert(EventRow), [{
+                        "table_id": table_id, "seq": seq, "at": stored.at,
+                        "kind": stored.kind, "seat": seat, "data": stored.data,
+                        "created_at": stored.created_at,
+                    }])
+                    hand = None
+                    if token is not None:
+                        number = int(connection.execute(
+                            select(func.coalesce(func.max(HandRow.hand) + 1, 0))
+                            .where(HandRow.table_id == table_id)
+                        ).scalar_one())
+                        hand = HandData(token, number, (seat,), "joined", False, account)
+                        connection.execute(insert(HandRow), [{
+                            "token": token, "table_id": table_id, "hand": number,
+                            "seats": [seat], "role": hand.role, "creator": False,
+                            "account_id": account,
+                        }])
+                    connection.execute(update(TableRow).where(TableRow.id == table_id)
+                                       .values(updated_at=stored.created_at))
+                    if self.shared:
+                        self._notify(connection, table_id, -1 - seq)
+                    return stored, hand
+            except IntegrityError:
+                continue  # another seat taken at the same moment: the next numbers
+        raise ConflictError(f"table {table_id}: seat {seat} could not be stored")
 
     def add_chat(self, table_id: str, channel: str, seat: int | None, name: str,
                  text_: str, at: float) -> int:
@@ -783,6 +911,7 @@ class Store:
         self,
         table_id: str,
         params: dict[str, Any],
+        seed: int,
         seats: Sequence[SeatData],
         hands: Sequence[HandData],
         actions: Sequence[ActionData],
@@ -791,8 +920,8 @@ class Store:
         deadline: float | None,
     ) -> None:
         """Start an open table early with the players seated: its game's player count, seats
-        and hands renumbered, the deal drawn again (the old deal is kept as taken back, undo
-        number -1), and a ``start`` event, in one transaction."""
+        and hands renumbered, the deal drawn again from the fresh secret ``seed`` (the old deal
+        is kept as taken back, undo number -1), and a ``start`` event, in one transaction."""
         now = event.created_at
         with self.engine.begin() as connection:
             old = connection.execute(
@@ -808,7 +937,7 @@ class Store:
             connection.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             connection.execute(insert(SeatRow), [
                 {"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
-                 "name": s.name} for s in seats
+                 "name": s.name, "account_id": s.account} for s in seats
             ])
             for hand in hands:
                 connection.execute(
@@ -825,7 +954,7 @@ class Store:
                 "seat": event.seat, "data": event.data, "created_at": now,
             }])
             connection.execute(update(TableRow).where(TableRow.id == table_id).values(
-                params=params, to_act=to_act, updated_at=now, deadline_at=deadline))
+                params=params, seed=seed, to_act=to_act, updated_at=now, deadline_at=deadline))
             if self.shared:
                 self._notify(connection, table_id, -1 - event.seq)
 

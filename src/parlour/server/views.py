@@ -13,7 +13,6 @@ and the record show it with no code here; undrawn tiles stay unknown.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +21,9 @@ from parlour.core import (
     GameRecord,
     Information,
     State,
+    presentation,
 )
+from parlour.core.presentation import group_turns
 
 
 @dataclass(frozen=True)
@@ -155,71 +156,6 @@ def record_document(
 TURN_LOG_LENGTH = 60
 """How many recent turns each state message carries."""
 
-_SQUARE = re.compile(r"^([a-z])(\d+)(?::([a-z?]))?$")
-_ENDS_TURN = {"gobblestones": {"end", "pass", "challenge", "trust"}, "stomp-the-plank": {"stop"}}
-
-
-@dataclass
-class _Turn:
-    player: int
-    seq: int
-    texts: list[str | None]
-    chance: list[str | None]
-    scores: tuple[float, ...] | None
-    closed: bool = False
-
-
-def _span(squares: list[str]) -> str:
-    """``h8-h11`` for a straight line of squares, the squares themselves otherwise."""
-    if len(squares) == 1:
-        return squares[0]
-    return f"{squares[0]}-{squares[-1]}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _gobblestones_text(turn: _Turn) -> str:
-    texts = [t or "?" for t in turn.texts]
-    words = {"pass": "passed", "challenge": "challenged the play", "trust": "trusted the play"}
-    if texts and texts[-1] in words and len(texts) == 1:
-        return words[texts[-1]]
-    tiles = [m for t in texts if (m := _SQUARE.match(t))]
-    if not tiles:
-        return ", ".join(texts)
-    if any(m.group(3) == "?" for m in tiles):
-        return f"{_plural(len(tiles), 'tile')}, face down"
-    return _span([m.group(1) + m.group(2) for m in tiles])
-
-
-def _plank_text(turn: _Turn, game: Any, players: int) -> str:
-    cards = [c.capitalize() for c in turn.chance if c]
-    drew = f"drew {', '.join(cards)}" if cards else "drew"
-    if turn.texts and turn.texts[-1] == "stop":
-        crates = tuple(getattr(game, "crates", ()))
-        spot = len(cards)
-        given = crates[spot - 1] if 0 < spot <= len(crates) else 0
-        if not given:
-            return f"{drew}, stopped: no crates"
-        whom = "to the other player" if players == 2 else "to each other player"
-        return f"{drew}, stopped: {_plural(given, 'crate')} {whom}"
-    if len(cards) != len(set(cards)):
-        return f"{drew}: caught, the elephant steps on"
-    if cards and len(cards) == getattr(game, "spots", 0):
-        return f"{drew}: filled the last spot"
-    return drew
-
-
-def _turn_text(game: Any, turn: _Turn) -> str:
-    name = game.name
-    if name == "stomp-the-plank":
-        return _plank_text(turn, game, game.num_players())
-    if name == "gobblestones":
-        return _gobblestones_text(turn)
-    texts = [t or "(moved)" for t in turn.texts]
-    return " > ".join(texts) if name == "stomple" else ", ".join(texts)
-
 
 def turn_log(
     game: Any,
@@ -233,32 +169,18 @@ def turn_log(
     A turn is a player's run of actions (a Stomple string, a GobbleStones play and its *end*,
     the draws of Stomp the Plank with the cards they turned up: those are public). Chance
     events outside a turn (deals, a rack's draws) are not numbered: nobody took a turn. Every
-    text comes through :func:`visible_move`, so nothing hidden is named (G-3).
+    text comes through :func:`visible_move`, so nothing hidden is named (G-3); how a turn
+    reads is the game's own (:meth:`parlour.core.Presentation.turn_text`).
     """
     public = is_public(game)
-    ends = _ENDS_TURN.get(game.name, set())
-    turns: list[_Turn] = []
-    current: _Turn | None = None
+    words = presentation(game)
+    entries = []
     for note in notes:
         shown = visible_move(note, viewer, public)
-        text = shown["text"] if shown else None
-        if note.player == CHANCE_PLAYER:
-            if current is not None and not current.closed:
-                current.chance.append(text)
-            continue
-        if current is None or current.closed or current.player != note.player:
-            current = _Turn(note.player, note.seq, [], [], note.scores)
-            turns.append(current)
-        current.texts.append(text)
-        if text in ends or (game.name == "clobber"):
-            current.closed = True
-    lines: list[dict[str, Any]] = []
-    for index, turn in enumerate(turns):
-        after = turns[index + 1].scores if index + 1 < len(turns) else final_scores
-        text = _turn_text(game, turn)
-        if game.name == "gobblestones" and turn.scores is not None and after is not None:
-            gained = after[turn.player] - turn.scores[turn.player]
-            if gained and not text.endswith("face down"):
-                text += f" {gained:+g}"
-        lines.append({"turn": index + 1, "player": turn.player, "seq": turn.seq, "text": text})
+        entries.append((note.player, shown["text"] if shown else None, note.scores))
+    lines = [
+        {"turn": number, "player": turn.player, "seq": notes[index].seq,
+         "text": words.turn_text(turn)}
+        for number, (index, turn) in enumerate(group_turns(words, entries, final_scores), 1)
+    ]
     return lines[-limit:]

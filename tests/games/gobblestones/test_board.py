@@ -53,7 +53,7 @@ def test_b1_chance_board_has_nine_board_squares_five_of_each_colour(seed):
     state, steps = _draw_board(seed)
     assert steps == BOARD_STEPS == 9 * 26
     assert state.phase == "deal"
-    colours, values = state._colour, state._value
+    colours, values = state.snapshot().colour, state.snapshot().value
     perms = set()
     for cells in PANEL_CELLS:
         assert Counter(colours[s] for s in cells) == dict.fromkeys(range(5), 5)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import parlour
-import parlour.games.gobblestones.game as engine
+import parlour.games.gobblestones.compiled as engine
 from parlour.core import State
 from parlour.games.gobblestones.board import (
     BOARD_STEPS,

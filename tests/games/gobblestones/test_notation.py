@@ -72,7 +72,7 @@ def _states_in_every_phase():
     for params in ({}, {"bluff": True, "players": 3}):
         s = game(**params).new_initial_state()
         while not s.is_terminal():
-            seen.setdefault((params.get("bluff", False), s.phase, bool(s._pending)), s.clone())
+            seen.setdefault((params.get("bluff", False), s.phase, bool(s.pending)), s.clone())
             if s.is_chance_node():
                 actions, probs = zip(*s.chance_outcomes(), strict=True)
                 s.apply_action(rng.choices(actions, probs)[0])

@@ -15,16 +15,18 @@ CENTRES = {(r, c) for r in (2, 7, 12) for c in (2, 7, 12)}
 
 
 def covered_cells(s) -> set[tuple[int, int]]:
-    return {divmod(i, SIZE) for i in range(SIZE * SIZE) if s._tile[i] >= 0}
+    tile = s.snapshot().tile
+    return {divmod(i, SIZE) for i in range(SIZE * SIZE) if tile[i] >= 0}
 
 
 def reference_plays(s) -> set[tuple[tuple[int, int], ...]]:
     """Every legal play (squares in board order), straight from the rulings, by brute force."""
     covered = covered_cells(s)
-    rack = list(s._racks[s._turn])
-    for _square, tile in s._pending:
+    snap = s.snapshot()
+    rack = list(snap.racks[snap.turn])
+    for _square, tile in snap.pending:
         rack[tile] += 1
-    colour = {divmod(i, SIZE): s._colour[i] for i in range(SIZE * SIZE)}
+    colour = {divmod(i, SIZE): snap.colour[i] for i in range(SIZE * SIZE)}
     plays = set()
     for r in range(SIZE):
         for c in range(SIZE):
@@ -39,7 +41,7 @@ def reference_plays(s) -> set[tuple[tuple[int, int], ...]]:
                         break  # B4: empty squares, no gap of any kind
                     if length > sum(rack):
                         break
-                    if not s._bluff:  # B4: each tile matches its square, from the rack
+                    if not snap.bluff:  # B4: each tile matches its square, from the rack
                         need = [0] * 5
                         for cell in cells:
                             need[colour[cell]] += 1
@@ -63,7 +65,7 @@ def reference_plays(s) -> set[tuple[tuple[int, int], ...]]:
 
 def expected_steps(s, plays) -> set[str]:
     """The step strings that continue the pending play toward some legal play."""
-    pending = [divmod(sq, SIZE) for sq, _c in s._pending]
+    pending = [divmod(sq, SIZE) for sq, _c in s.snapshot().pending]
     names = set()
     for cells in plays:
         if list(cells[: len(pending)]) != pending:
@@ -93,8 +95,8 @@ def playout(params: dict, seed: int, check_every: int = 1):
             strings = [s.action_to_string(a) for a in s.legal_actions()]
             names = {text.split(":")[0] for text in strings}
             assert names == expected_steps(s, reference_plays(s)), s.position()
-            if s._bluff:  # B9: any tile of the rack may go face down on a legal square
-                rack = {c.lower() for c, k in s.rack(s._turn).items() if k}
+            if s.snapshot().bluff:  # B9: any tile of the rack may go face down on a legal square
+                rack = {c.lower() for c, k in s.rack(s.snapshot().turn).items() if k}
                 tiles = {tuple(text.split(":")) for text in strings if ":" in text}
                 assert tiles == {(n, c) for n in names - {"end", "pass"} for c in rack}
         steps += 1
@@ -106,26 +108,28 @@ def playout(params: dict, seed: int, check_every: int = 1):
 
 def check_invariants(s, before) -> None:
     after = covered_cells(s)
-    assert before <= after or s._bluff, "tiles never leave the board, except a caught bluff"
+    snap = s.snapshot()
+    assert before <= after or snap.bluff, "tiles never leave the board, except a caught bluff"
     assert not any(  # B5
         {(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)} <= after
         for x in range(SIZE - 1) for y in range(SIZE - 1)
     )
     for i in range(SIZE * SIZE):  # B4: a face-up tile matches its square
-        if s._tile[i] >= 0 and i not in s._owner:
-            assert s._tile[i] == s._colour[i]
+        if snap.tile[i] >= 0 and i not in snap.owner:
+            assert snap.tile[i] == snap.colour[i]
     total = [0] * 5
-    for rack in [*s._racks, s._bag]:
+    for rack in [*snap.racks, snap.bag]:
         for c, k in enumerate(rack):
             total[c] += k
     for i in range(SIZE * SIZE):
-        if s._tile[i] >= 0:
-            total[s._tile[i]] += 1
-    for _sq, c in s._pending:
+        if snap.tile[i] >= 0:
+            total[snap.tile[i]] += 1
+    for _sq, c in snap.pending:
         total[c] += 1
     assert total == [20] * 5, "B2: 20 tiles of each colour, always"
-    if not s._bluff:  # B6: points are the values of the covered squares
-        assert sum(s._points) == sum(s._value[i] for i in range(SIZE * SIZE) if s._tile[i] >= 0)
+    if not snap.bluff:  # B6: points are the values of the covered squares
+        covered = [snap.value[i] for i in range(SIZE * SIZE) if snap.tile[i] >= 0]
+        assert sum(snap.points) == sum(covered)
 
 
 def test_b3_b4_b5_legal_steps_match_the_reference_in_a_normal_game():

@@ -60,7 +60,7 @@ def test_g3_sampled_worlds_match_the_view_and_keep_20_tiles_of_each_colour():
         assert world.view(0) == s.view(0)
         copy = g.state_from_position(world.position())  # checks 20 of each colour
         assert copy.position() == world.position()
-        others.add((tuple(world.rack(1).items()), world._tile[parse_square("h8")]))
+        others.add((tuple(world.rack(1).items()), world.snapshot().tile[parse_square("h8")]))
     assert len(others) > 5, "the hidden parts really vary"
 
 
@@ -171,7 +171,7 @@ def test_g5_the_terminal_board_shows_every_rack_at_the_end():
     console.print(render(s.view(None)))
     text = console.export_text()
     assert "Racks turned up:" in text and "Your rack" not in text
-    assert "player 1:  Y  Y  B  P  P" in text
+    assert "Player 2:  Y  Y  B  P  P" in text  # the second player, counted from 1
 
 
 def test_g5_tiles_never_drawn_stay_unknown():

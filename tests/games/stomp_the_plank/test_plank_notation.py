@@ -50,9 +50,9 @@ def test_observation_string_and_rich_board_show_pontoon_and_planks():
     console = Console(width=120, record=True, color_system=None)
     console.print(render_board(state, 1))
     board = console.export_text()
-    for part in ("spot 6", "WIN", "coins", "hook", "player 1 (you)", "supply 53/60"):
-        assert part in board
-    assert "player 2: draw or stop" in board
+    for part in ("spot 6", "WIN", "coins", "hook", "Player 2 (you)", "supply 53/60"):
+        assert part in board  # players named as they count, from 1
+    assert "Player 3: draw or stop" in board
 
 
 def test_rich_board_shows_the_end():
@@ -62,4 +62,4 @@ def test_rich_board_shows_the_end():
     )
     console = Console(width=120, record=True, color_system=None)
     console.print(render_board(state, None))
-    assert "player 0 tipped under the crates" in console.export_text()
+    assert "Player 1 tipped under the crates" in console.export_text()

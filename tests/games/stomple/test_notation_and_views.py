@@ -159,7 +159,8 @@ def test_rich_board_draws_marbles_stompers_coordinates_and_scores():
     state = at(position({"d4": "0", "a1": "1", "g1": "b", "d5": "w", "c6": "c"}, scores="3,9"))
     text = _printed(render(state.view(0)))
     assert " a  b  c  d  e  f  g" in text
-    assert "●" in text and "◉" in text and " 0 " in text
+    # the stomper of the first player, numbered as players count (from 1)
+    assert "●" in text and "◉" in text and " 1 " in text and "Player 1 to stomp" in text
     assert "red" in text and "blue" in text and "9" in text
     assert "(●)" in text, "legal holes are marked"
 

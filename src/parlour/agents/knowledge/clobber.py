@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 
 from parlour.agents.evaluation import Knowledge, register_knowledge
-from parlour.core import State
+from parlour.games.clobber import ClobberState
 
 MOBILITY_SCALE = 0.25
 """tanh(0.25 * lead): a lead of four moves is worth about three quarters of a win."""
 
 
-def mobility(state: State) -> list[float]:
+def mobility(state: ClobberState) -> list[float]:
     if state.is_terminal():
         return list(state.returns())
     mover = state.current_player()
@@ -34,4 +34,4 @@ def mobility(state: State) -> list[float]:
     return result
 
 
-register_knowledge("clobber", Knowledge(mobility, rollout_depth=None, greedy_turns=2))
+register_knowledge("clobber", Knowledge[ClobberState](mobility, rollout_depth=None, greedy_turns=2))

@@ -26,15 +26,14 @@ from __future__ import annotations
 import math
 
 from parlour.agents.evaluation import Knowledge, register_knowledge
-from parlour.core import State
-from parlour.games.stomp_the_plank import DRAW, STOP
+from parlour.games.stomp_the_plank import DRAW, STOP, StompThePlankState
 from parlour.games.stomp_the_plank.odds import solvable, win_chances
 
 TEMPERATURE_STEPS = 0.75
 """Balance differences are measured in elephant steps, divided by this."""
 
 
-def danger(state: State) -> list[float]:
+def danger(state: StompThePlankState) -> list[float]:
     """Each player's value; mid-turn, as if the active player stopped now.
 
     The active player can always stop and hand out the crates of the spot reached (P3), so a
@@ -53,35 +52,35 @@ def danger(state: State) -> list[float]:
     return balances(state)
 
 
-def two_player_chances(state: State) -> list[float] | None:
+def two_player_chances(state: StompThePlankState) -> list[float] | None:
     """Both players' values from the solved endless-deck table; None where it does not apply."""
     game = state.get_game()
     params = game.params
-    if not solvable(game.num_players(), game.crates, game.plank, params["supply"]):  # type: ignore[attr-defined]
+    if not solvable(game.num_players(), game.crates, game.plank, params["supply"]):
         return None
-    table = win_chances(game.crates, game.plank)  # type: ignore[attr-defined]
-    active = state.active_player  # type: ignore[attr-defined]
-    cards = len(state.pontoon())  # type: ignore[attr-defined]
-    win = table.chance(cards, state.plank(active), state.plank(1 - active),  # type: ignore[attr-defined]
+    table = win_chances(game.crates, game.plank)
+    active = state.active_player
+    cards = len(state.pontoon())
+    win = table.chance(cards, state.plank(active), state.plank(1 - active),
                        drawing=state.is_chance_node())
     values = [0.0, 0.0]
     values[active], values[1 - active] = 2.0 * win - 1.0, 1.0 - 2.0 * win
     return values
 
 
-def balances(state: State) -> list[float]:
+def balances(state: StompThePlankState) -> list[float]:
     """Each player's value from the planks' balances alone."""
     game = state.get_game()
     n = game.num_players()
     step = float(game.params["step_weight"]) or 1.0
-    balances = [state.balance(p) for p in range(n)]  # type: ignore[attr-defined]
+    balances = [state.balance(p) for p in range(n)]
     low = min(balances)
     weights = [math.exp(-(b - low) / (step * TEMPERATURE_STEPS)) for b in balances]
     total = sum(weights)
     return [1.0 - 2.0 * w / total for w in weights]
 
 
-def cautious(state: State, r: float) -> int:
+def cautious(state: StompThePlankState, r: float) -> int:
     """Playouts: draw the card a turn must have, a second one only if a step cannot tip the
     player's own plank, then stop (P3, P4).
 
@@ -91,13 +90,14 @@ def cautious(state: State, r: float) -> int:
     """
     if STOP not in state.legal_actions():
         return DRAW
-    cards = len(state.pontoon())  # type: ignore[attr-defined]
+    cards = len(state.pontoon())
     me = state.current_player()
-    safe = state.balance(me) > state.get_game().params["step_weight"]  # type: ignore[attr-defined]
+    safe = state.balance(me) > state.get_game().params["step_weight"]
     return DRAW if cards < 2 and safe else STOP
 
 
 register_knowledge(
     "stomp-the-plank",
-    Knowledge(danger, rollout_depth=0, greedy_turns=1, rollout_policy=cautious),
+    Knowledge[StompThePlankState](danger, rollout_depth=0, greedy_turns=1,
+                                  rollout_policy=cautious),
 )

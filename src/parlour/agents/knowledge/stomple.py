@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 
 from parlour.agents.evaluation import Knowledge, register_knowledge
-from parlour.core import NotationError, State
+from parlour.core import NotationError
+from parlour.games.stomple import StompleState
 
 OUT = 2
 """``statuses()`` value of a player knocked out of the round (S9)."""
@@ -25,15 +26,15 @@ TO_MOVE, STRING = 1, 4
 """Fields of the position text: the player to move, the string being stomped (or ``-``)."""
 
 
-def mobility(state: State, player: int) -> int:
+def mobility(state: StompleState, player: int) -> int:
     """How many legal stomps ``player`` would have if it were their turn now (the game's own
     ``stomps_for``; :func:`mobility_by_position` asks the same through a position text)."""
     if state.current_player() == player:
         return len(state.legal_actions())
-    return int(state.stomps_for(player))  # type: ignore[attr-defined]
+    return state.stomps_for(player)
 
 
-def mobility_by_position(state: State, player: int) -> int:
+def mobility_by_position(state: StompleState, player: int) -> int:
     """:func:`mobility` the slow way: the position with ``player`` to move, read back with
     ``state_from_position`` (kept as the reference the tests compare ``stomps_for`` with)."""
     if state.current_player() == player:
@@ -47,10 +48,10 @@ def mobility_by_position(state: State, player: int) -> int:
     return len(twin.legal_actions()) if twin.current_player() == player else 0
 
 
-def round_shares(state: State) -> list[float]:
+def round_shares(state: StompleState) -> list[float]:
     """Each player's chance of winning the round in play, from their mobility."""
     n = state.get_game().num_players()
-    statuses = state.statuses()  # type: ignore[attr-defined]
+    statuses = state.statuses()
     alive = [p for p in range(n) if statuses[p] != OUT]
     if state.current_player() < 0:  # a deal or stomper draw: nobody has moved yet
         return [1.0 / len(alive) if p in alive else 0.0 for p in range(n)]
@@ -61,7 +62,7 @@ def round_shares(state: State) -> list[float]:
     return [weights.get(p, 0.0) / total for p in range(n)]
 
 
-def standing(state: State) -> list[float]:
+def standing(state: StompleState) -> list[float]:
     if state.is_terminal():
         return list(state.returns())
     game = state.get_game()
@@ -70,13 +71,16 @@ def standing(state: State) -> list[float]:
     if game.params["rounds"] == 1:
         return [2.0 * s - 1.0 for s in shares]
     scores = state.scores()
-    pot = state.round_points()  # type: ignore[attr-defined]
+    pot = state.round_points()
     expected = [scores[p] + shares[p] * pot for p in range(n)]
-    scale = max(1.0, game.target / 3.0)  # type: ignore[attr-defined]
+    scale = max(1.0, game.target / 3.0)
     return [
         math.tanh((expected[p] - max(expected[q] for q in range(n) if q != p)) / scale)
         for p in range(n)
     ]
 
 
-register_knowledge("stomple", Knowledge(standing, rollout_depth=60, greedy_turns=1))
+register_knowledge("stomple", Knowledge[StompleState](
+    standing, rollout_depth=60, greedy_turns=1,
+    search_iterations=(200, 2000),  # each step up wins two decided pairs in three (the ladder)
+))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -9,7 +11,7 @@ FILES = "abcdefghijklmnopqrstuvwxyz"
 STONE = {"o": ("○", "bold white"), "x": ("●", "bold red"), ".": ("·", "dim")}
 
 
-def render(view: dict) -> RenderableType:
+def render(view: dict, names: Sequence[str] | None = None) -> RenderableType:
     board, side = view["position"].split()
     to_move = "White (o)" if side == "o" else "Black (x)"
     status = "game over" if view.get("terminal") else f"{to_move} to move"

@@ -8,6 +8,8 @@ the view turns every rack and face-down tile up (G-5), and so does the board.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -30,6 +32,8 @@ CENTRES = {(r, c) for r in (2, 7, 12) for c in (2, 7, 12)}
 
 
 def _cell(view: dict, row: int, col: int, pending: dict[str, str]) -> Text:
+    """One square: its colour and value, a tile on it, or a face-down tile marked with the
+    number of its player (counted from 1, as players count)."""
     cell = view["board"][row][2 * col:2 * col + 2]
     letter, value = cell[0], cell[1]
     name = f"{FILES[col]}{SIZE - row}"
@@ -45,8 +49,9 @@ def _cell(view: dict, row: int, col: int, pending: dict[str, str]) -> Text:
         centre = "*" if (row, col) in CENTRES else " "
         return Text(f"{letter}{value}{centre}", style=style)
     if mark == "?":
-        owner = view["owners"].get(name, "?")
-        return Text(f" {owner} ", style=f"bold bright_white on {DOWN_BG}")
+        owner = view["owners"].get(name)
+        mark = "?" if owner is None else str(int(owner) + 1)
+        return Text(f" {mark} ", style=f"bold bright_white on {DOWN_BG}")
     if mark.islower():  # the viewer's own face-down tile, or any once the game is over (G-5)
         return Text(f" {mark} ", style=f"bold {SQUARE[mark.upper()][1]} on {DOWN_BG}")
     return Text(" ● ", style=f"bold {SQUARE[mark][1]} on {TILE_BG}")
@@ -75,11 +80,11 @@ def _rack(view: dict) -> Text:
     return text
 
 
-def _turned_up(view: dict) -> Text:
+def _turned_up(view: dict, names: Sequence[str]) -> Text:
     """Every rack, once the game is over (G-5)."""
     text = Text("Racks turned up:", style="bold")
     for seat, rack in enumerate(view["racks"]):
-        text.append(f"  player {seat}: ")
+        text.append(f"  {names[seat]}: ")
         if not rack:
             text.append("empty", style="dim")
         for letter in rack:
@@ -87,45 +92,47 @@ def _turned_up(view: dict) -> Text:
     return text
 
 
-def _status(view: dict) -> Text:
+def _status(view: dict, names: Sequence[str]) -> Text:
     phase = view["phase"]
     if phase == "board":
         return Text("Laying out the board...", style="bold")
     if phase == "deal":
-        return Text(f"Dealing tiles: player {view['drawer']} draws", style="bold")
+        return Text(f"Dealing tiles: {names[view['drawer']]} draws", style="bold")
     if phase == "draw":
-        return Text(f"Player {view['drawer']} draws {view['to_draw']} tile(s)", style="bold")
+        count = view["to_draw"]
+        return Text(f"{names[view['drawer']]} draws {count} tile{'' if count == 1 else 's'}",
+                    style="bold")
     if phase == "end":
-        won = " and ".join(f"player {p}" for p, r in enumerate(view["returns"]) if r > 0)
-        return Text(f"Game over ({view['end']}): {won} won.", style="bold green")
+        won = " and ".join(names[p] for p, r in enumerate(view["returns"]) if r > 0)
+        return Text(f"Game over: {won} won.", style="bold green")
     if phase == "challenge":
         return Text(
-            f"Player {view['decider']}: challenge or trust player {view['turn']}'s play?",
+            f"{names[view['decider']]}: challenge or trust {names[view['turn']]}'s play?",
             style="bold yellow",
         )
-    return Text(f"Player {view['turn']} to play", style="bold")
+    return Text(f"{names[view['turn']]} to play", style="bold")
 
 
-def _scores(view: dict) -> Table:
+def _scores(view: dict, names: Sequence[str]) -> Table:
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
-    table.add_column("seat")
+    table.add_column("player")
     table.add_column("points", justify="right")
-    table.add_column("rack", justify="right")
+    table.add_column("tiles in rack", justify="right")
     for seat, (score, size) in enumerate(zip(view["scores"], view["rack_sizes"], strict=True)):
-        label = f"{seat}" + (" (you)" if seat == view["player"] else "")
+        label = names[seat] + (" (you)" if seat == view["player"] else "")
         if seat == view["to_act"]:
             label = "▶ " + label
         table.add_row(label, str(score), str(size))
     return table
 
 
-def _last_challenge(view: dict) -> Text | None:
+def _last_challenge(view: dict, names: Sequence[str]) -> Text | None:
     last = view["last_challenge"]
     if last is None:
         return None
     verdict = "the play was right" if last["correct"] else "the play was wrong"
-    text = Text(f"Last challenge: player {last['challenger']} challenged player "
-                f"{last['player']}, {verdict}: ", style="dim")
+    text = Text(f"Last challenge: {names[last['challenger']]} challenged "
+                f"{names[last['player']]}, {verdict}: ", style="dim")
     for name, colour in last["tiles"]:
         text.append(f"{name}=")
         text.append(colour, style=SQUARE[colour][0])
@@ -133,22 +140,34 @@ def _last_challenge(view: dict) -> Text | None:
     return text
 
 
-def render(view: dict) -> RenderableType:
+def _legend(view: dict) -> Text:
+    """What the board's marks mean, in players' words."""
+    parts: list[tuple[str, str] | str] = [
+        ("Y4", SQUARE["Y"][0]), (" a yellow square worth 4   ", "dim"),
+        ("*", "bold"), (" a centre square (the first play covers one)   ", "dim"),
+        (" ● ", f"bold white on {TILE_BG}"), (" a tile   ", "dim"),
+    ]
+    if view["bluff"]:
+        parts += [(" 2 ", f"bold white on {DOWN_BG}"), (" a face-down tile of player 2   ", "dim")]
+    parts += [("[Y]", f"bold on {PENDING_BG}"), (" your play so far", "dim")]
+    return Text.assemble(*parts)
+
+
+def render(view: dict, names: Sequence[str] | None = None) -> RenderableType:
+    """The board, the scores, the viewer's rack and whose turn it is; ``names`` are the seats'
+    names as the players call them (by default "Player 1", "Player 2"...)."""
+    names = list(names or [f"Player {i + 1}" for i in range(len(view["scores"]))])
+    bag = view["bag"]
     title = Text.assemble(("GobbleStones", "bold"),
                           " (bluffing)" if view["bluff"] else "",
-                          f" · turn {view['turns'] + 1} · bag {view['bag']}")
-    legend = Text.assemble(
-        ("Y4", SQUARE["Y"][0]), (" colour, value  ", "dim"), ("*", "bold"), (" centre  ", "dim"),
-        (" ● ", f"bold white on {TILE_BG}"), (" tile  ", "dim"),
-        (" n ", f"bold white on {DOWN_BG}"), (" face down, seat n  ", "dim"),
-        ("[x]", f"bold on {PENDING_BG}"), (" this play", "dim"),
-    )
-    parts: list[RenderableType] = [title, _board(view), legend, _scores(view)]
+                          f" · turn {view['turns'] + 1} · {bag} tile{'' if bag == 1 else 's'}"
+                          " left in the bag")
+    parts: list[RenderableType] = [title, _board(view), _legend(view), _scores(view, names)]
     if view.get("racks") is not None:
-        parts.append(_turned_up(view))
+        parts.append(_turned_up(view, names))
     elif view["player"] is not None:
         parts.append(_rack(view))
-    if (last := _last_challenge(view)) is not None:
+    if (last := _last_challenge(view, names)) is not None:
         parts.append(last)
-    parts.append(_status(view))
+    parts.append(_status(view, names))
     return Group(*parts)

@@ -6,6 +6,7 @@ whole table, since nothing is hidden (P1: the pile is counts, never an order).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich import box
@@ -27,19 +28,21 @@ BAR = 20
 """Width of a drawn plank, in characters."""
 
 
-def render(view: dict[str, Any]) -> RenderableType:
-    """The whole table as a Rich renderable."""
-    return Group(_title(view), _pontoon(view), _planks(view), _piles(view))
+def render(view: dict[str, Any], names: Sequence[str] | None = None) -> RenderableType:
+    """The whole table as a Rich renderable; ``names`` are the seats' names as the players
+    call them (by default "Player 1", "Player 2"...)."""
+    names = list(names or [f"Player {i + 1}" for i in range(len(view["planks"]))])
+    return Group(_title(view, names), _pontoon(view), _planks(view, names), _piles(view))
 
 
-def _title(view: dict[str, Any]) -> Text:
+def _title(view: dict[str, Any], names: Sequence[str]) -> Text:
     text = Text(f"Stomp the Plank · turn {view['turn']} · ", style="bold")
     if view["terminal"]:
-        text.append(_ending(view), style="bold red")
+        text.append(_ending(view, names), style="bold red")
     else:
-        who = f"player {view['active']}:"
+        who = f"{names[view['active']]}:"
         doing = {
-            "start": "must draw (P3)",
+            "start": "must draw",
             "choose": "draw or stop",
             "card": "reveals a card",
         }[view["phase"]]
@@ -47,13 +50,13 @@ def _title(view: dict[str, Any]) -> Text:
     return text
 
 
-def _ending(view: dict[str, Any]) -> str:
+def _ending(view: dict[str, Any], names: Sequence[str]) -> str:
     end = view["end"]
     if end == "turn-limit":
         return "turn limit reached: no one lost"
     if end == "last-spot":
-        return f"player {view['active']} filled the pontoon and wins!"
-    lost = " and ".join(f"player {p}" for p in view["losers"])
+        return f"{names[view['active']]} filled the pontoon and wins!"
+    lost = " and ".join(names[p] for p in view["losers"])
     how = "tipped under the crates" if end == "tip-stop" else "stepped into the water"
     return f"{lost} {how}: overboard!"
 
@@ -73,7 +76,7 @@ def _pontoon(view: dict[str, Any]) -> Panel:
     return Panel(table, title="pontoon", expand=False)
 
 
-def _planks(view: dict[str, Any]) -> Panel:
+def _planks(view: dict[str, Any], names: Sequence[str]) -> Panel:
     table = Table(box=box.SIMPLE, show_header=True, header_style="bold")
     for column in ("", "player", "crates", "step", "balance", "plank: █ load ░ room"):
         table.add_column(column)
@@ -86,7 +89,7 @@ def _planks(view: dict[str, Any]) -> Panel:
         filled = min(BAR, round(BAR * load / tip_at)) if tip_at else BAR
         bar = Text("█" * filled, style="red" if seat in losers else "yellow")
         bar.append("░" * (BAR - filled), style="green")
-        name = f"player {seat}" + (" (you)" if seat == view["player"] else "")
+        name = names[seat] + (" (you)" if seat == view["player"] else "")
         table.add_row(
             mark, name, str(plank["crates"]), str(plank["step"]),
             Text(str(plank["balance"]), style="bold red" if plank["balance"] <= weight else ""),

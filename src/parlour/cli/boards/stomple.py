@@ -5,6 +5,8 @@ Drawn from a player's view only (``StompleState.view``), like every board in thi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -42,9 +44,9 @@ def _cell(ch: str, view: dict, name: str) -> Text:
     if ch in MARBLE:
         glyph, style = MARBLE[ch]
         return Text.assemble((left, edge), (glyph, style), (right, edge))
-    if ch.isdigit():
+    if ch.isdigit():  # a stomper, marked with its player's number counted from 1
         colour = view["colours"][int(ch)]
-        return Text(f" {ch} ", style=STOMPER.get(colour or "", "bold reverse"))
+        return Text(f" {int(ch) + 1} ", style=STOMPER.get(colour or "", "bold reverse"))
     glyph = "?" if ch == "?" else "·"
     return Text(f" {glyph} ", style=f"grey50 on {BOARD_BG}")
 
@@ -61,7 +63,7 @@ def _board(view: dict) -> Text:
     return text
 
 
-def _heading(view: dict) -> Text:
+def _heading(view: dict, names: Sequence[str]) -> Text:
     goal = "a single round" if view["single_round"] else f"first to {view['target']} points"
     text = Text.assemble(("Stomple", "bold"), f" · round {view['round']} · {goal}\n")
     phase = view["phase"]
@@ -70,10 +72,10 @@ def _heading(view: dict) -> Text:
     elif phase == "draw":
         text.append("Drawing stompers...")
     elif phase == "over":
-        won = " and ".join(f"player {p}" for p in view["winners"])
+        won = " and ".join(names[p] for p in view["winners"])
         text.append(f"Game over: {won} won.", style="bold green")
     else:
-        text.append(f"Player {view['to_move']} to stomp", style="bold")
+        text.append(f"{names[view['to_move']]} to stomp", style="bold")
         if view["string"] is not None:
             text.append(" — keep stomping the ")
             text.append(view["string"], style=SWATCH[view["string"]])
@@ -82,14 +84,14 @@ def _heading(view: dict) -> Text:
     return text
 
 
-def _players(view: dict) -> Table:
+def _players(view: dict, names: Sequence[str]) -> Table:
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
     for column in ("", "player", "stomper", "status", "points"):
         table.add_column(column, justify="right" if column == "points" else "left")
     for p in range(view["players"]):
         colour = view["colours"][p]
         marker = "▶" if view["to_move"] == p else ""
-        who = f"{p}" + (" (you)" if view["player"] == p else "")
+        who = f"{p + 1} {names[p]}" + (" (you)" if view["player"] == p else "")
         stomper = Text(colour, style=SWATCH[colour]) if colour else Text("—", style="dim")
         status = STATUS[view["status"][p]]
         table.add_row(
@@ -99,9 +101,12 @@ def _players(view: dict) -> Table:
     return table
 
 
-def render(view: dict) -> RenderableType:
-    """The board, whose turn it is and the score table, for one player's view."""
-    parts: list[RenderableType] = [_heading(view), _board(view), _players(view)]
+def render(view: dict, names: Sequence[str] | None = None) -> RenderableType:
+    """The board, whose turn it is and the score table, for one player's view; ``names`` are
+    the seats' names as the players call them (by default "Player 1", "Player 2"...). A
+    stomper on the board shows its player's number."""
+    names = list(names or [f"Player {i + 1}" for i in range(view["players"])])
+    parts: list[RenderableType] = [_heading(view, names), _board(view), _players(view, names)]
     me, colour = view["player"], view["your_colour"]
     if me is not None and colour and view["status"][me] == "on":
         parts.append(Text.assemble("You hop to ", (colour, SWATCH[colour]), " marbles."))

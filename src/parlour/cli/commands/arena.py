@@ -20,7 +20,6 @@ from rich.progress import (
 from parlour.arena import plan, run
 from parlour.arena.report import (
     PLOT,
-    POINTS_COLUMN,
     RESULTS,
     STANDINGS,
     pairwise_table,
@@ -29,6 +28,7 @@ from parlour.arena.report import (
     save,
 )
 from parlour.cli.common import arena_dir, build_game, console, err_console, parse_params
+from parlour.core import presentation
 from parlour.core.extras import MissingExtraError
 
 
@@ -109,7 +109,7 @@ def arena(
             raise typer.Exit(2) from None
     standings = tournament.standings
     assert standings is not None
-    console.print(records_table(standings, POINTS_COLUMN.get(configured.name)))
+    console.print(records_table(standings, presentation(configured).points_label))
     console.print(pairwise_table(standings))
     console.print(ratings_table(standings))
     summary = {

@@ -10,7 +10,8 @@ from rich.markup import escape
 
 from parlour.cli.boards import render_board
 from parlour.cli.common import console, err_console
-from parlour.core import GameRecord, ParlourError
+from parlour.core import GameRecord, ParlourError, presentation
+from parlour.core.presentation import Entry, group_turns
 
 
 def replay(
@@ -28,26 +29,30 @@ def replay(
     console.print(f"[bold]{game.get_type().long_name}[/] — {game}")
     if record.metadata:
         console.print(", ".join(f"{k}: {v}" for k, v in record.metadata.items()), style="dim")
-    number, shown = 0, -1
-    for state, action in steps:
-        if action is None:
-            break
-        if state.is_chance_node():
-            continue
-        number += 1
-        who = state.current_player()
-        console.print(f"[bold]{number}.[/] player {who}: {state.public_action_string(action)}")
-        if boards:
-            console.print(render_board(state.child(action), None))
-            shown = state.move_number() + 1
+    names = list(record.players) or [f"Player {i + 1}" for i in range(game.num_players())]
+    words = presentation(game)
+    entries = [Entry(state.current_player(), state.public_action_string(action),
+                     tuple(state.scores()))
+               for state, action in steps if action is not None]
     final = steps[-1][0]
+    turns = group_turns(words, entries, tuple(final.scores()) if final.is_terminal() else None)
+    starts = [index for index, _turn in turns] + [len(entries)]
+    shown = -1
+    for number, (_index, turn) in enumerate(turns, 1):
+        console.print(f"[bold]{number}.[/] {escape(names[turn.player])}: "
+                      f"{escape(words.turn_text(turn))}")
+        if boards:
+            # the board once the turn is over: before the next turn's first action
+            after = steps[starts[number]][0]
+            console.print(render_board(after, None, names))
+            shown = after.move_number()
     if boards and final.is_terminal() and shown != final.move_number():
         # chance ended the game (a last draw): show the final board, where everything hidden
         # is turned up (G-5)
-        console.print(render_board(final, None))
+        console.print(render_board(final, None, names))
     if final.is_terminal():
-        winners = [i for i, r in enumerate(final.returns()) if r > 0]
-        console.print(f"[green]winner(s): {', '.join(f'player {w}' for w in winners)}[/]")
+        winners = [names[i] for i, r in enumerate(final.returns()) if r > 0]
+        console.print(f"[green]winner(s): {escape(', '.join(winners))}[/]")
     else:
         console.print("[yellow]the record stops before the end of the game[/]")
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from parlour.analysis import ClobberSolver, SolverTimeout
+from parlour.analysis import GAMES, ClobberSolver, SolverTimeout
 from parlour.analysis.checkpoint import CheckpointError
 from parlour.cli.common import build_game, console, err_console
 from parlour.games.clobber import ClobberGame
@@ -71,8 +71,9 @@ def solve(
     ] = None,
 ) -> None:
     """Solve a Clobber position exactly: the winner with perfect play and the winning moves."""
-    if game.strip().lower() != "clobber":
-        err_console.print(f"[red]error:[/] only clobber can be solved, not {escape(game)!r}")
+    if game.strip().lower() not in GAMES:
+        err_console.print(f"[red]error:[/] only {', '.join(GAMES)} can be solved, not "
+                          f"{escape(game)!r}")
         raise typer.Exit(2)
     if engine not in ("auto", "c", "python"):
         err_console.print("[red]error:[/] --engine must be auto, c or python")

@@ -2,6 +2,7 @@
 
 from parlour.games.clobber.board import Graph, Grid, Topology
 from parlour.games.clobber.game import BLACK, WHITE, ClobberGame, ClobberState
+from parlour.games.clobber.presentation import ClobberPresentation
 
 CONFORMANCE_CONFIGS: list[dict[str, object]] = [
     {},
@@ -18,6 +19,7 @@ __all__ = [
     "CONFORMANCE_CONFIGS",
     "WHITE",
     "ClobberGame",
+    "ClobberPresentation",
     "ClobberState",
     "Graph",
     "Grid",

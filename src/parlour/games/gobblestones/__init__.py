@@ -2,6 +2,7 @@
 
 from parlour.games.gobblestones.board import EXAMPLE_BOARD
 from parlour.games.gobblestones.game import GobbleStonesGame, GobbleStonesState
+from parlour.games.gobblestones.presentation import GobbleStonesPresentation
 
 CONFORMANCE_CONFIGS: list[dict[str, object]] = [
     {},
@@ -15,4 +16,10 @@ CONFORMANCE_CONFIGS: list[dict[str, object]] = [
 ]
 """Configurations the conformance suite plays (tests/conformance)."""
 
-__all__ = ["CONFORMANCE_CONFIGS", "EXAMPLE_BOARD", "GobbleStonesGame", "GobbleStonesState"]
+__all__ = [
+    "CONFORMANCE_CONFIGS",
+    "EXAMPLE_BOARD",
+    "GobbleStonesGame",
+    "GobbleStonesPresentation",
+    "GobbleStonesState",
+]

@@ -306,7 +306,7 @@ static PyObject *ints(const int *v, int n) {
     return list;
 }
 
-/* The state's fields (as GobbleStonesState hands them over) into g; g's phase, turn, drawer,
+/* The state's fields (as compiled.py hands them over) into g; g's phase, turn, drawer,
  * to_draw, passes, turns and max_turns are already read. Releases board. */
 static int load_game(Game *g, Py_buffer *board, PyObject *tiles, PyObject *racks, PyObject *bag,
                      PyObject *points, PyObject *pending, PyObject *colours) {
@@ -391,10 +391,12 @@ static PyObject *playout(PyObject *self, PyObject *args) {
         }
         PyList_SET_ITEM(rack_list, p, one);
     }
-    return Py_BuildValue("(NNy#NNNiiiiiiiN)", g.actions, ints(tile, SQUARES), occ,
-                         (Py_ssize_t)sizeof occ, rack_list,
+    /* the fields in the order they came (compiled.py: fields.COMPILED), then what follows
+     * from them */
+    return Py_BuildValue("(NNNNNiiiiiiy#iN)", g.actions, ints(tile, SQUARES), rack_list,
                          ints(g.bag, COLOURS), ints(g.points, g.n), g.phase, g.turn, g.drawer,
-                         g.to_draw, g.passes, g.turns, g.end, ints(g.pending, g.npending));
+                         g.to_draw, g.passes, g.turns, occ, (Py_ssize_t)sizeof occ, g.end,
+                         ints(g.pending, g.npending));
 }
 
 /* ------------------------------------------------- information-set search (mcts.py, compiled) */
@@ -966,8 +968,8 @@ static PyMethodDef methods[] = {
      "board(colours, values, gen, used, random, budget) -> (actions, colours, values, gen, used)"},
     {"playout", playout, METH_VARARGS,
      "playout(board, tiles, racks, bag, points, phase, turn, drawer, to_draw, passes, turns, "
-     "max_turns, pending, random, budget) -> (actions, tiles, occupied, racks, bag, points, phase, "
-     "turn, drawer, to_draw, passes, turns, end, pending)"},
+     "max_turns, pending, random, budget) -> (actions, tiles, racks, bag, points, phase, turn, "
+     "drawer, to_draw, passes, turns, occupied, end, pending)"},
     {"search_new", search_new, METH_VARARGS,
      "search_new(observer, c, depth, scale, count_laid, bluff) -> search (information-set MCTS)"},
     {"search_add_world", search_add_world, METH_VARARGS,

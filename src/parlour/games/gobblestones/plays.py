@@ -70,6 +70,44 @@ class TurnPlays(NamedTuple):
 
 NO_PLAYS = TurnPlays(0, (0,) * (MAX_PLAY + 1), (0,) * (MAX_PLAY + 1), 0, 0, 0)
 
+_ROW_BITS = tuple(tuple(i for i in range(8) if (v >> i) & 1) for v in range(256))
+
+
+def squares_of(bits: int) -> list[int]:
+    """The squares of a bitboard, ascending (eight squares per table look-up)."""
+    out: list[int] = []
+    base = 0
+    while bits:
+        chunk = bits & 255
+        if chunk:
+            out.extend([base + i for i in _ROW_BITS[chunk]])
+        bits >>= 8
+        base += 8
+    return out
+
+
+def select_square(bits: int, k: int) -> int:
+    """The ``k``-th lowest square of a bitboard (``k`` from 0): ``squares_of(bits)[k]``."""
+    base = 0
+    chunk = bits & 0xFFFFFFFF
+    count = chunk.bit_count()
+    while k >= count:
+        k -= count
+        bits >>= 32
+        base += 32
+        chunk = bits & 0xFFFFFFFF
+        count = chunk.bit_count()
+    for _ in range(k):
+        chunk &= chunk - 1
+    return base + (chunk & -chunk).bit_length() - 1
+
+
+@functools.lru_cache(maxsize=1024)
+def first_squares(plays: TurnPlays) -> tuple[int, ...]:
+    """Where a play's first tile may go (the squares of ``plays.starts``), remembered for the
+    plays a search meets again."""
+    return tuple(squares_of(plays.starts))
+
 
 def board_masks(occupied: int) -> tuple[int, int, int, int]:
     """``(ok, h_ok, v_ok, target)`` for a board whose covered squares are ``occupied``.

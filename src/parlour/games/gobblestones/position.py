@@ -145,6 +145,63 @@ def _board_progress(colours: tuple[int, ...], values: tuple[int, ...]) -> int:
 def parse_position(text: str, players: int, bluff: bool) -> Snapshot:
     """Read a position text of a game with ``players`` seats (``bluff``: the variant, B9)."""
     n = players
+    fields = _fields(text)
+    colours, values = parse_board_text(fields["board"], partial=True)
+    gen = _board_progress(colours, values)
+    tile, occ, owner = _tiles(fields, colours, n, bluff)
+    racks, bag, points = _holdings(fields, n)
+    pending = _parse_tile_list(fields["play"], "play")
+    for s, c in pending:
+        if (occ >> s) & 1:
+            raise _fail(f"the play covers {square_name(s)}, which already holds a tile")
+        if colours[s] < 0:
+            raise _fail("a play on a board still being drawn")
+        if not bluff and c != colours[s]:
+            raise _fail(f"the tile played on {square_name(s)} does not match its square (B4)")
+    for c in range(NUM_COLOURS):
+        total = (bag[c] + sum(r[c] for r in racks)
+                 + tile.count(c) + sum(1 for _s, k in pending if k == c))
+        if total != TILES_PER_COLOUR:
+            raise _fail(f"there are {total} {COLOURS[c]} tiles, not {TILES_PER_COLOUR} (B2)")
+    phase, turn, decider, drawer, to_draw, end = _phase(fields, n, bluff, gen, sum(bag),
+                                                        bool(pending))
+    if pending:
+        if phase not in (Phase.PLAY, Phase.CHALLENGE):
+            raise _fail("a play is pending only in the play or challenge phase")
+        squares = [s for s, _c in pending]
+        before = [r + sum(1 for _s, k in pending if k == c) for c, r in enumerate(racks[turn])]
+        problem = play_problem(squares, occ, colours,
+                               None if bluff else [c for _s, c in pending], before,
+                               complete=phase == Phase.CHALLENGE)
+        if problem or squares != sorted(squares):
+            raise _fail("the pending play is not the start of a legal play in board order "
+                        f"({problem[1] if problem else 'order'})")
+    return Snapshot(
+        players=n,
+        bluff=bluff,
+        colour=colours,
+        value=values,
+        board_steps=gen,
+        tile=tuple(tile),
+        owner=owner,
+        racks=tuple(tuple(r) for r in racks),
+        bag=tuple(bag),
+        points=tuple(points),
+        phase=phase,
+        turn=turn,
+        pending=tuple(pending),
+        decider=decider,
+        drawer=drawer,
+        to_draw=to_draw,
+        passes=_int(fields["passes"], "passes", 0),
+        turns=_int(fields["turns"], "turns", 0),
+        last=_last(fields["last"], n),
+        end=end,
+    )
+
+
+def _fields(text: str) -> dict[str, str]:
+    """The text's fields by name, each given once, none missing."""
     fields: dict[str, str] = {}
     for line in text.strip().splitlines():
         key, _, value = line.strip().partition(" ")
@@ -158,10 +215,13 @@ def parse_position(text: str, players: int, bluff: bool) -> Snapshot:
     missing = [k for k in FIELDS if k not in fields]
     if missing:
         raise _fail(f"missing field(s) {', '.join(missing)}")
+    return fields
 
-    colours, values = parse_board_text(fields["board"], partial=True)
-    gen = _board_progress(colours, values)
 
+def _tiles(fields: dict[str, str], colours: tuple[int, ...], n: int,
+           bluff: bool) -> tuple[list[int], int, dict[int, int]]:
+    """The tiles on the board (colour per square, -1 for none), the covered squares as a
+    bitboard, and the owners of the face-down ones (B9)."""
     rows = fields["tiles"].split("/")
     if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
         raise _fail("tiles are 15 rows of 15 marks joined by '/'")
@@ -193,7 +253,11 @@ def parse_position(text: str, players: int, bluff: bool) -> Snapshot:
             owner[s] = _int(seat_text, "owner", 0, n - 1)
     if set(owner) != down:
         raise _fail("every face-down tile needs its owner in 'owners'")
+    return tile, occ, owner
 
+
+def _holdings(fields: dict[str, str], n: int) -> tuple[list[list[int]], list[int], list[int]]:
+    """Each seat's rack by colour, the bag by colour, each seat's points."""
     rack_texts = fields["racks"].split("/")
     if len(rack_texts) != n:
         raise _fail(f"racks lists {len(rack_texts)} seats, the game has {n}")
@@ -204,32 +268,20 @@ def parse_position(text: str, players: int, bluff: bool) -> Snapshot:
                 raise _fail(f"rack {rack!r} holds an unknown colour")
             for ch in rack:
                 racks[seat][COLOURS.index(ch.upper())] += 1
-
     bag_texts = fields["bag"].split()
     if len(bag_texts) != NUM_COLOURS or [b[:1].upper() for b in bag_texts] != list(COLOURS):
         raise _fail("bag is written R<n> Y<n> G<n> B<n> P<n>")
     bag = [_int(b[1:], "bag count", 0, TILES_PER_COLOUR) for b in bag_texts]
-
     point_texts = fields["points"].split()
     if len(point_texts) != n:
         raise _fail(f"points lists {len(point_texts)} seats, the game has {n}")
     points = [_int(p, "points", -10**6) for p in point_texts]
+    return racks, bag, points
 
-    pending = _parse_tile_list(fields["play"], "play")
-    for s, c in pending:
-        if (occ >> s) & 1:
-            raise _fail(f"the play covers {square_name(s)}, which already holds a tile")
-        if colours[s] < 0:
-            raise _fail("a play on a board still being drawn")
-        if not bluff and c != colours[s]:
-            raise _fail(f"the tile played on {square_name(s)} does not match its square (B4)")
 
-    for c in range(NUM_COLOURS):
-        total = (bag[c] + sum(r[c] for r in racks)
-                 + tile.count(c) + sum(1 for _s, k in pending if k == c))
-        if total != TILES_PER_COLOUR:
-            raise _fail(f"there are {total} {COLOURS[c]} tiles, not {TILES_PER_COLOUR} (B2)")
-
+def _phase(fields: dict[str, str], n: int, bluff: bool, gen: int, bag: int,
+           pending: bool) -> tuple[Phase, int, int, int, int, str | None]:
+    """The phase and who it concerns: ``(phase, turn, decider, drawer, to_draw, end)``."""
     words = fields["phase"].split()
     phase_word = words[0] if words else ""
     args = words[1:]
@@ -243,7 +295,7 @@ def parse_position(text: str, players: int, bluff: bool) -> Snapshot:
         raise _fail("the board is being drawn exactly while the phase is 'board'")
     if phase in (Phase.DEAL, Phase.DRAW):
         drawer = _int(args[0], "drawing seat", 0, n - 1)
-        to_draw = _int(args[1], "tiles left to draw", 1, min(5, sum(bag)))
+        to_draw = _int(args[1], "tiles left to draw", 1, min(5, bag))
         if phase == Phase.DRAW:
             turn = drawer
     elif phase in (Phase.PLAY, Phase.CHALLENGE):
@@ -258,48 +310,17 @@ def parse_position(text: str, players: int, bluff: bool) -> Snapshot:
         if args[0] not in END_REASONS:
             raise _fail(f"the end reason is one of {', '.join(END_REASONS)}")
         end = args[0]
-    if pending:
-        if phase not in (Phase.PLAY, Phase.CHALLENGE):
-            raise _fail("a play is pending only in the play or challenge phase")
-        squares = [s for s, _c in pending]
-        before = [r + sum(1 for _s, k in pending if k == c) for c, r in enumerate(racks[turn])]
-        problem = play_problem(squares, occ, colours,
-                               None if bluff else [c for _s, c in pending], before,
-                               complete=phase == Phase.CHALLENGE)
-        if problem or squares != sorted(squares):
-            raise _fail("the pending play is not the start of a legal play in board order "
-                        f"({problem[1] if problem else 'order'})")
+    return phase, turn, decider, drawer, to_draw, end
 
-    passes = _int(fields["passes"], "passes", 0)
-    turns = _int(fields["turns"], "turns", 0)
-    last: tuple[int, int, bool, Tiles] | None = None
-    last_words = fields["last"].split(maxsplit=3)
-    if last_words != ["-"]:
-        if len(last_words) != 4 or last_words[2] not in ("right", "wrong"):
-            raise _fail("last is '-' or MOVER CHALLENGER right|wrong TILES")
-        last = (
-            _int(last_words[0], "mover", 0, n - 1), _int(last_words[1], "challenger", 0, n - 1),
-            last_words[2] == "right", tuple(_parse_tile_list(last_words[3], "last")),
-        )
-    return Snapshot(
-        players=n,
-        bluff=bluff,
-        colour=colours,
-        value=values,
-        board_steps=gen,
-        tile=tuple(tile),
-        owner=owner,
-        racks=tuple(tuple(r) for r in racks),
-        bag=tuple(bag),
-        points=tuple(points),
-        phase=phase,
-        turn=turn,
-        pending=tuple(pending),
-        decider=decider,
-        drawer=drawer,
-        to_draw=to_draw,
-        passes=passes,
-        turns=turns,
-        last=last,
-        end=end,
+
+def _last(text: str, n: int) -> tuple[int, int, bool, Tiles] | None:
+    """The last challenge (B9), or None."""
+    words = text.split(maxsplit=3)
+    if words == ["-"]:
+        return None
+    if len(words) != 4 or words[2] not in ("right", "wrong"):
+        raise _fail("last is '-' or MOVER CHALLENGER right|wrong TILES")
+    return (
+        _int(words[0], "mover", 0, n - 1), _int(words[1], "challenger", 0, n - 1),
+        words[2] == "right", tuple(_parse_tile_list(words[3], "last")),
     )

@@ -37,17 +37,51 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import Any, Generic, Protocol, Self, TypeVar
 from weakref import WeakKeyDictionary
 
 from parlour.core import ParlourError
+from parlour.core.infostate import Recordable, RecordedGame, root_of
 from parlour.games.gobblestones.board import NUM_COLOURS, SQUARES, TILES_PER_COLOUR
-from parlour.games.gobblestones.snapshot import Phase
+from parlour.games.gobblestones.snapshot import Phase, Snapshot, Tiles
 
-if TYPE_CHECKING:
-    from parlour.games.gobblestones.game import GobbleStonesState
 
-_SCRIPTS: WeakKeyDictionary[GobbleStonesState, tuple[int, tuple[int, ...], _Script]] = (
+class _Game(RecordedGame, Protocol):
+    @property
+    def bluff(self) -> bool: ...
+    @property
+    def place_actions(self) -> int: ...
+    @property
+    def CHALLENGE(self) -> int: ...
+    def num_players(self) -> int: ...
+
+
+class Sampled(Recordable, Protocol):
+    """What sampling asks of a GobbleStones state: its public API only
+    (:class:`~parlour.games.gobblestones.GobbleStonesState` is the one there is; it calls this
+    module, which therefore names what it needs rather than importing it)."""
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def drawer(self) -> int: ...
+    @property
+    def pending(self) -> Tiles: ...
+    @property
+    def last_challenge(self) -> tuple[int, int, bool, Tiles] | None: ...
+    def get_game(self) -> _Game: ...
+    def snapshot(self) -> Snapshot: ...
+    def is_terminal(self) -> bool: ...
+    def legal_actions(self, player: int | None = None) -> list[int]: ...
+    def other_world(self, *, history: list[int] | None = None, start: Self | None = None,
+                    **hidden: Any) -> Self: ...
+
+
+S = TypeVar("S", bound=Sampled)
+
+_SCRIPTS: WeakKeyDictionary[Any, tuple[int, tuple[int, ...], _Script[Any]]] = (
     WeakKeyDictionary()
 )
 """What ``sample_world`` read from a state's history, for one player: a state asked again
@@ -81,10 +115,14 @@ class _Event:
 
 
 @dataclass
-class _Script:
+class _Script(Generic[S]):
     """Everything about a history that sampling needs, read once by replaying it."""
 
-    root: GobbleStonesState
+    root: S
+    root_snap: Snapshot
+    """The starting position's contents (hidden ones included)."""
+    final: Snapshot
+    """The contents of the state sampled from."""
     events: list[_Event] = field(default_factory=list)
     root_pool: list[int] = field(default_factory=lambda: [0] * NUM_COLOURS)
     root_racks: list[list[int]] = field(default_factory=list)
@@ -98,19 +136,19 @@ class _Script:
     answers: dict[tuple[int, ...], tuple[bool, ...]] = field(default_factory=dict)
 
 
-def _script(state: GobbleStonesState, player: int) -> _Script:
-    from parlour.core.infostate import root_of
+def _script(state: S, player: int) -> _Script[S]:
     CHALLENGE, DEAL, PLAY, DRAW_PHASE = Phase.CHALLENGE, Phase.DEAL, Phase.PLAY, Phase.DRAW
 
-    root = cast("GobbleStonesState", root_of(state))
+    root = root_of(state)
     game = state.get_game()
     bluff = game.bluff
-    script = _Script(root)
+    start, final = root.snapshot(), state.snapshot()
+    script = _Script(root, start, final)
     # The hidden content of the starting position (a position text can hold other racks,
     # face-down tiles and a play in progress): pooled with the bag and dealt first.
-    pool = list(root._bag)
-    racks = [list(r) for r in root._racks]
-    for seat in range(root._n):
+    pool = list(start.bag)
+    racks = [list(r) for r in start.racks]
+    for seat in range(game.num_players()):
         if seat == player:
             continue
         for c in range(NUM_COLOURS):
@@ -118,43 +156,45 @@ def _script(state: GobbleStonesState, player: int) -> _Script:
             for _ in range(racks[seat][c]):
                 script.events.append(_Event(DRAW, seat, -1, c, True))
             racks[seat][c] = 0
-    for square, owner in root._owner.items():
+    for square, owner in start.owner.items():
         if owner != player:
-            colour = root._tile[square]
+            colour = start.tile[square]
             pool[colour] += 1
             script.events.append(_Event(DRAW, owner, -1, colour, True))
             script.events.append(_Event(PLACE, owner, -1, colour, True, square))
-    if bluff and root._turn != player:
-        for square, colour in root._pending:
+    if bluff and start.turn != player:
+        for square, colour in start.pending:
             pool[colour] += 1
-            script.events.append(_Event(DRAW, root._turn, -1, colour, True))
-            script.events.append(_Event(PLACE, root._turn, -1, colour, True, square))
+            script.events.append(_Event(DRAW, start.turn, -1, colour, True))
+            script.events.append(_Event(PLACE, start.turn, -1, colour, True, square))
     script.root_pool = pool
     script.root_racks = racks
 
     cursor = root.clone()
+    board = final.colour  # a tile is placed once the board is drawn: it is the final board
     play: list[_Event] = []  # the placements of the play being made
     for index, action in enumerate(state.history()):
-        phase = cursor._phase
-        if phase == PLAY and not cursor._pending:
+        phase = cursor.phase
+        if phase == PLAY and not cursor.pending:
             play = []
         if phase in (DEAL, DRAW_PHASE):
-            seat = cursor._drawer
+            seat = cursor.drawer
             script.events.append(_Event(DRAW, seat, index, action, seat != player))
         elif phase == PLAY and 0 <= action < game.place_actions:
             colour, square = divmod(action, SQUARES)
             if not bluff:
-                colour = cursor._colour[square]
-            seat = cursor._turn
+                colour = board[square]
+            seat = cursor.turn
             event = _Event(PLACE, seat, index, colour, bluff and seat != player, square)
             script.events.append(event)
             play.append(event)
         elif phase == CHALLENGE and action == game.CHALLENGE:
             for event in play:
                 event.hidden = False  # B9: a challenge shows the play's tiles to everyone
-            mover, pending = cursor._turn, [c for _s, c in cursor._pending]
+            mover, pending = cursor.turn, [c for _s, c in cursor.pending]
             cursor.apply_trusted_action(action)
-            if cursor._last is not None and not cursor._last[2]:
+            last = cursor.last_challenge
+            if last is not None and not last[2]:
                 # B9: a wrong play's tiles go back to the mover's rack, colours seen by all
                 script.events.append(_Event(RETURN, mover, index, -1, False,
                                             colours=tuple(pending)))
@@ -163,12 +203,13 @@ def _script(state: GobbleStonesState, player: int) -> _Script:
     return script
 
 
-def sample_world(state: GobbleStonesState, player: int, rng: random.Random) -> GobbleStonesState:
+def sample_world(state: S, player: int, rng: random.Random) -> S:
     """A world ``player`` cannot tell from ``state``, drawn as the module docstring explains."""
     if state.is_terminal():
         return state.clone()  # G-5: at the end every rack and face-down tile is turned up
-    history = tuple(state._history)
+    history = tuple(state.history())
     cached = _SCRIPTS.get(state)
+    script: _Script[S]
     if cached is not None and cached[0] == player and cached[1] == history:
         script = cached[2]
     else:
@@ -184,11 +225,9 @@ def sample_world(state: GobbleStonesState, player: int, rng: random.Random) -> G
     )
 
 
-def _attempt_world(
-    state: GobbleStonesState, player: int, script: _Script, rng: random.Random
-) -> GobbleStonesState | None:
+def _attempt_world(state: S, player: int, script: _Script[S], rng: random.Random) -> S | None:
     events = script.events
-    n = state._n
+    n = state.get_game().num_players()
     bag = list(script.root_pool)
     racks = [list(r) for r in script.root_racks]
     if script.by_seat is None:
@@ -258,7 +297,7 @@ ANSWERS = 200_000
 """``_possible`` answers a script keeps (they start again when full)."""
 
 
-def _prepare(script: _Script, n: int) -> None:
+def _prepare(script: _Script[Any], n: int) -> None:
     """The parts of every draw that depend on the script alone: each seat's events, the
     sampler's own (known) draws by colour."""
     by_seat: list[list[int]] = [[] for _ in range(n)]
@@ -270,7 +309,7 @@ def _prepare(script: _Script, n: int) -> None:
     script.by_seat, script.own_draws = by_seat, own
 
 
-def _peak(script: _Script, seat: int, done: int) -> list[int]:
+def _peak(script: _Script[Any], seat: int, done: int) -> list[int]:
     """Per colour, the most tiles the seat's known placements after its first ``done`` events
     take beyond what it gets back (B9 returns) before them: what its rack must cover."""
     key = (seat, done)
@@ -297,7 +336,7 @@ def _deficit(rack: list[int], peak: list[int]) -> list[int]:
     return [max(0, peak[c] - rack[c]) for c in range(NUM_COLOURS)]
 
 
-def _possible_after(script: _Script, seat: int, done: int, rack: list[int],
+def _possible_after(script: _Script[Any], seat: int, done: int, rack: list[int],
                     change: int) -> tuple[bool, ...]:
     """Per colour ``c``, :func:`_possible` for ``rack`` with ``change`` tiles of ``c`` and the
     seat's events after its first ``done``; remembered (draws from one script ask the same
@@ -355,13 +394,17 @@ def _possible(rack: list[int], colour: int, change: int, later: list[int],
 
 
 def _build(
-    state: GobbleStonesState, player: int, script: _Script, chosen: dict[int, int],
+    state: S, player: int, script: _Script[S], chosen: dict[int, int],
     racks: list[list[int]], bag: list[int],
-) -> GobbleStonesState | None:
+) -> S | None:
     """The world: the true state with the hidden parts (and hidden actions) replaced."""
-    game = state.get_game()
-    world = state.clone()
-    history = world._history
+    final = script.final
+    if any(min(r) < 0 for r in racks) or min(bag) < 0:
+        return None
+    placed = sum(1 for t in final.tile if t >= 0) + len(final.pending)
+    if sum(bag) + sum(map(sum, racks)) + placed != TILES_PER_COLOUR * NUM_COLOURS:
+        return None
+    history = state.history()
     latest: dict[int, int] = {}  # square -> colour of the latest placement there
     for k, e in enumerate(script.events):
         colour = chosen.get(k, e.colour)
@@ -371,40 +414,33 @@ def _build(
                 history[e.index] = colour * SQUARES + e.square
         elif e.kind == DRAW and e.index >= 0 and k in chosen:
             history[e.index] = colour
-    tiles = {square: latest[square] for square, owner in state._owner.items() if owner != player}
-    pending = None
-    if game.bluff and state._turn != player:
-        pending = [(s, latest[s]) for s, _c in state._pending]
-    root = world._info_root
-    if script.root is not None and any(e.index < 0 for e in script.events):
+    tile = list(final.tile)
+    for square, owner in final.owner.items():
+        if owner != player:
+            tile[square] = latest[square]
+    hidden: dict[str, Any] = {"racks": racks, "bag": bag, "tile": tile}
+    if state.get_game().bluff and final.turn != player:
+        hidden["pending"] = [(s, latest[s]) for s, _c in final.pending]
+    root = None
+    if any(e.index < 0 for e in script.events):
         root = _world_root(script, player, chosen)
-    world._take_world(racks, bag, tiles, pending, root)
-    if any(min(r) < 0 for r in world._racks) or min(world._bag) < 0:
-        return None
-    if sum(world._bag) + sum(map(sum, world._racks)) + _placed(world) != (
-        TILES_PER_COLOUR * NUM_COLOURS
-    ):
-        return None
+    world = state.other_world(history=history, start=root, **hidden)
     if (
-        world._phase == Phase.PLAY and world._turn != player and world._pending
-        and not world._legal_actions()
+        final.phase == Phase.PLAY and final.turn != player and final.pending
+        and not world.legal_actions()
     ):
         return None  # B4: the mover could not finish the play they started
     return world
 
 
-def _placed(world: GobbleStonesState) -> int:
-    return sum(1 for t in world._tile if t >= 0) + len(world._pending)
-
-
-def _world_root(script: _Script, player: int, chosen: dict[int, int]) -> GobbleStonesState:
+def _world_root(script: _Script[S], player: int, chosen: dict[int, int]) -> S:
     """The starting position with its hidden content as sampled."""
-    root = script.root.clone()
+    start = script.root_snap
     racks = [list(r) if seat == player else [0] * NUM_COLOURS
-             for seat, r in enumerate(root._racks)]
+             for seat, r in enumerate(start.racks)]
     bag = list(script.root_pool)
-    tiles: dict[int, int] = {}
-    pending = list(root._pending)
+    tile = list(start.tile)
+    pending = list(start.pending)
     for k, e in enumerate(script.events):
         if e.index >= 0:
             break
@@ -414,9 +450,8 @@ def _world_root(script: _Script, player: int, chosen: dict[int, int]) -> GobbleS
             bag[colour] -= 1
         else:
             racks[e.seat][colour] -= 1
-            if e.square in root._owner:
-                tiles[e.square] = colour
+            if e.square in start.owner:
+                tile[e.square] = colour
             else:
                 pending = [(s, colour if s == e.square else c) for s, c in pending]
-    root._take_world(racks, bag, tiles, pending, None)
-    return root
+    return script.root.other_world(racks=racks, bag=bag, tile=tile, pending=pending)

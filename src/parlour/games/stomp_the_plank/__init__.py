@@ -10,6 +10,7 @@ from parlour.games.stomp_the_plank.game import (
 )
 from parlour.games.stomp_the_plank.plank import PlankModel
 from parlour.games.stomp_the_plank.position import Position
+from parlour.games.stomp_the_plank.presentation import StompThePlankPresentation
 
 CONFORMANCE_CONFIGS: list[dict[str, object]] = [
     {},
@@ -30,6 +31,7 @@ __all__ = [
     "PlankModel",
     "Position",
     "StompThePlankGame",
+    "StompThePlankPresentation",
     "StompThePlankState",
     "parse_crates",
 ]

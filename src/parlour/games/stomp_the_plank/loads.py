@@ -32,8 +32,8 @@ from functools import cache
 
 import numpy as np
 
-from parlour.core import Game
 from parlour.games.stomp_the_plank.deck import COPIES, TREASURES
+from parlour.games.stomp_the_plank.game import StompThePlankGame
 
 Loads = tuple[int, ...]
 KINDS = len(TREASURES)
@@ -67,9 +67,9 @@ class LoadModel:
     """The supply at the start of the game (``supply`` parameter)."""
 
     @classmethod
-    def of(cls, game: Game) -> LoadModel:
+    def of(cls, game: StompThePlankGame) -> LoadModel:
         params = game.params
-        return cls(game.num_players(), tuple(game.crates),  # type: ignore[attr-defined]
+        return cls(game.num_players(), tuple(game.crates),
                    int(params["tip_at"]), int(params["step_weight"]), int(params["supply"]))
 
     @property

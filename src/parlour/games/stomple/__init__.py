@@ -3,6 +3,7 @@
 from parlour.games.stomple.board import HOLES, KIND_LETTERS, KIND_NAMES, NAMES, OUTER
 from parlour.games.stomple.game import DEFAULT_TARGETS, StompleGame, StompleState
 from parlour.games.stomple.position import Snapshot, format_position, parse_position
+from parlour.games.stomple.presentation import StomplePresentation
 
 FORK_POSITION = (
     "w.....k/..y.y.c/...y.../...0.../.r...../......./1.....b 0 rbg ssf - 2,5,0 2"
@@ -33,6 +34,7 @@ __all__ = [
     "OUTER",
     "Snapshot",
     "StompleGame",
+    "StomplePresentation",
     "StompleState",
     "format_position",
     "parse_position",

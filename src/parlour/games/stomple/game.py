@@ -34,6 +34,7 @@ from parlour.core import (
     State,
     Utility,
     View,
+    compiled_module,
     pick_chance_outcome,
     register_game,
 )
@@ -63,10 +64,7 @@ from parlour.games.stomple.position import (
 )
 from parlour.games.stomple.views import NUM_GLOBAL_PLANES, PLANES_PER_SEAT, render_text, tensor
 
-try:
-    from parlour.games.stomple import _cplayout  # type: ignore[attr-defined]
-except ImportError:  # built by `pip install` when a C compiler is present; optional
-    _cplayout = None
+_cplayout = compiled_module("parlour.games.stomple._cplayout")
 
 COMPILED_PLAYOUTS = [True]
 """``COMPILED_PLAYOUTS[0] = False`` makes ``random_playout`` run in Python even where the

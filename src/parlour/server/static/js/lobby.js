@@ -4,8 +4,14 @@
 // browser has seats at, with whose turn it is.
 import { $, api, copyRow, el, forgetGame, myGames, myName, setMyName } from "./common.js";
 import * as publicLobby from "./lobbylist.js";
+import { cover as picture } from "./boards/art/covers.js";
+import { header, send } from "./account.js";
+import * as queue from "./queue.js";
+import * as turns from "./turns.js";
 
-const SVG = "http://www.w3.org/2000/svg";
+let signedIn = null;     // the signed-in account, or null for a guest
+const GAMES_REFRESH_MS = 15000;
+
 const STRENGTHS = [["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"]];
 
 // What a player reads about each game (the catalogue from the server gives the rest).
@@ -51,47 +57,7 @@ const OPTIONS = {
 
 let catalogue = null;
 
-// -- small pictures of each board ------------------------------------------------------------
-function shape(tag, attrs) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
-
-function picture(game) {
-  const pic = shape("svg", { viewBox: "0 0 144 96", class: "pic", "aria-hidden": "true", focusable: "false" });
-  if (game === "clobber") {
-    for (let r = 0; r < 4; r++) for (let c = 0; c < 6; c++) {
-      pic.append(shape("rect", { x: c * 24, y: r * 24, width: 24, height: 24, fill: (r + c) % 2 ? "#c7a873" : "#eadbb8" }));
-      pic.append(shape("circle", { cx: c * 24 + 12, cy: r * 24 + 12, r: 8, fill: (r + c) % 2 ? "#26221d" : "#fbfaf5", stroke: "#555" }));
-    }
-  } else if (game === "stomple") {
-    pic.append(shape("rect", { x: 0, y: 0, width: 144, height: 96, rx: 10, fill: "#b98b52" }));
-    const colours = ["#f2c94c", "#d64541", "#3b6fd8", "#3a9d5d", "#2a2622", "#f7f5ee", "#7cc3d6"];
-    for (let r = 0; r < 4; r++) for (let c = 0; c < 6; c++) {
-      pic.append(shape("circle", { cx: c * 23 + 14, cy: r * 23 + 13, r: 9, fill: colours[(r * 5 + c * 3) % 7], stroke: "#5a3d1c" }));
-    }
-  } else if (game === "stomp-the-plank") {
-    pic.append(shape("rect", { x: 0, y: 0, width: 144, height: 52, rx: 8, fill: "#7fa9c9" }));
-    const fills = ["#e0b43a", "#c2334b", "#3f7fbf"];
-    fills.forEach((fill, i) => {
-      pic.append(shape("rect", { x: 8 + i * 34, y: 8, width: 28, height: 36, rx: 4, fill: "#fffaf0", stroke: "#6b5a40" }));
-      pic.append(shape("circle", { cx: 22 + i * 34, cy: 24, r: 8, fill }));
-    });
-    pic.append(shape("rect", { x: 10, y: 76, width: 124, height: 8, rx: 3, fill: "#9a6b3a" }));
-    pic.append(shape("circle", { cx: 50, cy: 68, r: 9, fill: "#8a8f98", stroke: "#444" }));
-    for (let k = 0; k < 3; k++) pic.append(shape("rect", { x: 110 - k * 12, y: 64, width: 10, height: 10, fill: "#c58b4a", stroke: "#6b4a22" }));
-  } else {
-    const tints = ["#f3c9c7", "#f8e9a8", "#c6e6c7", "#c5d8f3", "#ddcbe9"];
-    const tiles = ["#d9534f", "#f0c419", "#4caf50", "#3b7dd8", "#8e5bb5"];
-    for (let r = 0; r < 6; r++) for (let c = 0; c < 9; c++) {
-      const k = (r * 7 + c * 3) % 5;
-      pic.append(shape("rect", { x: c * 16, y: r * 16, width: 16, height: 16, fill: tints[k], stroke: "#fff" }));
-      if (r === 3 && c > 1 && c < 6) pic.append(shape("rect", { x: c * 16 + 2, y: r * 16 + 2, width: 12, height: 12, rx: 2, fill: tiles[k] }));
-    }
-  }
-  return pic;
-}
+// -- small pictures of each board: boards/art/covers.js ------------------------------------------
 
 // -- options ----------------------------------------------------------------------------------
 function noIds(text) {
@@ -197,8 +163,10 @@ async function create(card, game, mode) {
   }
   try {
     const clock = publicLobby.readClock(card);
+    const rated = Boolean(signedIn && card.querySelector(".rated-choice:checked"));
     const table = await api("/api/tables", {
       game: game.name, params, seats, open: mode === "open", ...(clock ? { clock } : {}),
+      ...(rated ? { rated } : {}),
     });
     if (table.invites.length === 0) {
       window.location.href = table.url;
@@ -241,6 +209,12 @@ function gameCard(game) {
     options.append(optionInput(game, option, `${game.name}-opt-${option.param}`));
   }
   options.append(publicLobby.clockInput(game.name));
+  if (signedIn) {
+    const id = `${game.name}-rated`;
+    options.append(el("div", { class: "option check" },
+      el("input", { id, type: "checkbox", class: "rated-choice" }),
+      el("label", { for: id, text: "Rated (an open table with a clock: your rating changes)" })));
+  }
   const shownParams = new Set((OPTIONS[game.name] || []).map((o) => o.param));
   const advanced = el("details", { class: "advanced" }, el("summary", { text: "Advanced" }),
     el("p", { class: "muted", text: "The engine's own settings, and who sits where." }));
@@ -261,6 +235,7 @@ function gameCard(game) {
     picture(game.name),
     el("p", { class: "blurb", text: about.blurb }),
     el("p", { class: "facts" }, el("span", { text: players }), el("span", { text: about.length }),
+      el("a", { href: `/learn/${game.name}`, text: "Learn to play" }),
       el("a", { href: `/rules/${game.name}`, text: "Rules" }),
       game.name === "clobber" ? el("a", { href: "/analyse/clobber", text: "Analysis board" }) : null),
     el("div", { class: "modes" },
@@ -273,6 +248,7 @@ function gameCard(game) {
         onclick: () => create(card, game, "hotseat") }),
       el("button", { type: "button", class: "quiet", "data-mode": "open", text: "Open table: anyone may join",
         onclick: () => create(card, game, "open") })),
+    queue.cardPart(game, signedIn),
     options,
     el("p", { class: "card-error error", role: "alert" }));
   return card;
@@ -292,7 +268,27 @@ function whoseTurn(state) {
   return [`Waiting for ${name(state.to_act)}`, false];
 }
 
+function accountRow(g) {
+  const text = g.your_turn ? "Your turn" : g.finished
+    ? `Finished${g.result ? `: ${{ win: "you won", loss: "you lost", draw: "a draw" }[g.result]}` : ""}`
+    : g.archived ? "Archived" : g.to_act === null ? "Waiting for players" : "Waiting";
+  return el("li", {},
+    el("a", { href: g.url, text: `${g.title}${g.rated ? " (rated)" : ""}${g.with.length ? ` with ${g.with.join(", ")}` : ""}` }),
+    el("span", { class: g.your_turn ? "state mine" : "state", text }));
+}
+
+async function accountGames() {
+  let data;
+  try { data = await send("GET", "/api/me/games"); } catch { return; }
+  const list = $("#your-games-list");
+  list.replaceChildren(...data.games.slice(0, 12).map(accountRow));
+  $("#your-games").hidden = data.games.length === 0;
+  turns.inLobby(data.games.filter((g) => g.your_turn).map((g) => ({
+    url: g.url, title: g.title, with: g.with.join(", "), key: g.updated_at })));
+}
+
 async function yourGames() {
+  if (signedIn) { await accountGames(); return; }
   const games = myGames().slice(0, 8);
   const list = $("#your-games-list");
   list.replaceChildren();
@@ -305,9 +301,11 @@ async function yourGames() {
       return [g, null];
     }
   }));
+  const waiting = [];
   for (const [g, state] of rows) {
     if (!state) continue;
     const [text, mine] = whoseTurn(state);
+    if (mine) waiting.push({ url: g.url, title: state.title, key: state.version });
     const others = state.seats.filter((s) => !state.hand.seats.includes(s.seat))
       .map((s) => s.name || `Player ${s.seat + 1}`);
     list.append(el("li", {},
@@ -318,9 +316,15 @@ async function yourGames() {
         onclick: () => { forgetGame(g.url); yourGames(); } })));
   }
   $("#your-games").hidden = list.children.length === 0;
+  turns.inLobby(waiting);
 }
 
 async function main() {
+  signedIn = await header();
+  if (signedIn) {
+    setMyName(signedIn.username);
+    $("#my-name-label").hidden = true;
+  }
   const name = $("#my-name");
   name.value = myName();
   name.addEventListener("change", () => { name.value = setMyName(name.value); });
@@ -338,6 +342,9 @@ async function main() {
     if (card) card.scrollIntoView();
   }
   yourGames();
+  setInterval(yourGames, GAMES_REFRESH_MS);
+  const ask = turns.askButton(el);
+  if (ask) $("#your-games-title").after(ask);
 }
 
 main();

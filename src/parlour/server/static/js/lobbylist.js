@@ -40,6 +40,8 @@ function optionsText(entry) {
   if (p.rows && p.columns) parts.push(`board ${p.rows} x ${p.columns}`);
   if (p.size) parts.push(`board ${p.size}`);
   if (p.bluff) parts.push("bluffing");
+  if (entry.custom_start) parts.push("custom start");
+  if (entry.rated) parts.push("rated");
   if (entry.clock) parts.push(entry.clock);
   return parts.join(", ");
 }
@@ -95,16 +97,27 @@ export async function refresh() {
   $("#lobby-more").hidden = listing.next === null && page === 0;
   $("#lobby-next").disabled = listing.next === null;
   $("#lobby-prev").disabled = page === 0;
+  place(none);
+}
+
+// With tables to join or watch, the public lobby comes first; with none, it waits under the
+// game cards (one short line), so that an empty panel never takes the top of the page.
+function place(none) {
+  const section = $("#public-lobby");
+  const cards = $("#cards");
+  if (none && section.nextElementSibling === cards) cards.after(section);
+  else if (!none && section.previousElementSibling === cards) cards.before(section);
+  section.hidden = false;
 }
 
 export function setup(catalogue) {
   titles = Object.fromEntries(catalogue.games.map((g) => [g.name, g.title]));
-  const section = el("section", { class: "panel public-lobby", id: "public-lobby",
+  const section = el("section", { class: "panel public-lobby", id: "public-lobby", hidden: true,
     "aria-labelledby": "public-title" },
     el("h2", { id: "public-title", text: "Open tables" }),
     el("p", { id: "open-intro", class: "muted", text: "Tables anyone may join: take a free seat, or watch." }),
     el("ul", { id: "open-list", class: "listings" }),
-    el("p", { id: "open-empty", class: "muted", text: "No open table right now: start one below with \u201cOpen table\u201d." }),
+    el("p", { id: "open-empty", class: "muted", text: "No open table right now: start one with \u201cOpen table\u201d on a game\u2019s card." }),
     el("h3", { id: "playing-title", text: "Being played" }),
     el("ul", { id: "playing-list", class: "listings" }),
     el("p", { id: "playing-empty", class: "muted", text: "No open game is being played right now." }),
@@ -114,7 +127,7 @@ export function setup(catalogue) {
       el("button", { id: "lobby-next", type: "button", class: "quiet", text: "Older",
         onclick: () => { page += 1; refresh(); } })),
     el("p", { id: "open-error", class: "error", role: "alert" }));
-  $("#cards").before(section);
+  $("#cards").after(section);  // placed by refresh(), once it knows what is listed
   refresh();
   setInterval(refresh, REFRESH_MS);
   return titles;

@@ -6,7 +6,15 @@
 // GobbleStones play, a Stomple string) is composed with server previews and stored whole.
 // Names are put on the page as text only (textContent), never parsed as HTML.
 import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
+import * as arrivals from "./arrivals.js";
+import { drawFigures } from "./figures.js";
 import * as life from "./tablelife.js";
+import * as chatJump from "./chatjump.js";
+import * as motion from "./motion.js";
+import * as sound from "./sound.js";
+import * as ratings from "./tableratings.js";
+import * as turns from "./turns.js";
+import { header, profileUrl } from "./account.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
 const MODE = path[0] === "play" ? "play" : "watch";
@@ -140,6 +148,13 @@ function introduce(msg) {
 
 async function receive(msg) {
   if (msg.type === "state") {
+    if (rendererGame !== msg.game) {
+      // the board's drawing first: the message is taken in (window.parlour.latest) and drawn at once
+      renderer = await loadRenderer(msg.game);
+      rendererGame = msg.game;
+      $("#title").textContent = msg.title;
+      document.title = `parlour: ${msg.title}`;
+    }
     if (!latest || msg.version !== latest.version || msg.viewer !== latest.viewer) {
       previous = latest && msg.viewer === latest.viewer && msg.version !== latest.version
         ? latest.view : previous;
@@ -147,17 +162,12 @@ async function receive(msg) {
       pending = [];
       shown = null;
     }
+    if (latest && msg.viewer === latest.viewer && msg.version > latest.version) hear(msg, latest);
     if (!latest) {
       animated = msg.version;  // nothing to animate on arrival
       if (MODE === "play") rememberGame({ url: window.location.pathname, game: msg.game, title: msg.title });
     }
     latest = msg;
-    if (rendererGame !== msg.game) {
-      renderer = await loadRenderer(msg.game);
-      rendererGame = msg.game;
-      $("#title").textContent = msg.title;
-      document.title = `parlour: ${msg.title}`;
-    }
     introduce(msg);
     life.onState(msg);
     if (!shown || !shown.preview) shown = msg;
@@ -184,6 +194,22 @@ async function receive(msg) {
   }
 }
 
+// -- sounds: what just happened, heard (sound.js; the header's toggle turns them off) ---------
+function hear(msg, before) {
+  const mine = MODE === "play" ? mySeats() : [];
+  if (msg.terminal && !before.terminal) {
+    const won = mine.length === 1 && msg.result && msg.result.returns[mine[0]] > 0;
+    sound.cue(renderer && renderer.sound ? renderer.sound(msg.view, before.view, msg.last) || "move" : "move");
+    sound.cue(won ? "win" : "end", 0.25);
+    return;
+  }
+  const kind = renderer && renderer.sound ? renderer.sound(msg.view, before.view, msg.last)
+    : msg.last && msg.last.player >= 0 ? "move" : null;
+  if (kind) sound.cue(kind);
+  const myTurn = (m) => mine.length === 1 && !m.terminal && m.to_act === mine[0] && m.legal.length > 0;
+  if (myTurn(msg) && !myTurn(before)) sound.cue("turn", kind ? 0.18 : 0);
+}
+
 // -- drawing -------------------------------------------------------------------------------
 function resultText(result) {
   if (!result) return "";
@@ -204,10 +230,13 @@ function statusText(model) {
   if (model.started === false) return "Waiting for players to sit down…";
   if (model.to_act < 0) return "Dealing…";
   const mine = MODE === "play" && mySeats().includes(model.to_act);
+  const waiting = MODE === "play" ? arrivals.statusText(latest, mySeats(), seatName) : null;
+  if (waiting) return waiting;
   if (mine) {
     if (mySeats().length > 1) return `${seatName(model.to_act)}: your turn`;
     const colour = colourOf(model.to_act);
-    return colour ? `Your turn · you play ${colour}` : "Your turn";
+    if (!colour) return "Your turn";
+    return `Your turn · ${renderer.youPlay ? renderer.youPlay(colour) : `you play ${colour}`}`;
   }
   if (MODE === "watch") return `${seatName(model.to_act)} to move`;
   return `Waiting for ${seatName(model.to_act)}…`;
@@ -225,7 +254,9 @@ function drawSeats(model) {
     const item = el("li", { class: acting ? "acting" : "", "data-seat": s.seat },
       el("span", { class: online ? "dot on" : "dot", title: online ? "here" : "away",
         "aria-label": online ? "here" : "away", role: "img" }),
-      el("span", { class: "seat-name", text: seatName(s.seat) }),
+      s.account && s.name && s.name !== "deleted player"
+        ? el("a", { class: "seat-name", href: profileUrl(s.name), text: seatName(s.seat) })
+        : el("span", { class: "seat-name", text: seatName(s.seat) }),
       you ? el("span", { class: "tag", text: "you" }) : null,
       acting ? el("span", { class: "visually-hidden", text: "to move" }) : null,
       el("span", { class: "score", text: scores && scores[s.seat] !== undefined ? String(scores[s.seat]) : "" }));
@@ -243,7 +274,8 @@ function drawSeats(model) {
 
 function nameTarget(model) {
   if (MODE !== "play") return null;
-  const humans = mySeats().filter((i) => latest.seats[i].kind === "human");
+  // an account's seat is named by its username: nothing to name
+  const humans = mySeats().filter((i) => latest.seats[i].kind === "human" && !latest.seats[i].account);
   if (!humans.length) return null;
   return humans.includes(model.viewer) ? model.viewer : humans[0];
 }
@@ -261,12 +293,16 @@ function drawLog() {
 
 function drawBoard(model, interactive, before = previous, focus = null) {
   const key = `${model.version}|${model.viewer}|${JSON.stringify(pending)}|${replay ? replay.index : "live"}`;
+  // the same position drawn again (an ack after its state) lets the last move's animation run
+  if (key === memoKey && motion.busy() && !model.preview) return;
   if (key !== memoKey) { memo = {}; memoKey = key; }
   const board = $("#board");
   const active = document.activeElement && document.activeElement.closest
     ? document.activeElement.closest("#board [data-square], #board [data-section]") : null;
   const wanted = focus || (active ? active.dataset.square : null);
   const live = !replay && animated !== model.version && !model.preview;
+  motion.skip();  // the next update ends what still moves
+  const log = latest.log || [];
   renderer.render(board, {
     view: model.view,
     legal: interactive ? model.legal : [],
@@ -277,7 +313,11 @@ function drawBoard(model, interactive, before = previous, focus = null) {
     pending,
     previous: before,
     seatName,
+    shortName,
     animate: live,
+    lastTurn: replay ? null : log[log.length - 1] || null,
+    recentTurns: replay ? [] : log.slice(-6),
+    mine: MODE === "play" ? mySeats() : [],
   }, { step, replace, say, memo, keep, redraw: (name) => { draw(); refocus(name); } });
   if (live) animated = model.version;
   if (wanted) refocus(wanted);
@@ -311,9 +351,12 @@ function drawLegal(model, interactive) {
 }
 
 function drawCompose() {
-  const on = pending.length > 0 && !replay;
+  const on = pending.length > 0 && !replay && !renderer.ownCompose;
   $("#compose").classList.toggle("on", on);
-  if (on) $("#compose-text").textContent = `Turn so far: ${pending.length} step${pending.length > 1 ? "s" : ""}.`;
+  if (!on) return;
+  const model = shown || latest;
+  $("#compose-text").textContent = renderer.composeText ? renderer.composeText(model.view, pending)
+    : "Your turn is not over: go on, or undo.";
 }
 
 function drawEnd() {
@@ -330,6 +373,7 @@ function drawEnd() {
   $("#rematch-button").hidden = MODE !== "play" || Boolean(latest.rematch);
   $("#rematch-link").hidden = !latest.rematch;
   if (latest.rematch) $("#rematch-link").href = latest.rematch;
+  ratings.draw(latest);
 }
 
 function drawShare() {
@@ -369,12 +413,23 @@ function drawCurtain(model) {
   if (needs) $("#curtain-text").textContent = `Pass the screen to ${seatName(model.viewer)}.`;
 }
 
+// Fair play: the analysis board names the winning move, so it is offered only where it cannot
+// help one person against another: once the game is over (its replay included), or at a table
+// with no human opponent (against the computer, hot-seat). A spectator is offered it only if
+// at most one person plays. Open seats count as people: someone will sit there.
+function analysisFair() {
+  if (latest.terminal) return true;
+  const people = latest.seats.filter((s) => s.kind !== "ai");
+  if (MODE !== "play") return people.length <= 1;
+  return people.every((s) => mySeats().includes(s.seat));
+}
+
 // Clobber on a grid: the analysis board opens on the position shown (the live one or a
 // replay's step), in a tab of its own
 function drawAnalyseLink(view) {
   const link = $("#analyse-link");
   const can = latest.game === "clobber" && Boolean(view && view.rows && view.position) &&
-    !(latest.params && latest.params.cannibal);
+    !(latest.params && latest.params.cannibal) && analysisFair();
   link.hidden = !can;
   if (can) link.href = `/analyse/clobber?position=${encodeURIComponent(view.position)}`;
 }
@@ -398,9 +453,16 @@ function draw() {
   drawCompose();
   drawEnd();
   drawShare();
+  arrivals.draw(latest, MODE === "play" ? mySeats() : null, seatName);
   drawCurtain(model);
   drawAnalyseLink(model.view);
   life.draw(latest);
+  turns.atTable(interactive, model.version, statusText(model));
+  if (MODE === "play" && !$("#notify-ask") && !latest.terminal) {
+    const ask = turns.askButton(el);
+    if (ask) $("#players-title").after(ask);
+  }
+  if ($("#notify-ask")) $("#notify-ask").hidden = latest.terminal || $("#notify-ask").hidden;
 }
 
 // -- replay ----------------------------------------------------------------------------------
@@ -487,6 +549,9 @@ $("#rules-button").addEventListener("click", async () => {
     try {
       const data = await api(`/api/rules/${latest.game}`);
       $("#rules").innerHTML = data.html;  // rendered server-side from the project's own rules text
+      drawFigures($("#rules"), renderer);
+      $("#rules").append(el("p", {}, el("a", { href: `/learn/${latest.game}`, target: "_blank",
+        rel: "noopener", text: "Learn to play, step by step" })));
       $("#rules").dataset.loaded = "1";
     } catch (err) { $("#rules").textContent = err.message; }
   }
@@ -497,8 +562,12 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowLeft") moveReplay(-1);
   if (e.key === "ArrowRight") moveReplay(1);
 });
-window.addEventListener("resize", () => { if (latest) draw(); });
+window.addEventListener("resize", () => { motion.skip(); if (latest) draw(); });
 
 life.setup({ send, latest: () => latest, seatName, mySeats, say, key: KEY });
-window.parlour = { get latest() { return latest; }, get pending() { return pending; } };
+chatJump.setup({ mySeats });
+sound.setupToggle($("#sound-toggle"));
+window.parlour = { get latest() { return latest; }, get pending() { return pending; },
+  get sounds() { return sound.played; } };
+header(undefined, false);
 connect();

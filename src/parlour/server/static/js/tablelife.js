@@ -59,6 +59,7 @@ export function receive(msg) {
     chatLines = chatLines.slice(-MAX_CHAT_SHOWN);
     $("#chat-error").textContent = "";
     drawChat();
+    document.dispatchEvent(new CustomEvent("parlour:chat", { detail: msg }));  // chatjump.js counts it
   } else if (msg.type === "undo" && msg.state === "asked") {
     ctx.say("Your opponent is asked to let you take your move back.");
   } else if (msg.type === "undo" && msg.state === "declined") {

@@ -42,6 +42,7 @@ function layout(view) {
 export default {
   seatColour(i) { return ["White", "Black"][i]; },
   colourIsName: true,  // an unnamed seat is simply "White" or "Black"
+  sound(view, before, last) { return last && last.player >= 0 ? "capture" : null; },  // every move takes a stone
 
   howTo() {
     return "Choose one of your outlined stones, then the enemy stone next to it to capture it.";

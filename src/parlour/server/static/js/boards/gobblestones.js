@@ -5,58 +5,154 @@
 // player chooses the colour of the tile from the rack first, explicitly: a square never takes
 // another colour than the one picked. Face-down tiles of others show as "?" until the game
 // ends, when every rack and face-down tile is turned up (G-5).
-// On a narrow screen the board shows one board square (5 x 5) at a time, big enough to tap,
-// with a map of all nine to move between them.
+// On a desktop the rack and the buttons stand beside the board, so that the whole turn is on
+// one screen. On a narrow screen the board shows one board square (5 x 5) at a time, big enough
+// to tap, with a map of all nine to move between them; the last play is marked on both, and
+// the board goes to it when another player has just played.
 import { animate, canvas, hint, html, playable, svg } from "./svg.js";
+import * as art from "./art/tiles.js";
 
 const SIZE = 15;
 const WIDE_CELL = 34;
 const NARROW_CELL = 60;
-const MARGIN = 24;
+const MARGIN = 22;
+const SEAM = 5;
 const FILES = "abcdefghijklmno";
-const ORDER = "RYGBP";
-const COLOUR = { R: "#d9534f", Y: "#f0c419", G: "#4caf50", B: "#3b7dd8", P: "#8e5bb5" };
-const TINT = { R: "#f3c9c7", Y: "#f8e9a8", G: "#c6e6c7", B: "#c5d8f3", P: "#ddcbe9", "?": "#ddd" };
-const NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", P: "purple" };
-const SECTION_NAMES = ["top left", "top middle", "top right", "middle left", "centre",
-  "middle right", "bottom left", "bottom middle", "bottom right"];
+const ORDER = art.ORDER;
+const COLOUR = Object.fromEntries([...ORDER].map((l) => [l, art.PALETTE[l][0]]));
+
+// What a player reads on this board (one place, for translation).
+const WORDS = {
+  colours: { R: "red", Y: "yellow", G: "green", B: "blue", P: "purple" },
+  sections: ["top left", "top middle", "top right", "middle left", "centre", "middle right",
+    "bottom left", "bottom middle", "bottom right"],
+  board: "GobbleStones board",
+  boardPart: (part) => `GobbleStones board, the ${part} board square`,
+  map: "Board map: choose a board square to show",
+  showSection: (part, can, last) => `Show the ${part} board square${can ? " (you can lay tiles there)" : ""}` +
+    `${last ? " (the last play is there)" : ""}`,
+  howToFirst: "covering a dotted centre square (the first play must)",
+  howToLater: "touching the tiles already laid",
+  howToBluff: (where) => `Pick a tile colour in your rack, then tap squares in one straight line, ${where}; End play.`,
+  howTo: (where) => `Tap empty squares of your tiles' colours in one straight line, ${where}; then End play.`,
+  points: (text) => `Points, with 1 for each tile left on the rack: ${text}.`,
+  pickColour: "Choose the colour of the tile to lay: pick one in your rack first.",
+  takeBack: "take your tile back",
+  layFaceDown: (colour) => `lay ${colour ? `a ${colour}` : "a"} tile face down`,
+  lay: "lay a tile",
+  square: (name, colour, value) => `${name}, ${colour} square${value ? ` worth ${value}` : ""}`,
+  buttons: { end: "End play", pass: "Pass", challenge: "Challenge", trust: "Trust" },
+  yourRack: "Your rack:",
+  rackGroup: "Your rack: choose the colour of the tiles to lay",
+  tileOf: (colour) => `${colour} tile`,
+  laying: (colour) => `Laying ${colour} tiles`,
+  chooseColour: "Choose a colour to lay",
+  playSoFar: (n, points) => `Your play so far: ${n} tile${n === 1 ? "" : "s"}, ${points} point${points === 1 ? "" : "s"}.`,
+  noEndFirst: "No End play yet: the game's first play must cover one of the dotted centre squares. " +
+    "Add a tile on one, or tap a tile to take it back.",
+  noEndTouch: "No End play yet: your line must touch a tile already on the board. " +
+    "Add a tile next to one, or tap a tile to take it back.",
+  decides: (who, whose) => `${who} decides: challenge ${whose}'s play, or trust it.`,
+  lastChallenge: (who, whose, honest) => `Last challenge: ${who} challenged ${whose}'s play, which was ${honest ? "honest" : "a bluff"}.`,
+  takeAllBack: "Take the tiles back",
+  seeLast: (name, part) => `See ${name}'s play (${part})`,
+  lastPlay: (name, squares) => `Last play, by ${name}: ${squares}`,
+  holds: (name, tiles) => `${name} holds: ${tiles || "nothing"}`,
+  yourRackText: (tiles) => `Your rack: ${tiles || "empty"}`,
+  rackSizes: (text) => `Tiles in each rack: ${text}`,
+  bag: (n) => `Tiles in the bag: ${n}`,
+};
+const NAMES = WORDS.colours;
 
 const squareName = (r, c) => FILES[c] + String(SIZE - r);
 const squareIndex = (name) => (SIZE - Number(name.slice(1))) * SIZE + FILES.indexOf(name[0]);
+const rowCol = (name) => [SIZE - Number(name.slice(1)), FILES.indexOf(name[0])];
 const sectionOf = (r, c) => Math.floor(r / 5) * 3 + Math.floor(c / 5);
-
-function tile(x, y, cell, colour, { pending = false, faceDown = false, own = false } = {}) {
-  const fill = colour === "?" ? "#9a948a" : COLOUR[colour.toUpperCase()];
-  const group = svg("g", { "data-tile": colour });
-  group.append(svg("rect", { x: x + 3, y: y + 3, width: cell - 6, height: cell - 6, rx: 5, fill,
-    stroke: pending ? "#111" : "#333", "stroke-width": pending ? 2.5 : 1,
-    "stroke-dasharray": pending ? "4 3" : null, opacity: faceDown && !own ? 0.9 : 1 }));
-  if (colour === "?" || faceDown) {
-    group.append(svg("text", { x: x + cell / 2, y: y + cell / 2 + 5, "text-anchor": "middle",
-      "font-size": 14, "font-weight": 700, fill: "#fff", text: colour === "?" ? "?" : "▾" }));
-  }
-  return group;
-}
+const sectionOfName = (name) => sectionOf(...rowCol(name));
 
 function narrowScreen() {
   return window.matchMedia("(max-width: 600px)").matches;
 }
 
+// the squares of a line written as its two ends ("a13-d13") or one square ("h8")
+function span(text) {
+  const m = /^([a-o])(\d+)(?:-([a-o])(\d+))?/.exec(text || "");
+  if (!m) return null;
+  const [a, b] = [m[1] + m[2], m[3] ? m[3] + m[4] : m[1] + m[2]];
+  const [r1, c1] = rowCol(a);
+  const [r2, c2] = rowCol(b);
+  const out = [];
+  if (r1 === r2) for (let c = Math.min(c1, c2); c <= Math.max(c1, c2); c++) out.push(squareName(r1, c));
+  else if (c1 === c2) for (let r = Math.min(r1, r2); r <= Math.max(r1, r2); r++) out.push(squareName(r, c1));
+  else out.push(a, b);
+  return out;
+}
+
+function covered(view, name) {
+  const [r, c] = rowCol(name);
+  return view.tiles[r][c] !== ".";
+}
+
+// The last play on the board: who made it and its squares (from the move list, or what this
+// page saw change when the list cannot say: a face-down play).
+function lastPlay(model) {
+  const { view, previous } = model;
+  const turns = model.recentTurns || [];
+  const fresh = () => {
+    const found = [];
+    view.tiles.forEach((row, r) => [...row].forEach((mark, c) => {
+      if (mark !== "." && previous.tiles[r][c] === ".") found.push(squareName(r, c));
+    }));
+    return found;
+  };
+  if (!turns.length && previous && previous.tiles && model.last) {  // a replay's step
+    const found = fresh();
+    return found.length ? { player: model.last.player, turn: null, squares: found } : null;
+  }
+  for (let k = turns.length - 1; k >= 0; k--) {
+    const t = turns[k];
+    if (t.player === null || t.player < 0) continue;
+    const squares = span(t.text);
+    if (squares) {
+      const still = squares.filter((s) => covered(view, s));
+      if (still.length) return { player: t.player, turn: t.turn, squares: still };
+    } else if (/face down/.test(t.text || "") && k === turns.length - 1 && previous && previous.tiles) {
+      const found = fresh();
+      if (found.length) return { player: t.player, turn: t.turn, squares: found };
+    }
+  }
+  return null;
+}
+
 export default {
+  ownCompose: true,  // the tray beside the board says how the play stands, and takes it back
   scores(view) { return view.scores; },
 
   howTo(view) {
     const empty = view.tiles.every((row) => /^\.*$/.test(row));
-    const where = empty ? "covering a dotted centre square (the first play must)" : "touching the tiles already laid";
-    return view.bluff
-      ? `Pick a tile colour in your rack, then tap squares in one straight line, ${where}; End play.`
-      : `Tap empty squares of your tiles' colours in one straight line, ${where}; then End play.`;
+    const where = empty ? WORDS.howToFirst : WORDS.howToLater;
+    return view.bluff ? WORDS.howToBluff(where) : WORDS.howTo(where);
+  },
+
+  composeText(view) {
+    return WORDS.playSoFar(view.play.length, this.playPoints(view));
+  },
+
+  sound(view, before, last) {
+    return last && last.player >= 0 ? "move" : null;
+  },
+
+  playPoints(view) {
+    return view.play.reduce((sum, [name]) => {
+      const [r, c] = rowCol(name);
+      const value = Number(view.board[r][2 * c + 1]);
+      return sum + (Number.isFinite(value) ? value : 0);
+    }, 0);
   },
 
   resultDetails(view, result, name) {
     const order = result.scores.map((s, i) => [s, i]).sort((a, b) => b[0] - a[0]);
-    const points = order.map(([s, i]) => `${name(i)} ${s}`).join(", ");
-    return `Points, with 1 for each tile left on the rack: ${points}.`;
+    return WORDS.points(order.map(([s, i]) => `${name(i)} ${s}`).join(", "));
   },
 
   render(root, model, ui) {
@@ -79,69 +175,77 @@ export default {
     if (ui.keep.colour && !rackLetters.includes(ui.keep.colour)) ui.keep.colour = null;
     const chosen = bluff ? ui.keep.colour || null : null;
     const play = new Map(view.play.map(([name, colour]) => [name, colour]));
+    const last = lastPlay(model);
+    const lastSquares = new Set(last ? last.squares : []);
 
     // which part of the board to draw: all of it, or one board square on a narrow screen
     const narrow = narrowScreen();
     const cell = narrow ? NARROW_CELL : WIDE_CELL;
+    const seam = narrow ? 0 : SEAM;
     let section = 4;
     if (narrow) {
+      const mine = (model.mine || []).includes(last ? last.player : -1);
+      const turnNow = last ? last.turn : null;
       if (ui.keep.section === undefined) {
-        const first = [...moves.keys()][0] || (model.last && model.last.text && model.last.text.slice(0, 3));
-        const m = first && /^([a-o])(\d+)/.exec(first);
-        ui.keep.section = m ? sectionOf(SIZE - Number(m[2]), FILES.indexOf(m[1])) : 4;
+        const first = last ? last.squares[0] : [...moves.keys()][0];
+        ui.keep.section = first ? sectionOfName(first) : 4;
+      } else if (last && ui.keep.seenTurn !== turnNow && !mine && !pendingPlaces.length) {
+        ui.keep.section = sectionOfName(last.squares[0]);  // someone just played: show it
       }
+      ui.keep.seenTurn = turnNow;
       section = ui.keep.section;
     }
     const r0 = narrow ? Math.floor(section / 3) * 5 : 0;
     const c0 = narrow ? (section % 3) * 5 : 0;
-    const span = narrow ? 5 : SIZE;
-    const board = canvas(MARGIN + span * cell, span * cell + MARGIN,
-      narrow ? `GobbleStones board, the ${SECTION_NAMES[section]} board square` : "GobbleStones board");
+    const spanCells = narrow ? 5 : SIZE;
+    const pos = (k) => k * cell + Math.floor(k / 5) * seam;
+    const extent = pos(spanCells - 1) + cell;
+    const board = canvas(MARGIN + extent + 6, extent + MARGIN + 4,
+      narrow ? WORDS.boardPart(WORDS.sections[section]) : WORDS.board);
+    board.append(art.defs());
+    board.append(art.table(MARGIN - 4, -2, extent + 8, extent + 6));
+    for (let s = 0; s < spanCells / 5; s++) {
+      for (let t = 0; t < spanCells / 5; t++) board.append(art.slab(MARGIN + pos(t * 5), 1 + pos(s * 5), 5 * cell));
+    }
     const fresh = [];
 
-    for (let r = r0; r < r0 + span; r++) {
-      for (let c = c0; c < c0 + span; c++) {
+    for (let r = r0; r < r0 + spanCells; r++) {
+      for (let c = c0; c < c0 + spanCells; c++) {
         const name = squareName(r, c);
-        const x = MARGIN + (c - c0) * cell;
-        const y = (r - r0) * cell;
+        const x = MARGIN + pos(c - c0);
+        const y = 1 + pos(r - r0);
         const cellText = view.board[r].slice(2 * c, 2 * c + 2);
         const letter = cellText[0];
+        const value = cellText[1] === "?" ? "" : cellText[1];
         const group = svg("g", { "data-square": name });
-        group.append(svg("rect", { x, y, width: cell, height: cell, fill: TINT[letter] || "#ddd",
-          stroke: "#fff", "stroke-width": 1 }));
-        if (r % 5 === 2 && c % 5 === 2) {
-          group.append(svg("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.42,
-            fill: "none", stroke: "#7a6f60", "stroke-width": 1.2, "stroke-dasharray": "2 2" }));
-        }
-        group.append(svg("text", { x: x + cell / 2, y: y + cell / 2 + 4, "text-anchor": "middle",
-          "font-size": narrow ? 16 : 12, fill: "#5a5146", text: cellText[1] === "?" ? "" : cellText[1] }));
+        group.append(art.stone(x, y, cell, letter, value, { centre: r % 5 === 2 && c % 5 === 2, big: narrow }));
         const mark = view.tiles[r][c];
         if (play.has(name)) {
-          group.append(tile(x, y, cell, play.get(name), { pending: true, faceDown: bluff }));
+          group.append(art.tile(x, y, cell, play.get(name), { lifted: true, faceDown: bluff }));
         } else if (mark !== ".") {
           const own = mark !== "?" && mark === mark.toLowerCase();
-          group.append(tile(x, y, cell, mark, { faceDown: mark === "?" || own, own }));
+          const laid = art.tile(x, y, cell, mark, { faceDown: own });
+          group.append(laid);
+          const isNew = previous && previous.tiles && previous.tiles[r][c] === ".";
+          if (isNew) fresh.push(laid);
         }
-        if (previous && previous.tiles && previous.tiles[r][c] === "." && mark !== "." && !play.has(name)) {
-          const ring = svg("rect", { x: x + 1, y: y + 1, width: cell - 2, height: cell - 2,
-            fill: "none", stroke: "#c0392b", "stroke-width": 3, "data-last": "1" });
-          group.append(ring);
-          fresh.push(group);
+        if (lastSquares.has(name)) {
+          group.append(svg("rect", { x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 5,
+            fill: "none", stroke: "#e63b2e", "stroke-width": narrow ? 3.5 : 2.5, "data-last": "1",
+            class: "last-ring" }));
         }
         if (playing && moves.has(name)) {
           group.append(hint("rect", { x: x + 3, y: y + 3, width: cell - 6, height: cell - 6 }));
         }
         if (playing) {
           group.setAttribute("class", "clickable");
-          const colourWord = NAMES[letter] || "unknown";
-          const value = cellText[1] === "?" ? "" : ` worth ${cellText[1]}`;
           const activate = () => {
             if (pendingSquares.has(squareIndex(name))) {
               ui.replace(pendingPlaces.filter((a) => a % (SIZE * SIZE) !== squareIndex(name)));
               return;
             }
             if (bluff && !chosen) {
-              ui.say("Choose the colour of the tile to lay: pick one in your rack first.");
+              ui.say(WORDS.pickColour);
               return;
             }
             if (mark !== "." || play.has(name)) {
@@ -154,9 +258,9 @@ export default {
             ui.replace(steps);
           };
           if (moves.has(name) || pendingSquares.has(squareIndex(name))) {
-            const action = pendingSquares.has(squareIndex(name)) ? "take your tile back"
-              : bluff ? `lay ${chosen ? `a ${NAMES[chosen]}` : "a"} tile face down` : "lay a tile";
-            playable(group, `${name}, ${colourWord} square${value}: ${action}`, activate);
+            const action = pendingSquares.has(squareIndex(name)) ? WORDS.takeBack
+              : bluff ? WORDS.layFaceDown(chosen ? NAMES[chosen] : null) : WORDS.lay;
+            playable(group, `${WORDS.square(name, NAMES[letter] || "unknown", value)}: ${action}`, activate);
           } else {
             group.addEventListener("click", activate);
           }
@@ -164,86 +268,129 @@ export default {
         board.append(group);
       }
     }
-    for (let k = 0; k <= span / 5; k++) {  // the board squares' borders
-      board.append(svg("line", { x1: MARGIN + k * 5 * cell, y1: 0, x2: MARGIN + k * 5 * cell,
-        y2: span * cell, stroke: "#3c342a", "stroke-width": 2.5 }));
-      board.append(svg("line", { x1: MARGIN, y1: k * 5 * cell, x2: MARGIN + span * cell,
-        y2: k * 5 * cell, stroke: "#3c342a", "stroke-width": 2.5 }));
-    }
-    for (let i = 0; i < span; i++) {
-      board.append(svg("text", { x: MARGIN + i * cell + cell / 2, y: span * cell + 16,
+    for (let i = 0; i < spanCells; i++) {
+      board.append(svg("text", { x: MARGIN + pos(i) + cell / 2, y: extent + 17,
         "text-anchor": "middle", class: "coord", text: FILES[c0 + i] }));
-      board.append(svg("text", { x: MARGIN / 2, y: i * cell + cell / 2 + 4, "text-anchor": "middle",
+      board.append(svg("text", { x: MARGIN / 2 - 2, y: 1 + pos(i) + cell / 2 + 4, "text-anchor": "middle",
         class: "coord", text: String(SIZE - r0 - i) }));
     }
 
-    const parts = [board];
-    if (narrow) parts.push(this.map(view, section, moves, ui));
-    const controls = html("div", { class: "controls centred" });
-    const labels = { end: "End play", pass: "Pass", challenge: "Challenge", trust: "Trust" };
+    const left = [board];
+    if (narrow) left.push(this.mapRow(view, section, moves, last, model, ui));
+    const tray = [];
+    if (view.rack !== null && view.rack !== undefined) tray.push(this.rack(view, bluff && playing, chosen, ui));
+    const controls = html("div", { class: "controls gob-buttons" });
     for (const move of specials) {
-      controls.append(html("button", { "data-move": move.s, class: "big", text: labels[move.s] || move.s,
+      controls.append(html("button", { "data-move": move.s, class: "big", text: WORDS.buttons[move.s] || move.s,
         onclick: () => ui.step(move.a) }));
     }
-    if (view.rack !== null && view.rack !== undefined) {
-      const pick = bluff && playing;
-      const rack = html("div", { class: "rack", role: pick ? "group" : null,
-        "aria-label": pick ? "Your rack: choose the colour of the tiles to lay" : null },
-      html("span", { class: "muted", text: "Your rack:" }));
-      for (const [i, letter] of [...view.rack].entries()) {
-        const chip = html(pick ? "button" : "span", {
-          "data-rack": letter, title: NAMES[letter], class: chosen === letter ? "chip chosen" : "chip",
-          "aria-label": pick ? `${NAMES[letter]} tile` : NAMES[letter],
-          "aria-pressed": pick ? String(chosen === letter) : null,
-          role: pick ? null : "img",
-          onclick: pick ? () => { ui.keep.colour = chosen === letter ? null : letter; ui.redraw(); } : null,
-        });
-        chip.style.background = COLOUR[letter];
-        chip.dataset.index = String(i);
-        rack.append(chip);
-      }
-      if (pick) {
-        rack.append(html("span", { class: chosen ? "muted" : "muted attention", "data-colour-note": "1",
-          text: chosen ? `Laying ${NAMES[chosen]} tiles` : "Choose a colour to lay" }));
-      }
-      parts.push(rack);
+    if (playing && pendingPlaces.length) {
+      controls.append(html("button", { type: "button", class: "quiet", "data-take-back": "1", text: WORDS.takeAllBack,
+        onclick: () => ui.replace([]) }));
     }
-    parts.push(controls);
+    tray.push(controls);
+    if (playing && view.play.length) {
+      tray.push(html("p", { class: "play-so-far", "data-play-summary": "1",
+        text: WORDS.playSoFar(view.play.length, this.playPoints(view)) }));
+      if (!specials.some((m) => m.s === "end")) {
+        const first = view.tiles.every((row) => /^\.*$/.test(row));
+        tray.push(html("p", { class: "why-no-end", "data-why-no-end": "1", text: first ? WORDS.noEndFirst : WORDS.noEndTouch }));
+      }
+    }
     if (view.phase === "challenge") {
-      parts.push(html("p", { class: "muted board-note", text: `${model.seatName(view.decider)} decides: ` +
-        `challenge ${model.seatName(view.turn)}'s play, or trust it.` }));
+      tray.push(html("p", { class: "muted board-note", text: WORDS.decides(model.seatName(view.decider), model.seatName(view.turn)) }));
     }
     if (view.last_challenge && view.last_challenge.challenger !== null) {
       const lc = view.last_challenge;
-      parts.push(html("p", { class: "muted board-note", text: `Last challenge: ${model.seatName(lc.challenger)} ` +
-        `challenged ${model.seatName(lc.player)}'s play, which was ${lc.correct ? "honest" : "a bluff"}.` }));
+      tray.push(html("p", { class: "muted board-note", text: WORDS.lastChallenge(model.seatName(lc.challenger),
+        model.seatName(lc.player), lc.correct) }));
     }
-    root.replaceChildren(html("div", { class: "board-wrap" }, ...parts));
-    if (model.animate) {
-      for (const group of fresh) animate(group, [{ opacity: 0.2 }, { opacity: 1 }], 400);
+    if (last) {
+      tray.push(html("p", { class: "muted board-note last-play", text: WORDS.lastPlay(model.shortName(last.player),
+        last.squares.length > 2 ? `${last.squares[0]}-${last.squares[last.squares.length - 1]}` : last.squares.join(", ")) }));
+    }
+    root.replaceChildren(html("div", { class: "board-wrap gob-wrap" },
+      html("div", { class: "gob-board" }, ...left), html("div", { class: "gob-tray" }, ...tray)));
+    if (model.animate && fresh.length && fresh.length <= 5) {
+      // the tiles are laid one after the other, each dropping onto its square
+      fresh.forEach((tile, k) => animate(tile, [{ transform: "translateY(-14px) scale(1.15)", opacity: 0 },
+        { transform: "translateY(0) scale(1)", opacity: 1 }], 260,
+      { delay: k * 110, easing: "cubic-bezier(.3,1.4,.6,1)" }));
     }
   },
 
+  rack(view, pick, chosen, ui) {
+    const rack = html("div", { class: "rack", role: pick ? "group" : null, "aria-label": pick ? WORDS.rackGroup : null },
+      html("span", { class: "muted rack-label", text: WORDS.yourRack }));
+    for (const [i, letter] of [...view.rack].entries()) {
+      const chip = html(pick ? "button" : "span", {
+        "data-rack": letter, title: NAMES[letter], class: chosen === letter ? "chip chosen" : "chip",
+        "aria-label": pick ? WORDS.tileOf(NAMES[letter]) : NAMES[letter],
+        "aria-pressed": pick ? String(chosen === letter) : null,
+        role: pick ? null : "img",
+        onclick: pick ? () => { ui.keep.colour = chosen === letter ? null : letter; ui.redraw(); } : null,
+      });
+      chip.style.backgroundColor = COLOUR[letter];
+      chip.dataset.index = String(i);
+      rack.append(chip);
+    }
+    if (pick) {
+      rack.append(html("span", { class: chosen ? "muted" : "muted attention", "data-colour-note": "1",
+        text: chosen ? WORDS.laying(NAMES[chosen]) : WORDS.chooseColour }));
+    }
+    return rack;
+  },
+
+  // the map of the nine board squares, and a way to the last play when it is elsewhere
+  mapRow(view, section, moves, last, model, ui) {
+    const row = html("div", { class: "map-row" }, this.map(view, section, moves, last, ui));
+    if (last) {
+      const where = sectionOfName(last.squares[0]);
+      if (where !== section) {
+        row.append(html("button", { type: "button", class: "quiet small", "data-goto-last": String(where),
+          text: WORDS.seeLast(model.shortName(last.player), WORDS.sections[where]),
+          onclick: () => { ui.keep.section = where; ui.redraw(); } }));
+      }
+    }
+    return row;
+  },
+
   // the nine board squares in miniature, to move between them on a narrow screen
-  map(view, section, moves, ui) {
+  map(view, section, moves, last, ui) {
     const unit = 9;
-    const pic = canvas(SIZE * unit, SIZE * unit, "Board map: choose a board square to show");
+    const gap = 3;
+    const at = (k) => k * unit + Math.floor(k / 5) * gap;
+    const side = at(SIZE - 1) + unit;
+    const pic = canvas(side, side, WORDS.map, "board-map-pic");
+    pic.append(svg("rect", { x: 0, y: 0, width: side, height: side, rx: 4, fill: "#3a2d21" }));
+    const lastSquares = new Set(last ? last.squares : []);
+    const lastSections = new Set(last ? last.squares.map(sectionOfName) : []);
     for (let r = 0; r < SIZE; r++) {
       for (let c = 0; c < SIZE; c++) {
         const mark = view.tiles[r][c];
         const letter = view.board[r][2 * c];
-        pic.append(svg("rect", { x: c * unit, y: r * unit, width: unit, height: unit,
-          fill: mark !== "." ? (COLOUR[mark.toUpperCase()] || "#9a948a") : TINT[letter] || "#ddd" }));
+        const key = mark !== "." ? mark.toUpperCase() : null;
+        pic.append(svg("rect", { x: at(c) + 0.5, y: at(r) + 0.5, width: unit - 1, height: unit - 1, rx: 1,
+          fill: key ? (art.PALETTE[key] || art.PALETTE["?"])[0] : (art.PALETTE[letter] || art.PALETTE["?"])[2] }));
+        if (lastSquares.has(squareName(r, c))) {
+          pic.append(svg("rect", { x: at(c) - 0.5, y: at(r) - 0.5, width: unit + 1, height: unit + 1, rx: 1.5,
+            fill: "none", stroke: "#ff3b2e", "stroke-width": 2, "data-last": "1" }));
+        }
       }
     }
     for (let s = 0; s < 9; s++) {
-      const x = (s % 3) * 5 * unit;
-      const y = Math.floor(s / 3) * 5 * unit;
-      const has = [...moves.keys()].some((n) => sectionOf(SIZE - Number(n.slice(1)), FILES.indexOf(n[0])) === s);
-      const area = svg("rect", { x, y, width: 5 * unit, height: 5 * unit, fill: "transparent",
-        stroke: s === section ? "#111" : "#fff", "stroke-width": s === section ? 3 : 1, "data-section": s });
-      const label = `Show the ${SECTION_NAMES[s]} board square${has ? " (you can lay tiles there)" : ""}`;
+      const x = at((s % 3) * 5) - 1;
+      const y = at(Math.floor(s / 3) * 5) - 1;
+      const w = 5 * unit + 2;
+      const has = [...moves.keys()].some((n) => sectionOfName(n) === s);
+      const area = svg("rect", { x, y, width: w, height: w, fill: "transparent", rx: 2,
+        stroke: s === section ? "#ffd23f" : "none", "stroke-width": s === section ? 3 : 0, "data-section": s });
+      const label = WORDS.showSection(WORDS.sections[s], has, lastSections.has(s));
       pic.append(playable(area, label, () => { ui.keep.section = s; ui.redraw(); }));
+      if (s === section) {
+        pic.append(svg("rect", { x: x - 1.5, y: y - 1.5, width: w + 3, height: w + 3, rx: 3, fill: "none",
+          stroke: "#111", "stroke-width": 1, "pointer-events": "none" }));
+      }
     }
     return html("div", { class: "board-map" }, pic);
   },
@@ -252,12 +399,12 @@ export default {
     const sizes = view.rack_sizes.map((n, i) => `${seatName(i)} ${n}`).join(" · ");
     // at the end every rack is turned up for everyone (G-5)
     const turnedUp = (view.racks || []).map((rack, i) => html("p", { "data-revealed-rack": String(i),
-      text: `${seatName(i)} holds: ${[...rack].map((l) => NAMES[l]).join(", ") || "nothing"}` }));
+      text: WORDS.holds(seatName(i), [...rack].map((l) => NAMES[l]).join(", ")) }));
     return html("div", {},
       viewer === null || viewer === undefined || view.racks ? null
-        : html("p", { text: `Your rack: ${[...view.rack].map((l) => NAMES[l]).join(", ") || "empty"}` }),
+        : html("p", { text: WORDS.yourRackText([...view.rack].map((l) => NAMES[l]).join(", ")) }),
       ...turnedUp,
-      html("p", { class: "muted", text: `Tiles in each rack: ${sizes}` }),
-      html("p", { class: "muted", text: `Tiles in the bag: ${view.bag}` }));
+      html("p", { class: "muted", text: WORDS.rackSizes(sizes) }),
+      html("p", { class: "muted", text: WORDS.bag(view.bag) }));
   },
 };

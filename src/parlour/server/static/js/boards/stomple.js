@@ -2,114 +2,285 @@
 // Click (or Tab to and press Enter on) a highlighted marble to stomp it. A string (S7) is
 // several stomps of one turn: each is previewed by the server and the whole turn is stored
 // once it passes to the next player.
+// Which stomper is yours, and which marbles you may hop to (those of your stomper's colour,
+// anywhere on the tray), is said under the board and marked on it; the last turn's path (a
+// string such as c4 > d4 > e5) is drawn hole by hole, and the stomper moves along it.
 import { animate, canvas, hint, html, playable, svg } from "./svg.js";
+import { transient } from "../motion.js";
+import * as art from "./art/marbles.js";
 
 const CELL = 62;
 const MARGIN = 24;
+const PAD = 8;
 const FILES = "abcdefg";
-const MARBLES = {
-  w: ["#f7f5ee", "#8b8577", "white"], y: ["#f2c94c", "#a8821b", "yellow"],
-  r: ["#d64541", "#7f1f1c", "red"], b: ["#3b6fd8", "#1d3a7a", "blue"],
-  g: ["#3a9d5d", "#1d5a33", "green"], k: ["#2a2622", "#000", "black"],
-  c: ["url(#cats-eye)", "#2c5d6b", "cat's eye"],
+const R = CELL * 0.34;
+
+// What a player reads on this board (one place, for translation).
+const WORDS = {
+  board: "Stomple board",
+  youPlay: (colour) => `you are the ${colour} stomper`,
+  howToString: (colour) => `Keep stomping ${colour} marbles next to your stomper, or stop when none is left.`,
+  howTo: "Stomp one of the outlined marbles: your stomper hops onto it.",
+  empty: "empty hole",
+  marble: (colour) => `${colour} marble`,
+  stomperOf: (name) => `${name}'s stomper`,
+  stompIt: "stomp it",
+  hopTo: "hop to it and stomp it",
+  youTag: "you",
+  yours: (colour) => `You are the ${colour} stomper.`,
+  first: "Your first stomp: any marble of the outer row.",
+  string: (colour) => `Keep stomping the ${colour} string: the marbles next to your stomper are outlined.`,
+  choose: (colour) => `Stomp a marble next to it, or hop to any ${colour} marble:`,
+  marked: "marks them.",
+  noHop: (colour) => `Stomp a marble next to it (no ${colour} marble is left to hop to).`,
+  out: (colour) => `Your ${colour} stomper is out of this round.`,
+  key: "Stompers:",
+  isOut: "(out)",
+  composing: (colour) => (colour ? `Your string goes on: keep stomping ${colour} marbles next to your stomper.`
+    : "Your turn goes on."),
+  round: (n, single, target) => `Round ${n}${single ? " (one-round game)" : ` · first to ${target} points`}`,
+  roundPoints: (n) => `The round's last stomper scores ${n}`,
+  path: (name, holes) => `${name}'s last turn: ${holes.join(" then ")}`,
+  knocked: (names, many) => `${names} ${many ? "were" : "was"} knocked out of the last round. `,
+  gamePoints: (points, rounds) => `Game points: ${points} (${rounds}).`,
+  rounds: (single, n, target) => (single ? "one round" : `${n} round${n > 1 ? "s" : ""}, target ${target}`),
+  noStomper: "No stomper yet this round",
+  yourStomper: (colour) => `Your stomper: ${colour}`,
+  youAreOut: "You are out of this round.",
 };
-const BY_NAME = Object.fromEntries(Object.values(MARBLES).map(([fill, , name]) => [name, fill]));
 
 function holeName(r, c) { return FILES[c] + String(7 - r); }
+function rc(name) { return [7 - Number(name[1]), FILES.indexOf(name[0])]; }
+function centre(name) {
+  const [r, c] = rc(name);
+  return [MARGIN + PAD + c * CELL + CELL / 2, PAD + r * CELL + CELL / 2];
+}
 
-function stomper(x, y, seat, colour, label) {
-  const fill = BY_NAME[colour] || "#999";
-  return svg("g", { "data-stomper": seat },
-    svg("circle", { cx: x, cy: y, r: CELL * 0.4, fill: "#fff", stroke: "#222", "stroke-width": 3 }),
-    svg("circle", { cx: x, cy: y, r: CELL * 0.28, fill, stroke: "#222", "stroke-width": 1 }),
-    svg("text", { x, y: y + 5, "text-anchor": "middle", "font-weight": 700, "font-size": 15,
-      fill: colour === "black" || colour === "blue" ? "#fff" : "#111", text: label }));
+function findStomper(board, seat) {
+  for (let r = 0; r < 7; r++) {
+    const c = board[r].indexOf(String(seat));
+    if (c >= 0) return holeName(r, c);
+  }
+  return null;
+}
+
+function markAt(board, name) {
+  const [r, c] = rc(name);
+  return board[r][c];
+}
+
+function adjacent(a, b) {
+  const [r1, c1] = rc(a);
+  const [r2, c2] = rc(b);
+  return Math.max(Math.abs(r1 - r2), Math.abs(c1 - c2)) === 1;
+}
+
+// The seat playing from this screen (its colour is "yours"), if one.
+function meOf(model) {
+  if (model.mine && model.mine.length === 1) return model.mine[0];
+  if (model.mine && model.mine.length > 1 && model.interactive) return model.toAct;
+  return null;
+}
+
+// The last turn's path: who, where the stomper started (when this page saw it) and the holes.
+function lastPath(model) {
+  // live: the move list's last turn (a whole string); in a replay: the step's own move
+  const turn = model.lastTurn || (model.last && model.last.player >= 0 ? model.last : null);
+  if (!turn || turn.player === null || turn.player < 0 || !turn.text) return null;
+  const holes = turn.text.match(/[a-g][1-7]/g);
+  if (!holes || !holes.length) return null;
+  const end = holes[holes.length - 1];
+  if (findStomper(model.view.board, turn.player) !== end) return null;  // moved on since
+  let start = null;
+  const before = model.previous && model.previous.board ? findStomper(model.previous.board, turn.player) : null;
+  if (before && before !== holes[0] && !holes.includes(before)) start = before;
+  return { player: turn.player, start, holes };
 }
 
 export default {
   seatColour(i, view) {
     return view && view.colours ? view.colours[i] || null : null;
   },
+  youPlay(colour) { return WORDS.youPlay(colour); },
 
   scores(view) { return view.scores; },
 
   howTo(view) {
-    return view.string
-      ? `Keep stomping ${view.string} marbles next to your stomper, or stop when none is left.`
-      : "Stomp one of the outlined marbles: your stomper hops onto it.";
+    return view.string ? WORDS.howToString(view.string) : WORDS.howTo;
+  },
+
+  composeText(view) { return WORDS.composing(view.string); },
+
+  sound(view, before, last) {
+    return last && last.player >= 0 ? "capture" : null;
   },
 
   resultDetails(view, result, name) {
     const order = result.scores.map((s, i) => [s, i]).sort((a, b) => b[0] - a[0]);
     const points = order.map(([s, i]) => `${name(i)} ${s}`).join(", ");
-    const rounds = view.single_round ? "one round" : `${view.round} round${view.round > 1 ? "s" : ""}, target ${view.target}`;
+    const rounds = WORDS.rounds(view.single_round, view.round, view.target);
     const out = (view.status || []).map((st, i) => (st === "out" ? i : -1)).filter((i) => i >= 0);
-    const knocked = out.length
-      ? `${out.map(name).join(" and ")} ${out.length > 1 ? "were" : "was"} knocked out of the last round. ` : "";
-    return `${knocked}Game points: ${points} (${rounds}).`;
+    const knocked = out.length ? WORDS.knocked(out.map(name).join(" and "), out.length > 1) : "";
+    return `${knocked}${WORDS.gamePoints(points, rounds)}`;
   },
 
   render(root, model, ui) {
     const { view, legal, interactive } = model;
-    const size = MARGIN + 7 * CELL;
-    const board = canvas(size, size + MARGIN, "Stomple board");
-    board.append(svg("defs", {}, svg("radialGradient", { id: "cats-eye" },
-      svg("stop", { offset: "0%", "stop-color": "#e8f7ff" }),
-      svg("stop", { offset: "55%", "stop-color": "#7cc3d6" }),
-      svg("stop", { offset: "100%", "stop-color": "#2c5d6b" }))));
-    board.append(svg("rect", { x: MARGIN, y: 0, width: 7 * CELL, height: 7 * CELL, rx: 14,
-      fill: "#b98b52" }));
+    const width = MARGIN + 7 * CELL + 2 * PAD;
+    const board = canvas(width, 7 * CELL + 2 * PAD + MARGIN, WORDS.board);
+    board.append(art.defs());
+    board.append(art.tray(MARGIN + PAD - 6, PAD - 6, 7 * CELL + 12, 7 * CELL + 12));
     const moves = new Map(legal.map((m) => [m.s, m]));
-    const lastHole = model.last && model.last.text && /^[a-g][1-7]$/.test(model.last.text)
-      ? model.last.text : null;
+    const me = meOf(model);
+    const myColour = me === null ? null : view.colours[me];
+    const myHole = me === null ? null : findStomper(view.board, me);
+    const path = lastPath(model);
+    const pathHoles = new Set(path ? path.holes : []);
     let landed = null;
     view.board.forEach((row, r) => [...row].forEach((mark, c) => {
       const name = holeName(r, c);
-      const x = MARGIN + c * CELL + CELL / 2;
-      const y = r * CELL + CELL / 2;
+      const [x, y] = centre(name);
       const group = svg("g", { "data-square": name, class: interactive && moves.has(name) ? "clickable" : "" });
-      group.append(svg("circle", { cx: x, cy: y, r: CELL * 0.42, fill: "#8a6233" }));
-      if (name === lastHole) {
-        group.append(svg("circle", { cx: x, cy: y, r: CELL * 0.47, fill: "none", stroke: "#f2c94c",
-          "stroke-width": 5, "data-last": "1" }));
-      }
-      let what = "empty hole";
-      if (MARBLES[mark]) {
-        const [fill, stroke, colour] = MARBLES[mark];
-        what = `${colour} marble`;
-        group.append(svg("circle", { cx: x, cy: y, r: CELL * 0.34, fill, stroke, "stroke-width": 2,
-          "data-marble": mark }));
+      const spot = svg("g", { transform: `translate(${x} ${y})` });
+      spot.append(art.hole(CELL * 0.4));
+      group.append(spot);
+      let what = WORDS.empty;
+      if (art.MARBLES[mark]) {
+        what = WORDS.marble(art.MARBLES[mark][3]);
+        spot.append(art.marble(mark, R));
       } else if (/\d/.test(mark)) {
         const seat = Number(mark);
-        what = `${model.seatName(seat)}'s stomper`;
-        const piece = stomper(x, y, seat, view.colours[seat], String(seat + 1));
-        group.append(piece);
-        if (name === lastHole) landed = piece;
+        what = WORDS.stomperOf(model.seatName(seat));
+        const piece = svg("g", { "data-stomper": seat });
+        piece.append(art.stomper(view.colours[seat], CELL * 0.43));
+        spot.append(piece);
+        if (seat === me) {
+          spot.append(svg("rect", { x: -15, y: CELL * 0.3, width: 30, height: 14, rx: 7, fill: "#1f5f4f",
+            stroke: "#fff", "stroke-width": 1.2, "aria-hidden": "true" }));
+          spot.append(svg("text", { x: 0, y: CELL * 0.3 + 10.5, "text-anchor": "middle", class: "you-tag",
+            text: WORDS.youTag, "aria-hidden": "true" }));
+        }
+        if (path && seat === path.player) landed = piece;
       }
+      const hop = interactive && moves.has(name) && myHole && !adjacent(myHole, name) && !view.string;
       if (interactive && moves.has(name)) {
         group.append(hint("circle", { cx: x, cy: y, r: CELL * 0.45 }));
-        playable(group, `${name}, ${what}: stomp it`, () => ui.step(moves.get(name).a));
+        if (hop && myColour) {
+          const badge = art.hopBadge(myColour, 9);
+          badge.setAttribute("transform", `translate(${x + CELL * 0.3} ${y - CELL * 0.3})`);
+          badge.setAttribute("data-hop", "1");
+          group.append(badge);
+        }
+        playable(group, `${name}, ${what}: ${hop ? WORDS.hopTo : WORDS.stompIt}`, () => ui.step(moves.get(name).a));
       } else if (interactive && mark !== ".") {
         group.addEventListener("click", () => ui.step(name));  // the server explains the rule
       }
+      if (pathHoles.has(name)) group.setAttribute("data-path-hole", "1");
       board.append(group);
     }));
     for (let c = 0; c < 7; c++) {
-      board.append(svg("text", { x: MARGIN + c * CELL + CELL / 2, y: 7 * CELL + 17,
+      board.append(svg("text", { x: MARGIN + PAD + c * CELL + CELL / 2, y: 7 * CELL + 2 * PAD + 15,
         "text-anchor": "middle", class: "coord", text: FILES[c] }));
-      board.append(svg("text", { x: MARGIN / 2, y: c * CELL + CELL / 2 + 4,
+      board.append(svg("text", { x: MARGIN / 2, y: PAD + c * CELL + CELL / 2 + 4,
         "text-anchor": "middle", class: "coord", text: String(7 - c) }));
     }
-    const notes = [];
-    notes.push(`Round ${view.round}${view.single_round ? " (one-round game)" : ` · first to ${view.target} points`}`);
-    if (view.string) notes.push(`String: keep stomping ${view.string} marbles next to your stomper`);
-    notes.push(`The round's last stomper scores ${view.round_points}`);
-    root.replaceChildren(html("div", { class: "board-wrap" }, board,
+    if (path) board.append(this.drawPath(path, view, model));
+
+    const notes = [WORDS.round(view.round, view.single_round, view.target), WORDS.roundPoints(view.round_points)];
+    root.replaceChildren(html("div", { class: "board-wrap" }, board, this.legend(view, model, me, myColour),
       html("p", { class: "muted board-note", text: notes.join(" · ") })));
-    if (model.animate && landed) {
-      // the stomper drops into the hole of the marble it stomped
-      animate(landed, [{ transform: "translateY(-18px)", opacity: 0.3 }, { transform: "none", opacity: 1 }]);
+    if (model.animate && path && landed && path.start) this.animatePath(path, landed, board, model.previous);
+  },
+
+  // the holes of the last turn, numbered in order, joined by the way the stomper went
+  drawPath(path, view, model) {
+    const colour = art.MARBLES[art.LETTER_OF[view.colours[path.player]] || "w"];
+    const points = [...(path.start ? [path.start] : []), ...path.holes].map(centre);
+    const layer = svg("g", { class: "stomp-path", "data-path": path.holes.join(" "), role: "img",
+      "aria-label": WORDS.path(model.seatName(path.player), path.holes) });
+    const names = [...(path.start ? [path.start] : []), ...path.holes];
+    for (let k = 1; k < points.length; k++) {
+      let [x1, y1] = points[k - 1];
+      let [x2, y2] = points[k];
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      const ux = (x2 - x1) / len;
+      const uy = (y2 - y1) / len;
+      const cut = k === points.length - 1 ? CELL * 0.46 : CELL * 0.2;
+      x1 += ux * CELL * 0.2; y1 += uy * CELL * 0.2;
+      x2 -= ux * cut; y2 -= uy * cut;
+      const hop = !adjacent(names[k - 1], names[k]);
+      for (const [stroke, w] of [["#111", 7], [colour[1], 4]]) {
+        layer.append(svg("line", { x1, y1, x2, y2, stroke, "stroke-width": w, "stroke-linecap": "round",
+          "stroke-dasharray": hop ? "2 9" : null, opacity: 0.9 }));
+      }
+      const a = Math.atan2(uy, ux) * (180 / Math.PI);
+      layer.append(svg("path", { d: "M 0 0 L -11 -7 L -11 7 Z", fill: colour[1], stroke: "#111", "stroke-width": 1.5,
+        transform: `translate(${x2 + ux * 3} ${y2 + uy * 3}) rotate(${a})` }));
     }
+    const [ex, ey] = centre(path.holes[path.holes.length - 1]);
+    layer.append(svg("circle", { cx: ex, cy: ey, r: CELL * 0.47, fill: "none", stroke: "#f2c94c",
+      "stroke-width": 4, "data-last": "1" }));
+    path.holes.slice(0, -1).forEach((name, k) => {
+      const [x, y] = centre(name);
+      layer.append(svg("circle", { cx: x, cy: y, r: 10, fill: colour[1], stroke: "#111", "stroke-width": 1.5 }));
+      layer.append(svg("text", { x, y: y + 4.5, "text-anchor": "middle", class: "path-number",
+        fill: ["white", "yellow"].includes(view.colours[path.player]) ? "#111" : "#fff", text: String(k + 1) }));
+    });
+    return layer;
+  },
+
+  // the stomper goes along its path; each marble it stomps drops through its hole
+  animatePath(path, piece, board, before) {
+    const stops = [path.start, ...path.holes];
+    const [ex, ey] = centre(stops[stops.length - 1]);
+    const per = Math.min(300, 1000 / (stops.length - 1));
+    const total = per * (stops.length - 1);
+    const frames = stops.map((name, k) => {
+      const [x, y] = centre(name);
+      return { transform: `translate(${x - ex}px, ${y - ey}px)`, offset: k / (stops.length - 1) };
+    });
+    animate(piece, frames, total, { easing: "linear" });
+    path.holes.forEach((name, k) => {
+      const letter = markAt(before.board, name);
+      if (!art.MARBLES[letter]) return;
+      const [x, y] = centre(name);
+      const ghost = art.marble(letter, R);
+      const holder = svg("g", { transform: `translate(${x} ${y})`, "aria-hidden": "true" }, ghost);
+      board.insertBefore(holder, board.querySelector(".stomp-path"));
+      transient(ghost, [{ transform: "scale(1)", opacity: 1 }, { transform: "scale(1)", opacity: 1, offset: 0.5 },
+        { transform: "scale(.25)", opacity: 0 }], { duration: per * (k + 1) + 160, easing: "ease-in" }, holder);
+    });
+  },
+
+  // which stomper is yours, what you may stomp, and everyone's stomper
+  legend(view, model, me, colour) {
+    const box = html("div", { class: "stomple-legend", "data-legend": "1" });
+    if (view.phase === "play" || view.phase === "over") {
+      if (colour) {
+        const status = view.status[me];
+        const line = html("p", { class: "legend-you" }, art.stomperIcon(colour), html("strong", { text: WORDS.yours(colour) }));
+        const what = this.whatToDo(view, model, status, colour);  // nothing once the game is over
+        if (what) line.append(" ", ...what);
+        box.append(line);
+      }
+      const key = html("p", { class: "legend-key muted" }, html("span", { text: WORDS.key }));
+      view.colours.forEach((c, seat) => {
+        if (!c) return;
+        key.append(html("span", { class: view.status[seat] === "out" ? "key-item out" : "key-item" },
+          art.stomperIcon(c, 20), model.shortName(seat), view.status[seat] === "out" ? ` ${WORDS.isOut}` : null));
+      });
+      box.append(key);
+    }
+    return box;
+  },
+
+  whatToDo(view, model, status, colour) {
+    if (view.phase === "over") return null;
+    if (status === "out") return [WORDS.out(colour)];
+    if (model.interactive && view.string) return [WORDS.string(view.string)];
+    if (status === "first") return [WORDS.first];
+    if (!view.board.join("").includes(art.LETTER_OF[colour])) return [WORDS.noHop(colour)];
+    return [`${WORDS.choose(colour)} `, art.hopIcon(colour), ` ${WORDS.marked}`];
   },
 
   info(view, viewer) {
@@ -117,7 +288,7 @@ export default {
     const colour = view.your_colour;
     const status = view.status ? view.status[viewer] : null;
     return html("div", {},
-      html("p", { text: colour ? `Your stomper: ${colour}` : "No stomper yet this round" }),
-      status === "out" ? html("p", { class: "muted", text: "You are out of this round." }) : null);
+      html("p", {}, colour ? art.stomperIcon(colour, 24) : null, colour ? WORDS.yourStomper(colour) : WORDS.noStomper),
+      status === "out" ? html("p", { class: "muted", text: WORDS.youAreOut }) : null);
   },
 };

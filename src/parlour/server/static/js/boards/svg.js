@@ -1,4 +1,5 @@
 // Small helpers for drawing boards as SVG.
+import { play } from "../motion.js";
 const NS = "http://www.w3.org/2000/svg";
 
 export function svg(tag, attrs = {}, ...children) {
@@ -13,10 +14,12 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-export function canvas(width, height, label) {
-  return svg("svg", {
-    viewBox: `0 0 ${width} ${height}`, width, height, role: "group", "aria-label": label,
+export function canvas(width, height, label, kind = "board-pic") {
+  const node = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, width, height, role: "group", "aria-label": label, class: kind,
   });
+  node.style.setProperty("--ratio", String(width / height));  // the page sizes it to fit
+  return node;
 }
 
 export function html(tag, attrs = {}, ...children) {
@@ -56,12 +59,8 @@ export function playable(node, label, activate) {
   return node;
 }
 
-export function reducedMotion() {
-  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
-
-// A short animation of the last move (skipped when the player asks for reduced motion).
-export function animate(node, keyframes, duration = 320) {
-  if (!node || reducedMotion() || !node.animate) return;
-  node.animate(keyframes, { duration, easing: "ease-out" });
+// A short animation of the last move (none when the player asks for reduced motion; a click
+// or the next update ends it: see motion.js).
+export function animate(node, keyframes, duration = 320, options = {}) {
+  return play(node, keyframes, { duration, ...options });
 }

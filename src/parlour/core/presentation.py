@@ -1,0 +1,132 @@
+"""How a game reads to people: the part of each game that is words, not rules.
+
+The web table, the terminal, the arena and the agents' strengths all show games, and what
+differs between games (how a move is typed, how a turn reads in the move log, what a seat's
+colour is called, which decision has its own short limit and what running out of time decides
+there, what the points column is called) lives with each game, in a :class:`Presentation`
+registered for it (``parlour/games/<game>/presentation.py``). Those places then ask the game's
+presentation instead of branching on its name, so a new game touches only its own package.
+
+A presentation never decides what is legal (the state does) and never sees what a player may
+not: a turn's texts are the texts that player may read (G-3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, ClassVar, NamedTuple, TypeVar
+
+from parlour.core.game import CHANCE_PLAYER, Game, State
+
+_PRESENTATIONS: dict[str, type[Presentation]] = {}
+P = TypeVar("P", bound="type[Presentation]")
+
+
+class Turn(NamedTuple):
+    """One numbered line of the move log: a player's run of actions, as one viewer may read it.
+
+    ``texts`` are the player's actions and ``chance`` the chance events inside the turn (the
+    cards it turned up), each ``None`` where the viewer may not read it; ``gained`` is the
+    player's points won by the turn, where the game keeps score.
+    """
+
+    player: int
+    texts: tuple[str | None, ...]
+    chance: tuple[str | None, ...] = ()
+    gained: float | None = None
+
+
+class Presentation:
+    """The default words for a game; each game's presentation overrides what differs."""
+
+    how_to_move: ClassVar[str] = "type a move in the game's notation (`moves` lists them)"
+    """The terminal's help on typing a move; words in backticks are what a player types."""
+    points_label: ClassVar[str | None] = None
+    """The title of the arena's mean-points column, in games whose points mean something."""
+    colour_names_seat: ClassVar[bool] = False
+    """Whether a seat's colour alone names it ("White"), as in two-colour board games."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def seat_colour(self, state: State[Any], player: int) -> str | None:
+        """The colour the game gives ``player`` now, as players say it; ``None`` if none."""
+        return None
+
+    def ends_turn(self, text: str | None) -> bool:
+        """Whether an action read as ``text`` closes its player's turn (otherwise a turn is
+        the run of one player's actions until someone else acts)."""
+        return False
+
+    def turn_text(self, turn: Turn) -> str:
+        """One turn of the move log in the game's own terms."""
+        return ", ".join(t or "(moved)" for t in turn.texts)
+
+    def timeout_decision(self, state: State[Any]) -> int | None:
+        """The action a run-out clock takes when the player to act must make a decision with
+        its own short limit (a GobbleStones bluff: trust); ``None`` when no such decision is
+        being made."""
+        return None
+
+
+class Entry(NamedTuple):
+    """One action as a viewer may read it, for :func:`group_turns`: who acted (the chance
+    player included), its text (``None`` where the viewer may not read it) and everyone's
+    points just before it. (Tuples: a state message builds one per action of the game.)"""
+
+    player: int
+    text: str | None
+    scores: tuple[float, ...] | None = None
+
+
+def group_turns(
+    words: Presentation,
+    entries: Sequence[tuple[int, str | None, tuple[float, ...] | None]],
+    final_scores: tuple[float, ...] | None = None,
+) -> list[tuple[int, Turn]]:
+    """The turns the actions make, each with the index of its first entry (the entries are
+    :class:`Entry` values, or plain tuples of the same fields).
+
+    A turn is a player's run of actions until someone else acts or the game says it ended
+    (:meth:`Presentation.ends_turn`); chance events inside a turn belong to it (the cards it
+    turned up), those outside any turn (a deal) to none. ``gained`` is the player's points
+    from the start of the turn to the start of the next (``final_scores`` after the last).
+    """
+    runs: list[tuple[int, int, list[str | None], list[str | None], Any, bool]] = []
+    closed = True
+    ends_turn = words.ends_turn
+    for index, (player, text, scores) in enumerate(entries):  # (Entry's fields, unpacked)
+        if player == CHANCE_PLAYER:
+            if not closed:
+                runs[-1][3].append(text)
+            continue
+        if closed or runs[-1][1] != player:
+            runs.append((index, player, [], [], scores, False))
+        runs[-1][2].append(text)
+        closed = ends_turn(text)
+    turns = []
+    for number, (index, player, texts, chance, before, _closed) in enumerate(runs):
+        after = runs[number + 1][4] if number + 1 < len(runs) else final_scores
+        gained = None
+        if before is not None and after is not None:
+            gained = after[player] - before[player]
+        turns.append((index, Turn(player, tuple(texts), tuple(chance), gained)))
+    return turns
+
+
+def register_presentation(name: str) -> Any:
+    """Class decorator: ``cls`` presents the game registered as ``name``."""
+
+    def register(cls: P) -> P:
+        _PRESENTATIONS[name] = cls
+        return cls
+
+    return register
+
+
+@lru_cache(maxsize=256)
+def presentation(game: Game) -> Presentation:
+    """The presentation of ``game`` (the default words for a game that registered none); one
+    per configured game (games are immutable and hashable)."""
+    return _PRESENTATIONS.get(game.name, Presentation)(game)

@@ -1,0 +1,57 @@
+"""How GobbleStones reads to people (see :mod:`parlour.core.presentation`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from parlour.core.game import State
+from parlour.core.presentation import Presentation, Turn, register_presentation
+
+_SQUARE = re.compile(r"^([a-z])(\d+)(?::([a-z?]))?$")
+_CLOSING = frozenset({"end", "pass", "challenge", "trust"})
+_DECISIONS = {"pass": "passed", "challenge": "challenged the play", "trust": "trusted the play"}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@register_presentation("gobblestones")
+class GobbleStonesPresentation(Presentation):
+    how_to_move = (
+        "type the squares your tiles cover, in one straight line (h8-h11 or h8 h9 h10); `pass` "
+        "lays none; bluffing: add the tile's colour (h8:r)"
+    )
+    points_label = "mean points"
+
+    def ends_turn(self, text: str | None) -> bool:
+        return text in _CLOSING
+
+    def turn_text(self, turn: Turn) -> str:
+        """A play reads as the squares it covered (``h8-h11``) and the points it won, a
+        face-down play as its number of tiles; a pass or a bluff decision in words."""
+        text = self._play_text([t or "?" for t in turn.texts])
+        if turn.gained and not text.endswith("face down"):
+            text += f" {turn.gained:+g}"
+        return text
+
+    @staticmethod
+    def _play_text(texts: list[str]) -> str:
+        if len(texts) == 1 and texts[0] in _DECISIONS:
+            return _DECISIONS[texts[0]]
+        tiles = [m for t in texts if (m := _SQUARE.match(t))]
+        if not tiles:
+            return ", ".join(texts)
+        if any(m.group(3) == "?" for m in tiles):
+            return f"{_plural(len(tiles), 'tile')}, face down"
+        squares = [m.group(1) + m.group(2) for m in tiles]
+        return squares[0] if len(squares) == 1 else f"{squares[0]}-{squares[-1]}"
+
+    def timeout_decision(self, state: State[Any]) -> int | None:
+        """A bluff decision (B9) left to the clock trusts the play."""
+        game: Any = self.game
+        trust = int(game.TRUST)
+        if state.current_player() >= 0 and trust in state.legal_actions():
+            return trust
+        return None

@@ -1,0 +1,26 @@
+"""How Stomple reads to people (see :mod:`parlour.core.presentation`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.core.game import State
+from parlour.core.presentation import Presentation, Turn, register_presentation
+
+
+@register_presentation("stomple")
+class StomplePresentation(Presentation):
+    how_to_move = (
+        "type the hole of the marble to stomp; a string is several holes in order (d4 e5 f6)"
+    )
+    points_label = "mean game points"
+
+    def seat_colour(self, state: State[Any], player: int) -> str | None:
+        """The stomper colour the seat drew this round, once drawn."""
+        colours = state.view(None).get("colours") or []
+        colour = colours[player] if player < len(colours) else None
+        return str(colour) if colour else None
+
+    def turn_text(self, turn: Turn) -> str:
+        """A string reads as the holes stomped in order: ``c4 > d4 > e5``."""
+        return " > ".join(t or "(moved)" for t in turn.texts)

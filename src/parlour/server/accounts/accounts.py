@@ -1,0 +1,349 @@
+"""Accounts: signing up, in and out, changing the password, deleting the account, and the
+guest games that join it.
+
+Every method that touches the database runs on the store's thread (:meth:`Store.run`); the
+Argon2id work runs in the hasher's own pool. What the routes answer is decided here: the same
+:class:`SignInRefused` for a wrong password and an unknown username (after the same Argon2id
+work), :class:`Taken` for a username in use, :class:`PolicyError` for a refused name or
+password.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from parlour.core import game_class
+from parlour.server.accounts.models import (
+    AccountRow,
+    CeremonyRow,
+    PasskeyRow,
+    QueueRow,
+    RatingChangeRow,
+    RatingRow,
+    ResultRow,
+    SessionRow,
+)
+from parlour.server.accounts.passwords import (
+    MAX_PASSWORD,
+    Hasher,
+    check_password,
+    check_username,
+    normalise,
+    username_key,
+)
+from parlour.server.accounts.sessions import digest, new_id
+from parlour.server.accounts.throttle import Throttle, keys
+from parlour.server.limits import Limits
+from parlour.server.store import HandRow, SeatRow, Store, TableRow
+
+DELETED = "deleted player"
+"""How the seats of a deleted account are named in the games it played."""
+SLIDE_EVERY = 86400.0
+"""A session's end moves on when it is used, at most this often (one write a day)."""
+GAMES_LISTED = 50
+"""Games in an account's "Your games" (newest first)."""
+
+
+class Taken(ValueError):
+    """That username is someone else's (ignoring case)."""
+
+
+class SignInRefused(ValueError):
+    """A wrong password or an unknown username: the same answer for both."""
+
+    MESSAGE = "that username and password do not match an account"
+
+
+class TooManyAttempts(ValueError):
+    def __init__(self, wait: int) -> None:
+        super().__init__(f"too many failed sign-ins: try again in {wait} s")
+        self.wait = wait
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    username: str
+    bot: bool
+    created_at: float
+    email: str | None = None
+    email_confirmed: bool = False
+    notify_email: bool = False
+
+    def public(self) -> dict[str, Any]:
+        return {"username": self.username, "bot": self.bot, "created_at": self.created_at,
+                "email": self.email, "email_confirmed": self.email_confirmed,
+                "notify_email": self.notify_email}
+
+
+def _account(row: AccountRow) -> Account:
+    assert row.username is not None
+    return Account(row.id, row.username, bool(row.bot), row.created_at, row.email,
+                   bool(row.email_confirmed), bool(row.notify_email))
+
+
+class Accounts:
+    """The accounts of this server (every process shares them through the database)."""
+
+    def __init__(self, store: Store, limits: Limits) -> None:
+        self.store = store
+        self.limits = limits
+        self.hasher = Hasher(limits.password_hashes_at_once)
+        self.throttle = Throttle(store, limits)
+
+    def close(self) -> None:
+        self.hasher.close()
+
+    # -- signing up and in ---------------------------------------------------------------------
+    async def sign_up(self, username: str, password: str) -> tuple[Account, str]:
+        """A new account and its first session id; :class:`Taken` or :class:`PolicyError`."""
+        check_username(username)
+        text = check_password(password, username)
+        if await self.store.run(self._by_name, username_key(username)) is not None:
+            raise Taken(f"the username {username!r} is taken: choose another")
+        hashed = await self.hasher.hash(text)
+        account = await self.store.run(self._insert, username, hashed)
+        return account, await self.store.run(self._new_session, account.id)
+
+    def _insert(self, username: str, hashed: str) -> Account:
+        row = AccountRow(username=username, username_key=username_key(username),
+                         password_hash=hashed, handle=secrets.token_bytes(32), bot=False,
+                         created_at=time.time())
+        try:
+            with Session(self.store.engine, expire_on_commit=False) as session, session.begin():
+                session.add(row)
+        except IntegrityError:  # signed up at the same moment, maybe on another process
+            raise Taken(f"the username {username!r} is taken: choose another") from None
+        return _account(row)
+
+    def _by_name(self, key: str) -> tuple[int, str | None] | None:
+        with Session(self.store.engine) as session:
+            row = session.scalar(select(AccountRow).where(AccountRow.username_key == key,
+                                                          AccountRow.deleted_at.is_(None)))
+            return None if row is None else (row.id, row.password_hash)
+
+    async def sign_in(self, username: str, password: str, address: str) -> tuple[Account, str]:
+        """A new session for the right password; :class:`SignInRefused` (the same for an
+        unknown username, after the same work) or :class:`TooManyAttempts`."""
+        attempt = keys(address, username[:64])
+        wait = await self.store.run(self.throttle.wait, attempt)
+        if wait:
+            raise TooManyAttempts(wait)
+        found = (await self.store.run(self._by_name, username_key(username))
+                 if len(username) <= 64 else None)
+        ok, rehash = await self.hasher.verify(found[1] if found else None,
+                                              _normalised(password))
+        if not ok or found is None:
+            await self.store.run(self.throttle.failed, attempt)
+            raise SignInRefused(SignInRefused.MESSAGE)
+        await self.store.run(self.throttle.succeeded, attempt)
+        if rehash:  # argon2-cffi's recommended parameters changed since: store a new hash
+            await self.store.run(self._set_hash, found[0],
+                                 await self.hasher.hash(_normalised(password)))
+        return await self.begin(found[0])
+
+    async def begin(self, account_id: int) -> tuple[Account, str]:
+        """A new session for an account that proved who it is (a password, a passkey)."""
+        account = await self.store.run(self._get, account_id)
+        if account is None:
+            raise SignInRefused(SignInRefused.MESSAGE)
+        return account, await self.store.run(self._new_session, account_id)
+
+    def _get(self, account_id: int) -> Account | None:
+        with Session(self.store.engine) as session:
+            row = session.get(AccountRow, account_id)
+            return None if row is None or row.deleted_at is not None else _account(row)
+
+    def _new_session(self, account_id: int) -> str:
+        secret = new_id()
+        now = time.time()
+        with Session(self.store.engine) as session, session.begin():
+            session.execute(delete(SessionRow).where(SessionRow.expires_at < now))  # ended ones
+            session.add(SessionRow(id_hash=digest(secret), account_id=account_id, created_at=now,
+                                   seen_at=now, expires_at=now + self.limits.session_days * 86400))
+            old = session.scalars(
+                select(SessionRow.id_hash).where(SessionRow.account_id == account_id)
+                .order_by(SessionRow.seen_at.desc()).offset(self.limits.sessions_per_account)
+            ).all()
+            if old:
+                session.execute(delete(SessionRow).where(SessionRow.id_hash.in_(list(old))))
+        return secret
+
+    # -- sessions ------------------------------------------------------------------------------
+    async def by_session(self, secret: str | None) -> Account | None:
+        if not secret:
+            return None
+        return await self.store.run(self._by_session, digest(secret))
+
+    def _by_session(self, id_hash: str) -> Account | None:
+        now = time.time()
+        with Session(self.store.engine) as session:
+            row = session.get(SessionRow, id_hash)
+            if row is None:
+                return None
+            if row.expires_at < now:
+                session.delete(row)
+                session.commit()
+                return None
+            account = session.get(AccountRow, row.account_id)
+            if account is None or account.deleted_at is not None:
+                return None
+            found = _account(account)
+            if now - row.seen_at > SLIDE_EVERY:
+                row.seen_at = now
+                row.expires_at = now + self.limits.session_days * 86400
+                session.commit()
+            return found
+
+    async def sign_out(self, secret: str) -> None:
+        await self.store.run(self._end, digest(secret))
+
+    def _end(self, id_hash: str) -> None:
+        with self.store.engine.begin() as connection:
+            connection.execute(delete(SessionRow).where(SessionRow.id_hash == id_hash))
+
+    async def sign_out_everywhere(self, account_id: int) -> int:
+        return await self.store.run(self._end_all, account_id)
+
+    def _end_all(self, account_id: int) -> int:
+        with self.store.engine.begin() as connection:
+            return int(connection.execute(
+                delete(SessionRow).where(SessionRow.account_id == account_id)).rowcount or 0)
+
+    # -- the account's own changes -------------------------------------------------------------
+    async def change_password(self, account: Account, current: str, new: str,
+                              address: str) -> str:
+        """Check the current password (throttled as a sign-in), store the new one, end every
+        other session; returns a fresh session id for this browser."""
+        await self.sign_in(account.username, current, address)  # raises if it is wrong
+        text = check_password(new, account.username)
+        await self.store.run(self._set_hash, account.id, await self.hasher.hash(text))
+        await self.sign_out_everywhere(account.id)
+        return await self.store.run(self._new_session, account.id)
+
+    def _set_hash(self, account_id: int, hashed: str) -> None:
+        with self.store.engine.begin() as connection:
+            connection.execute(update(AccountRow).where(AccountRow.id == account_id)
+                               .values(password_hash=hashed))
+
+    async def delete(self, account: Account, password: str, address: str) -> list[str]:
+        """Delete the account (its password asked again): its name, secrets, passkeys,
+        sessions, ratings and address go; its games stay, played by "deleted player".
+        Returns the tables it had seats at (to show the new name where they are loaded)."""
+        await self.sign_in(account.username, password, address)
+        return await self.store.run(self._delete, account.id)
+
+    def _delete(self, account_id: int) -> list[str]:
+        with self.store.engine.begin() as c:
+            tables = list(c.execute(select(SeatRow.table_id).where(
+                SeatRow.account_id == account_id)).scalars())
+            c.execute(update(SeatRow).where(SeatRow.account_id == account_id)
+                      .values(name=DELETED, account_id=None))
+            c.execute(update(HandRow).where(HandRow.account_id == account_id)
+                      .values(account_id=None))
+            c.execute(update(ResultRow).where(ResultRow.account_id == account_id)
+                      .values(account_id=None))
+            c.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            c.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))
+            c.execute(delete(RatingRow).where(RatingRow.account_id == account_id))
+            c.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
+            c.execute(delete(QueueRow).where(QueueRow.account_id == account_id))
+            c.execute(delete(CeremonyRow).where(CeremonyRow.account_id == account_id))
+            c.execute(update(AccountRow).where(AccountRow.id == account_id).values(
+                username=None, username_key=f"deleted:{account_id}", password_hash=None,
+                email=None, email_confirmed=None, notify_email=None, mail_token_hash=None,
+                deleted_at=time.time()))
+        return tables
+
+    # -- games ---------------------------------------------------------------------------------
+    async def join_games(self, account: Account, tokens: list[str]) -> int:
+        """The seat links a browser played as a guest join the account (those nobody else's
+        account holds); a link's single seat becomes the account's too."""
+        wanted = [t for t in tokens[: self.limits.guest_games_joined] if 0 < len(t) <= 64]
+        return await self.store.run(self._join, account.id, wanted) if wanted else 0
+
+    def _join(self, account_id: int, tokens: list[str]) -> int:
+        joined = 0
+        with Session(self.store.engine) as session, session.begin():
+            hands = session.scalars(select(HandRow).where(HandRow.token.in_(tokens))).all()
+            for hand in hands:
+                if hand.account_id not in (None, account_id):
+                    continue
+                hand.account_id = account_id
+                joined += 1
+                if len(hand.seats) != 1:
+                    continue
+                seat = session.get(SeatRow, (hand.table_id, hand.seats[0]))
+                taken = session.scalar(select(func.count()).select_from(SeatRow).where(
+                    SeatRow.table_id == hand.table_id, SeatRow.account_id == account_id))
+                if seat is not None and seat.account_id is None and not taken:
+                    seat.account_id = account_id
+                    session.execute(update(ResultRow).where(
+                        ResultRow.table_id == hand.table_id, ResultRow.seat == seat.seat,
+                        ResultRow.account_id.is_(None)).values(account_id=account_id))
+        return joined
+
+    async def games(self, account: Account) -> list[dict[str, Any]]:
+        return await self.store.run(self._games, account.id)
+
+    def _games(self, account_id: int) -> list[dict[str, Any]]:
+        """The account's seat links, newest first, with whose turn it is: from the rows alone
+        (no table is loaded)."""
+        with Session(self.store.engine) as session:
+            rows = session.execute(
+                select(HandRow, TableRow).join(TableRow, TableRow.id == HandRow.table_id)
+                .where(HandRow.account_id == account_id)
+                .order_by(func.coalesce(TableRow.updated_at, TableRow.created_at).desc())
+                .limit(GAMES_LISTED)
+            ).all()
+            ids = [t.id for _h, t in rows]
+            seats = session.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids))).all() \
+                if ids else []
+            results = session.scalars(select(ResultRow).where(ResultRow.table_id.in_(ids))).all() \
+                if ids else []
+        by_table: dict[str, list[SeatRow]] = {}
+        for seat in seats:
+            by_table.setdefault(seat.table_id, []).append(seat)
+        outcome = {(r.table_id, r.seat): r.outcome for r in results}
+        listed = []
+        for hand, table in rows:
+            mine = list(hand.seats)
+            others = sorted((s for s in by_table.get(table.id, []) if s.seat not in mine),
+                            key=lambda s: s.seat)
+            listed.append({
+                "url": f"/play/{hand.token}",
+                "table": table.id,
+                "game": table.game,
+                "title": game_class(table.game).game_type.long_name,
+                "seats": mine,
+                "with": [_seat_label(s) for s in others],
+                "finished": bool(table.finished),
+                "archived": bool(table.archived),
+                "your_turn": not table.finished and not table.archived
+                and table.to_act is not None and table.to_act in mine,
+                "to_act": None if table.finished else table.to_act,
+                "rated": bool(table.rated),
+                "result": next((outcome[(table.id, s)] for s in mine
+                                if (table.id, s) in outcome), None),
+                "updated_at": table.updated_at or table.created_at,
+            })
+        return listed
+
+
+def _seat_label(seat: SeatRow) -> str:
+    if seat.kind == "ai":
+        return f"Computer ({seat.agent})"
+    if seat.kind == "open":
+        return "a free seat"
+    return seat.name or f"Player {seat.seat + 1}"
+
+
+def _normalised(password: str) -> str:
+    return normalise(password[: MAX_PASSWORD * 2])

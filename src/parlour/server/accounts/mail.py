@@ -1,0 +1,252 @@
+"""Optional e-mail: "it is your turn" for correspondence games, sent by SMTP where the operator
+names a server (``--smtp URL``), to confirmed addresses of players who asked for it.
+
+- ``--smtp smtp://[user:password@]host[:port][?from=address]`` (``smtps://`` for TLS from the
+  start, ``smtp+starttls://`` to upgrade); links in the mails start with ``--public-url``.
+- An address is used only once its owner opened the confirmation link sent to it (so nobody
+  can have the server write to someone else). Each notification carries an unsubscribe link
+  (and a ``List-Unsubscribe`` header): an HMAC of the account under a key kept in the
+  database, so no token is stored in the clear and old mails' links keep working.
+- A correspondence game is one with a day or more a move (or on the clock). When such a game
+  waits for an account, the process that stored the move waits ``mail_delay`` seconds; if the
+  same turn still waits and the player is not at the table in this process, it claims the mail
+  in the database (key: table, move number, account, so one process sends it once) and sends
+  it, at most ``mails_per_day`` a day per account. SMTP runs in a thread, never on the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.policy
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import smtplib
+import time
+from dataclasses import dataclass
+from email.message import EmailMessage
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from parlour.server.accounts.models import AccountRow, MailRow, SettingRow
+from parlour.server.accounts.sessions import digest
+from parlour.server.limits import Limits
+from parlour.server.store import Store
+from parlour.server.table import Table
+
+log = logging.getLogger("parlour.server")
+
+EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]{1,190}\.[^@\s.]{2,63}")
+CORRESPONDENCE = 86400.0
+"""Seconds a move (or on the clock) from which a game is correspondence."""
+SMTP_TIMEOUT = 10.0
+POLICY = email.policy.SMTP.clone(max_line_length=998)
+"""Headers unfolded up to RFC 5322's limit, so that a long ``List-Unsubscribe`` URL is never
+turned into an encoded word (which mail programs do not read as a link)."""
+
+
+class MailError(ValueError):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class SmtpServer:
+    host: str
+    port: int
+    tls: str  # "none", "ssl" or "starttls"
+    user: str | None
+    password: str | None
+    sender: str
+
+    @classmethod
+    def parse(cls, url: str) -> SmtpServer:
+        parts = urlsplit(url)
+        tls = {"smtp": "none", "smtps": "ssl", "smtp+starttls": "starttls"}.get(parts.scheme)
+        if tls is None or not parts.hostname:
+            raise ValueError("--smtp takes smtp://host:port, smtps://... or smtp+starttls://...")
+        query = parse_qs(parts.query)
+        sender = query.get("from", [f"parlour@{parts.hostname}"])[0]
+        return cls(parts.hostname, parts.port or (465 if tls == "ssl" else 25), tls,
+                   unquote(parts.username) if parts.username else None,
+                   unquote(parts.password) if parts.password else None, sender)
+
+    def send(self, message: EmailMessage) -> None:
+        message["From"] = self.sender
+        client: smtplib.SMTP = (smtplib.SMTP_SSL if self.tls == "ssl" else smtplib.SMTP)(
+            self.host, self.port, timeout=SMTP_TIMEOUT)
+        with client:
+            if self.tls == "starttls":
+                client.starttls()
+            if self.user:
+                client.login(self.user, self.password or "")
+            client.send_message(message)
+
+
+def correspondence(table: Table) -> bool:
+    if table.clock is None:
+        return False
+    config = table.clock.config
+    return (config.per_move or 0) >= CORRESPONDENCE or (config.initial or 0) >= CORRESPONDENCE
+
+
+class Mailer:
+    def __init__(self, store: Store, limits: Limits, smtp: str | None, public_url: str) -> None:
+        self.store = store
+        self.limits = limits
+        self.smtp = SmtpServer.parse(smtp) if smtp else None
+        self.public_url = public_url.rstrip("/")
+        self.sent = 0
+        self._key: bytes | None = None
+
+    # -- the account's address -----------------------------------------------------------------
+    async def set_address(self, account_id: int, username: str, email: str | None,
+                          notify: bool) -> str:
+        """Store the address (a new one waits for its confirmation link) and the choice."""
+        if email is not None:
+            email = email.strip()
+            if len(email) > 254 or not EMAIL.fullmatch(email):
+                raise MailError("that does not look like an e-mail address")
+        if self.smtp is None and email:
+            raise MailError("this server sends no e-mail (its operator has set no --smtp)", 409)
+        token = await self.store.run(self._set, account_id, email, notify)
+        if token is None:
+            return "Saved." if email else "Saved: no e-mail will be sent."
+        message = EmailMessage(policy=POLICY)
+        message["To"] = email
+        message["Subject"] = "parlour: confirm your e-mail address"
+        message.set_content(
+            f"Hello {username},\n\nopen this link to have parlour e-mail you when a "
+            f"correspondence game waits for you:\n\n{self.public_url}/confirm-email/{token}\n\n"
+            "If you did not ask for this, ignore this message: nothing will be sent.\n")
+        try:
+            await asyncio.to_thread(self._send, message)
+        except (OSError, smtplib.SMTPException):
+            log.exception("sending a confirmation e-mail failed")
+            raise MailError("the confirmation e-mail could not be sent: try again later",
+                            503) from None
+        return "Saved. Open the link we sent to the address to confirm it."
+
+    def _set(self, account_id: int, email: str | None, notify: bool) -> str | None:
+        with Session(self.store.engine) as session, session.begin():
+            row = session.get(AccountRow, account_id)
+            assert row is not None
+            row.notify_email = notify
+            if email == row.email:
+                return None
+            row.email = email or None
+            row.email_confirmed = False
+            if not email:
+                row.mail_token_hash = None
+                return None
+            token = secrets.token_urlsafe(24)
+            row.mail_token_hash = digest(token)
+            return token
+
+    def confirm(self, token: str) -> bool:
+        with self.store.engine.begin() as connection:
+            return bool(connection.execute(update(AccountRow).where(
+                AccountRow.mail_token_hash == digest(token[:64]),
+                AccountRow.email.is_not(None)).values(
+                email_confirmed=True, mail_token_hash=None)).rowcount)
+
+    # -- unsubscribe links ---------------------------------------------------------------------
+    def _secret(self) -> bytes:
+        if self._key is None:
+            dialect = self.store.engine.dialect.name
+            upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+            with self.store.engine.begin() as connection:
+                connection.execute(upsert(SettingRow).values(
+                    key="unsubscribe_key", value=secrets.token_hex(32)).on_conflict_do_nothing(
+                    index_elements=["key"]))
+                value = connection.execute(select(SettingRow.value).where(
+                    SettingRow.key == "unsubscribe_key")).scalar_one()
+            self._key = bytes.fromhex(value)
+        return self._key
+
+    def unsubscribe_token(self, account_id: int) -> str:
+        mac = hmac.new(self._secret(), f"unsubscribe:{account_id}".encode(), hashlib.sha256)
+        return f"{account_id}-{mac.hexdigest()[:40]}"
+
+    def unsubscribe(self, token: str) -> bool:
+        head, _, _mac = token.partition("-")
+        if not head.isdigit() or len(token) > 64:
+            return False
+        if not hmac.compare_digest(self.unsubscribe_token(int(head)), token):
+            return False
+        with self.store.engine.begin() as connection:
+            connection.execute(update(AccountRow).where(AccountRow.id == int(head))
+                               .values(notify_email=False))
+        return True
+
+    # -- turns ---------------------------------------------------------------------------------
+    def after_change(self, table: Table, spawn: object) -> None:
+        """After every change to a table: a correspondence game now waiting for an account's
+        turn gets its e-mail checked for after ``mail_delay``."""
+        if self.smtp is None or not correspondence(table):
+            return
+        seat = table.to_act()
+        account = None if seat is None else table.seats[seat].account
+        if seat is None or account is None:
+            return
+        assert callable(spawn)
+        spawn(self._later(table, table.version, seat, account))
+
+    async def _later(self, table: Table, version: int, seat: int, account: int) -> None:
+        await asyncio.sleep(self.limits.mail_delay)
+        if table.version != version or table.to_act() != seat or table.online(seat):
+            return
+        try:
+            address = await self.store.run(self._claim, table.id, version, account)
+            if address is None:
+                return
+            await asyncio.to_thread(self._send, self._turn_mail(table, seat, account, address))
+            self.sent += 1
+            log.info("table %s: turn e-mail sent for seat %d", table.id, seat)
+        except Exception:
+            log.exception("table %s: the turn e-mail failed", table.id)
+
+    def _claim(self, table_id: str, version: int, account_id: int) -> str | None:
+        """The address to write to, if this process is the one to send this mail."""
+        now = time.time()
+        with Session(self.store.engine) as session:
+            row = session.get(AccountRow, account_id)
+            if row is None or not (row.email and row.email_confirmed and row.notify_email):
+                return None
+            today = session.scalar(select(func.count()).select_from(MailRow).where(
+                MailRow.account_id == account_id, MailRow.sent_at > now - 86400)) or 0
+            if today >= self.limits.mails_per_day:
+                return None
+            address = row.email
+        try:
+            with Session(self.store.engine) as session, session.begin():
+                session.add(MailRow(table_id=table_id, version=version, account_id=account_id,
+                                    sent_at=now))
+        except IntegrityError:
+            return None  # another process sends it
+        return address
+
+    def _turn_mail(self, table: Table, seat: int, account: int, address: str) -> EmailMessage:
+        hand = next((h for h in table.hands if seat in h.seats and h.account == account), None)
+        link = f"{self.public_url}/play/{hand.token}" if hand else f"{self.public_url}/account"
+        others = ", ".join(table.seat_name(s.seat) for s in table.seats if s.seat != seat)
+        leave = f"{self.public_url}/unsubscribe/{self.unsubscribe_token(account)}"
+        message = EmailMessage(policy=POLICY)
+        message["To"] = address
+        message["Subject"] = f"parlour: your turn in {table.title} with {others}"
+        message["List-Unsubscribe"] = f"<{leave}>"
+        message.set_content(
+            f"It is your turn in {table.title} with {others}.\n\nPlay your move: {link}\n\n"
+            f"No more of these e-mails: {leave}\n")
+        return message
+
+    def _send(self, message: EmailMessage) -> None:
+        assert self.smtp is not None
+        self.smtp.send(message)

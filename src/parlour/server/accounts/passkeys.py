@@ -1,0 +1,182 @@
+"""Passkeys: WebAuthn registration and sign-in with the ``webauthn`` package (py_webauthn).
+
+A ceremony's challenge is stored in the database (so the answer may reach any process), under
+the hash of a random ceremony id the page sends back, for :data:`CEREMONY_SECONDS` and used
+once. The relying party is the host the page was served from (``rp_id``, the name without its
+port) and the origin the browser reports must be that page's. Passkeys are discoverable
+(resident) credentials, so signing in needs no username; the user handle is the account's
+random ``handle``, never its number. Failed passkey sign-ins count against the address like
+failed passwords.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+from webauthn import (
+    generate_authentication_options,
+    generate_registration_options,
+    options_to_json,
+    verify_authentication_response,
+    verify_registration_response,
+)
+from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
+from webauthn.helpers.exceptions import WebAuthnException
+from webauthn.helpers.structs import (
+    AuthenticatorSelectionCriteria,
+    PublicKeyCredentialDescriptor,
+    ResidentKeyRequirement,
+    UserVerificationRequirement,
+)
+
+from parlour.server.accounts.accounts import Account
+from parlour.server.accounts.models import AccountRow, CeremonyRow, PasskeyRow
+from parlour.server.accounts.sessions import digest
+from parlour.server.accounts.throttle import Throttle
+from parlour.server.limits import Limits
+from parlour.server.store import Store
+
+CEREMONY_SECONDS = 300.0
+"""A passkey prompt must be answered within five minutes (the browser's own timeout is 60 s)."""
+MAX_CEREMONIES = 10_000
+"""Unanswered ceremonies kept at once (every process together); beyond, "try again soon"."""
+
+
+class PasskeyError(ValueError):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Passkeys:
+    def __init__(self, store: Store, limits: Limits, throttle: Throttle) -> None:
+        self.store = store
+        self.limits = limits
+        self.throttle = throttle
+
+    # -- ceremonies ----------------------------------------------------------------------------
+    def _begin(self, challenge: bytes, purpose: str, account_id: int | None) -> str:
+        ceremony = secrets.token_urlsafe(24)
+        now = time.time()
+        with Session(self.store.engine) as session, session.begin():
+            session.execute(delete(CeremonyRow).where(CeremonyRow.expires_at < now))
+            open_now = session.scalar(select(func.count()).select_from(CeremonyRow)) or 0
+            if open_now >= MAX_CEREMONIES:
+                raise PasskeyError("too many passkey prompts at once: try again soon", 503)
+            session.add(CeremonyRow(id_hash=digest(ceremony), challenge=challenge,
+                                    account_id=account_id, purpose=purpose,
+                                    expires_at=now + CEREMONY_SECONDS))
+        return ceremony
+
+    def _take(self, ceremony: str, purpose: str, account_id: int | None) -> bytes:
+        """The ceremony's challenge, used up; :class:`PasskeyError` if it is unknown, old, or
+        another's."""
+        with Session(self.store.engine) as session, session.begin():
+            row = session.get(CeremonyRow, digest(ceremony[:64]))
+            if row is None:
+                raise PasskeyError("that passkey prompt has expired: try again")
+            session.delete(row)
+            if (row.expires_at < time.time() or row.purpose != purpose
+                    or row.account_id != account_id):
+                raise PasskeyError("that passkey prompt has expired: try again")
+            return bytes(row.challenge)
+
+    # -- registration --------------------------------------------------------------------------
+    def register_options(self, account: Account, rp_id: str) -> dict[str, Any]:
+        with Session(self.store.engine) as session:
+            row = session.get(AccountRow, account.id)
+            assert row is not None
+            existing = session.scalars(select(PasskeyRow.credential_id).where(
+                PasskeyRow.account_id == account.id)).all()
+        if len(existing) >= self.limits.passkeys_per_account:
+            raise PasskeyError(f"you have {len(existing)} passkeys: remove one first", 409)
+        options = generate_registration_options(
+            rp_id=rp_id, rp_name="parlour", user_name=account.username,
+            user_id=bytes(row.handle), user_display_name=account.username,
+            exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c))
+                                 for c in existing],
+            authenticator_selection=AuthenticatorSelectionCriteria(
+                resident_key=ResidentKeyRequirement.REQUIRED,
+                user_verification=UserVerificationRequirement.PREFERRED),
+        )
+        ceremony = self._begin(options.challenge, "register", account.id)
+        return {"ceremony": ceremony, "options": json.loads(options_to_json(options))}
+
+    def register(self, account: Account, ceremony: str, credential: dict[str, Any],
+                 rp_id: str, origin: str) -> dict[str, Any]:
+        challenge = self._take(ceremony, "register", account.id)
+        try:
+            verified = verify_registration_response(
+                credential=credential, expected_challenge=challenge, expected_rp_id=rp_id,
+                expected_origin=origin)
+        except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+            raise PasskeyError(f"that passkey could not be registered: {exc}") from None
+        now = time.time()
+        with Session(self.store.engine) as session, session.begin():
+            count = session.scalar(select(func.count()).select_from(PasskeyRow).where(
+                PasskeyRow.account_id == account.id)) or 0
+            name = f"Passkey {count + 1}"
+            cid = bytes_to_base64url(verified.credential_id)
+            if session.get(PasskeyRow, cid) is not None:
+                raise PasskeyError("that passkey is registered already", 409)
+            session.add(PasskeyRow(credential_id=cid, account_id=account.id,
+                                   public_key=verified.credential_public_key,
+                                   sign_count=verified.sign_count, name=name, created_at=now))
+        return {"id": cid, "name": name}
+
+    def listed(self, account: Account) -> list[dict[str, Any]]:
+        with Session(self.store.engine) as session:
+            rows = session.scalars(select(PasskeyRow).where(
+                PasskeyRow.account_id == account.id).order_by(PasskeyRow.created_at)).all()
+        return [{"id": r.credential_id, "name": r.name, "created_at": r.created_at,
+                 "used_at": r.used_at} for r in rows]
+
+    def remove(self, account: Account, credential_id: str) -> bool:
+        with self.store.engine.begin() as connection:
+            return bool(connection.execute(delete(PasskeyRow).where(
+                PasskeyRow.account_id == account.id,
+                PasskeyRow.credential_id == credential_id)).rowcount)
+
+    # -- signing in ----------------------------------------------------------------------------
+    def sign_in_options(self, rp_id: str) -> dict[str, Any]:
+        options = generate_authentication_options(
+            rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
+        ceremony = self._begin(options.challenge, "sign_in", None)
+        return {"ceremony": ceremony, "options": json.loads(options_to_json(options))}
+
+    def sign_in(self, ceremony: str, credential: dict[str, Any], rp_id: str, origin: str,
+                address: str) -> int:
+        """The account a passkey answer proves; :class:`PasskeyError` (401) otherwise."""
+        key = [f"addr:{address[:32]}"]
+        wait = self.throttle.wait(key)
+        if wait:
+            raise PasskeyError(f"too many failed sign-ins: try again in {wait} s", 429)
+        challenge = self._take(ceremony, "sign_in", None)
+        refused = PasskeyError("that passkey does not sign in to an account here", 401)
+        cid = str(credential.get("id", ""))[:1400]
+        with Session(self.store.engine) as session:
+            row = session.get(PasskeyRow, cid)
+            owner = session.get(AccountRow, row.account_id) if row is not None else None
+        if row is None or owner is None or owner.deleted_at is not None:
+            self.throttle.failed(key)
+            raise refused
+        handle = (credential.get("response") or {}).get("userHandle")
+        try:
+            if handle and base64url_to_bytes(str(handle)) != bytes(owner.handle):
+                raise refused
+            verified = verify_authentication_response(
+                credential=credential, expected_challenge=challenge, expected_rp_id=rp_id,
+                expected_origin=origin, credential_public_key=bytes(row.public_key),
+                credential_current_sign_count=row.sign_count)
+        except (WebAuthnException, ValueError, KeyError, TypeError):
+            self.throttle.failed(key)
+            raise refused from None
+        with self.store.engine.begin() as connection:
+            connection.execute(update(PasskeyRow).where(PasskeyRow.credential_id == cid).values(
+                sign_count=verified.new_sign_count, used_at=time.time()))
+        return int(owner.id)

@@ -1,0 +1,306 @@
+"""Ratings: Glicko-2 (:mod:`parlour.ratings`) stored in the transaction that ends a rated game,
+and the profiles and leaderboards read from them.
+
+:meth:`Ratings.record_end` is one of the store's ``on_end`` hooks: it runs inside the very
+transaction that marks a table finished (a final move, a chance event, a loss on time or by
+resignation), whichever process stores it. It writes every seat's result and, for a rated table
+whose seats are all accounts, each player's new rating and a change row whose primary key
+``(table, seat)`` the database refuses twice: the update is stored exactly once, and if the
+end itself is refused nothing of it is.
+
+A game is one rating period (as lichess and most online servers do): every player is updated
+against the others' ratings from before the game, pair by pair by placing
+(:func:`parlour.ratings.rate_game`). A player who has not played for a while has their
+deviation widened first, one Glicko-2 "no games" step per :data:`PERIOD_DAYS` days away.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from parlour.core import game_class
+from parlour.ratings import (
+    NEW_RATING,
+    NEW_RD,
+    NEW_VOLATILITY,
+    glicko2_update,
+    rate_game,
+)
+from parlour.server.accounts.models import AccountRow, RatingChangeRow, RatingRow, ResultRow
+from parlour.server.store import GameEnd, SeatRow, Store, TableRow
+
+PROVISIONAL_RD = 110.0
+"""A rating whose deviation is over this is provisional (shown "1520?")."""
+PERIOD_DAYS = 7.0
+"""A week without rated games widens the deviation by one Glicko-2 rating period."""
+MAX_IDLE_PERIODS = 520
+"""At most ten years of widening (the deviation reaches 350 long before)."""
+LEADERBOARD = 100
+"""Players listed on a leaderboard, established and provisional each."""
+PROFILE_GAMES = 20
+HISTORY_POINTS = 500
+"""Points of a rating history plot (the latest)."""
+
+
+def pool_of(game: str, players: int) -> str:
+    """The rating pool of a game at a player count: ``clobber``, ``stomple``, ``stomple-3p``."""
+    return game if players == 2 else f"{game}-{players}p"
+
+
+def parse_pool(pool: str) -> tuple[str, int]:
+    """``(game, players)`` of a pool name; ``ValueError`` for none."""
+    game, players = pool, 2
+    head, _, tail = pool.rpartition("-")
+    if head and tail.endswith("p") and tail[:-1].isdigit():
+        game, players = head, int(tail[:-1])
+    kind = game_class(game).game_type  # UnknownGameError (a ValueError) for no such game
+    if not kind.min_num_players <= players <= kind.max_num_players or (
+            players == 2 and pool != game):
+        raise ValueError(f"no rating pool {pool!r}")
+    return game, players
+
+
+def pool_title(pool: str) -> str:
+    game, players = parse_pool(pool)
+    title = game_class(game).game_type.long_name
+    return title if players == 2 else f"{title}, {players} players"
+
+
+def shown(rating: float, rd: float) -> str:
+    """A rating as players read it: "1520", or "1520?" while provisional."""
+    return f"{round(rating)}{'?' if rd > PROVISIONAL_RD else ''}"
+
+
+def places(end: GameEnd) -> list[float]:
+    """Each seat's placing (higher is better): its return, then its points; a seat that
+    resigned is placed below everyone who did not."""
+    keys = [(-1 if s in end.resigned else 0, r, end.scores[s] if s < len(end.scores) else 0.0)
+            for s, r in enumerate(end.returns)]
+    order = sorted(set(keys))
+    return [float(order.index(k)) for k in keys]
+
+
+def outcomes(end: GameEnd) -> list[str]:
+    placed = places(end)
+    if len(set(placed)) == 1:
+        return ["draw"] * len(placed)
+    best = max(placed)
+    return ["win" if p == best else "loss" for p in placed]
+
+
+def widened(rating: float, rd: float, volatility: float, idle: float) -> tuple[float, float]:
+    """The deviation after ``idle`` seconds without rated games (no games, period by period)."""
+    periods = min(MAX_IDLE_PERIODS, int(idle // (PERIOD_DAYS * 86400)))
+    for _ in range(periods):
+        _, rd, _ = glicko2_update(rating, rd, volatility, [])
+        if rd >= NEW_RD:
+            return rating, NEW_RD
+    return rating, rd
+
+
+class Ratings:
+    """Results and ratings, stored with each game's end; profiles and leaderboards."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        store.on_end.append(self.record_end)
+
+    # -- at a game's end (inside its transaction) ----------------------------------------------
+    def record_end(self, connection: Any, table_id: str, end: GameEnd, now: float) -> None:
+        table = connection.execute(
+            select(TableRow.game, TableRow.rated).where(TableRow.id == table_id)).first()
+        seats = connection.execute(
+            select(SeatRow.seat, SeatRow.account_id).where(SeatRow.table_id == table_id)
+            .order_by(SeatRow.seat)).all()
+        if table is None or len(seats) != len(end.returns):
+            return
+        labels = outcomes(end)
+        connection.execute(delete(ResultRow).where(ResultRow.table_id == table_id))
+        connection.execute(insert(ResultRow), [
+            {"table_id": table_id, "seat": seat, "account_id": account, "outcome": labels[seat],
+             "game_return": end.returns[seat], "created_at": now}
+            for seat, account in seats
+        ])
+        accounts = [account for _seat, account in seats]
+        if not table.rated or any(a is None for a in accounts) or len(set(accounts)) < len(
+                accounts):
+            return
+        self._rate(connection, table_id, pool_of(table.game, len(seats)),
+                   [int(a) for a in accounts], end, labels, now)
+
+    def _rate(self, connection: Any, table_id: str, pool: str, accounts: list[int],
+              end: GameEnd, labels: list[str], now: float) -> None:
+        dialect = connection.dialect.name
+        upsert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        connection.execute(upsert(RatingRow).values([
+            {"account_id": a, "pool": pool, "rating": NEW_RATING, "rd": NEW_RD,
+             "volatility": NEW_VOLATILITY, "games": 0, "wins": 0, "draws": 0, "losses": 0,
+             "updated_at": now} for a in sorted(accounts)
+        ]).on_conflict_do_nothing(index_elements=["account_id", "pool"]))
+        # lock the players' rows in one order (no deadlock between two games ending at once)
+        rows = {row.account_id: row for row in connection.execute(
+            select(RatingRow).where(RatingRow.pool == pool,
+                                    RatingRow.account_id.in_(accounts))
+            .order_by(RatingRow.account_id).with_for_update()).all()}
+        before = []
+        for account in accounts:
+            row = rows[account]
+            idle = now - row.updated_at if row.games else 0.0
+            rating, rd = widened(row.rating, row.rd, row.volatility, idle)
+            before.append((rating, rd, row.volatility))
+        after = rate_game(before, places(end))
+        changes = []
+        for seat, account in enumerate(accounts):
+            rating, rd, volatility = after[seat]
+            label = labels[seat]
+            counted = {"wins": int(label == "win"), "draws": int(label == "draw"),
+                       "losses": int(label == "loss")}
+            connection.execute(
+                update(RatingRow)
+                .where(RatingRow.account_id == account, RatingRow.pool == pool)
+                .values(rating=rating, rd=rd, volatility=volatility, updated_at=now,
+                        games=RatingRow.games + 1,
+                        **{k: getattr(RatingRow, k) + v for k, v in counted.items()}))
+            changes.append({"table_id": table_id, "seat": seat, "account_id": account,
+                            "pool": pool, "before": before[seat][0],
+                            "before_rd": before[seat][1], "after": rating, "after_rd": rd,
+                            "after_volatility": volatility, "created_at": now})
+        # the primary key (table, seat) refuses a second update: the end is then refused whole
+        connection.execute(insert(RatingChangeRow), changes)
+
+    # -- reading -------------------------------------------------------------------------------
+    def table_changes(self, table_id: str) -> list[dict[str, Any]]:
+        with Session(self.store.engine) as session:
+            rows = session.execute(
+                select(RatingChangeRow, AccountRow.username)
+                .join(AccountRow, AccountRow.id == RatingChangeRow.account_id)
+                .where(RatingChangeRow.table_id == table_id).order_by(RatingChangeRow.seat)
+            ).all()
+        return [{"seat": c.seat, "username": name, "pool": c.pool,
+                 "before": round(c.before), "after": round(c.after),
+                 "change": round(c.after) - round(c.before),
+                 "rd": round(c.after_rd), "shown": shown(c.after, c.after_rd)}
+                for c, name in rows]
+
+    def profile(self, username_key: str) -> dict[str, Any] | None:
+        with Session(self.store.engine) as session:
+            account = session.scalar(select(AccountRow).where(
+                AccountRow.username_key == username_key, AccountRow.deleted_at.is_(None)))
+            if account is None:
+                return None
+            ratings = session.scalars(select(RatingRow).where(
+                RatingRow.account_id == account.id).order_by(RatingRow.pool)).all()
+            history = session.scalars(
+                select(RatingChangeRow).where(RatingChangeRow.account_id == account.id)
+                .order_by(RatingChangeRow.created_at.desc()).limit(HISTORY_POINTS)).all()
+            totals = session.execute(
+                select(ResultRow.outcome, func.count()).where(ResultRow.account_id == account.id)
+                .group_by(ResultRow.outcome)).all()
+            games = self._recent(session, account.id)
+        counts = {outcome: int(n) for outcome, n in totals}
+        plot: dict[str, list[dict[str, float]]] = {}
+        for change in reversed(history):
+            plot.setdefault(change.pool, []).append(
+                {"at": change.created_at, "rating": round(change.after, 1),
+                 "rd": round(change.after_rd, 1)})
+        return {
+            "username": account.username,
+            "bot": bool(account.bot),
+            "created_at": account.created_at,
+            "ratings": {r.pool: self._rating(r) for r in ratings},
+            "totals": {"games": sum(counts.values()), "wins": counts.get("win", 0),
+                       "draws": counts.get("draw", 0), "losses": counts.get("loss", 0)},
+            "history": plot,
+            "games": games,
+        }
+
+    @staticmethod
+    def _rating(r: RatingRow) -> dict[str, Any]:
+        game, players = parse_pool(r.pool)
+        return {"rating": round(r.rating, 1), "rd": round(r.rd, 1),
+                "volatility": round(r.volatility, 6), "games": r.games, "wins": r.wins,
+                "draws": r.draws, "losses": r.losses, "provisional": r.rd > PROVISIONAL_RD,
+                "shown": shown(r.rating, r.rd), "game": game, "players": players,
+                "title": pool_title(r.pool)}
+
+    @staticmethod
+    def _recent(session: Session, account_id: int) -> list[dict[str, Any]]:
+        mine = session.execute(
+            select(SeatRow.table_id, SeatRow.seat, TableRow)
+            .join(TableRow, TableRow.id == SeatRow.table_id)
+            .where(SeatRow.account_id == account_id)
+            .order_by(func.coalesce(TableRow.updated_at, TableRow.created_at).desc())
+            .limit(PROFILE_GAMES)).all()
+        ids = [t for t, _s, _row in mine]
+        if not ids:
+            return []
+        seats = session.execute(
+            select(SeatRow, AccountRow.bot).outerjoin(AccountRow,
+                                                      AccountRow.id == SeatRow.account_id)
+            .where(SeatRow.table_id.in_(ids))).all()
+        results = {(r.table_id, r.seat): r.outcome for r in session.scalars(
+            select(ResultRow).where(ResultRow.table_id.in_(ids)))}
+        changes = {c.table_id: c for c in session.scalars(select(RatingChangeRow).where(
+            RatingChangeRow.table_id.in_(ids), RatingChangeRow.account_id == account_id))}
+        players: dict[str, list[dict[str, Any]]] = {}
+        for held, bot in sorted(seats, key=lambda r: r[0].seat):
+            players.setdefault(held.table_id, []).append({
+                "name": held.name or (f"Computer ({held.agent})" if held.kind == "ai"
+                                      else f"Player {held.seat + 1}"),
+                "account": held.account_id is not None, "bot": bool(bot),
+                "you": held.account_id == account_id})
+        listed = []
+        for table_id, seat, table in mine:
+            change = changes.get(table_id)
+            listed.append({
+                "table": table_id, "game": table.game,
+                "title": game_class(table.game).game_type.long_name,
+                "rated": bool(table.rated), "finished": bool(table.finished),
+                "outcome": results.get((table_id, seat)),
+                "change": None if change is None else round(change.after) - round(change.before),
+                "players": players.get(table_id, []),
+                "watch": f"/watch/{table_id}",
+                "at": table.updated_at or table.created_at,
+            })
+        return listed
+
+    def leaderboard(self, pool: str) -> dict[str, Any]:
+        with Session(self.store.engine) as session:
+            query = (select(RatingRow, AccountRow.username, AccountRow.bot)
+                     .join(AccountRow, AccountRow.id == RatingRow.account_id)
+                     .where(RatingRow.pool == pool, AccountRow.deleted_at.is_(None),
+                            RatingRow.games > 0))
+            established = session.execute(
+                query.where(RatingRow.rd <= PROVISIONAL_RD)
+                .order_by(RatingRow.rating.desc()).limit(LEADERBOARD)).all()
+            provisional = session.execute(
+                query.where(RatingRow.rd > PROVISIONAL_RD)
+                .order_by(RatingRow.rating.desc()).limit(LEADERBOARD)).all()
+
+        def entry(r: RatingRow, name: str | None, bot: bool) -> dict[str, Any]:
+            return {"username": name, "bot": bool(bot), "rating": round(r.rating, 1),
+                    "rd": round(r.rd, 1), "games": r.games,
+                    "low": round(r.rating - 2 * r.rd), "high": round(r.rating + 2 * r.rd),
+                    "shown": shown(r.rating, r.rd)}
+
+        game, players = parse_pool(pool)
+        return {"pool": pool, "game": game, "players_per_game": players,
+                "title": pool_title(pool),
+                "players": [entry(r, name, bot) for r, name, bot in established],
+                "provisional": [entry(r, name, bot) for r, name, bot in provisional]}
+
+    def pools(self) -> list[dict[str, Any]]:
+        with Session(self.store.engine) as session:
+            rows = session.execute(select(RatingRow.pool, func.count()).where(
+                RatingRow.games > 0).group_by(RatingRow.pool)).all()
+        return [{"pool": p, "title": pool_title(p), "players": int(n)} for p, n in rows]
+
+    def rating_of(self, account_id: int, pool: str) -> tuple[float, float]:
+        with Session(self.store.engine) as session:
+            row = session.get(RatingRow, (account_id, pool))
+        return (NEW_RATING, NEW_RD) if row is None else (row.rating, row.rd)
+

@@ -1,0 +1,36 @@
+"""Archiving: unfinished tables nobody has touched for ``--archive-after`` become read-only
+(replayable, never playable again), so abandoned games stop holding clocks and seats."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from parlour.server.registry import Registry
+from parlour.server.store import Store
+
+log = logging.getLogger("parlour.server")
+
+
+class Archivist:
+    def __init__(self, store: Store, registry: Registry, after: float) -> None:
+        self.store = store
+        self.registry = registry
+        self.after = after
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(min(60.0, max(1.0, self.after / 10)))
+            keep = [t.id for t in self.registry.tables.values() if t.connections]
+            try:
+                count = await self.store.run(self.store.archive_idle, time.time() - self.after,
+                                             keep)
+            except Exception:
+                log.exception("archiving idle tables failed")
+                continue
+            if count:
+                log.info("archived %d idle tables", count)
+                for table in list(self.registry.tables.values()):
+                    if table.id not in keep and not table.over:
+                        self.registry.forget(table)  # reloaded (read-only) when opened

@@ -1,0 +1,58 @@
+"""Players in public: profiles (``/api/players/NAME``), leaderboards
+(``/api/leaderboard/POOL``) and what a rated game changed (``/api/tables/TABLE/ratings``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+
+from parlour.server.accounts.passwords import MAX_USERNAME, username_key
+from parlour.server.accounts.ratings import Ratings, parse_pool
+
+router = APIRouter()
+
+
+def ratings_of(request: Request) -> Ratings:
+    ratings: Ratings = request.app.state.ratings
+    return ratings
+
+
+@router.get("/api/players/{username}")
+async def profile(request: Request, username: str) -> dict[str, Any]:
+    """A player's ratings per pool, games and wins, last games and rating history."""
+    ratings = ratings_of(request)
+    found = (await ratings.store.run(ratings.profile, username_key(username))
+             if len(username) <= MAX_USERNAME else None)
+    if found is None:
+        raise HTTPException(404, f"no player {username!r}")
+    return found
+
+
+@router.get("/api/leaderboard")
+async def pools(request: Request) -> dict[str, Any]:
+    """The rating pools that have rated players."""
+    ratings = ratings_of(request)
+    return {"pools": await ratings.store.run(ratings.pools)}
+
+
+@router.get("/api/leaderboard/{pool}")
+async def leaderboard(request: Request, pool: str) -> dict[str, Any]:
+    """The top players of a pool (a game, with ``-3p`` etc. for more players), established
+    ratings first and provisional ones apart."""
+    try:
+        parse_pool(pool[:80])
+    except ValueError:
+        raise HTTPException(404, f"no rating pool {pool[:80]!r}: a game's name, with -3p, "
+                                 "-4p... for more players") from None
+    ratings = ratings_of(request)
+    return await ratings.store.run(ratings.leaderboard, pool)
+
+
+@router.get("/api/tables/{table_id}/ratings")
+async def table_ratings(request: Request, table_id: str) -> dict[str, Any]:
+    """The rating changes a finished rated game made (empty for any other table)."""
+    ratings = ratings_of(request)
+    if len(table_id) > 32:
+        raise HTTPException(404, "no such table")
+    return {"changes": await ratings.store.run(ratings.table_changes, table_id)}

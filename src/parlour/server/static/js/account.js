@@ -1,0 +1,63 @@
+// Who is signed in, shared by every page: the header's account link, and the calls the
+// account page, the lobby and the table make. The session itself is an HttpOnly cookie that
+// no script here can read; pages only ask the server who it belongs to.
+import { $, api, el, myGames, setMyName } from "./common.js";
+
+let who = null;
+
+export async function whoami(fresh = false) {
+  if (who === null || fresh) {
+    try {
+      who = (await api("/api/whoami")).account;
+    } catch { who = null; }
+  }
+  return who;
+}
+
+export async function send(method, path, body) {
+  const response = await fetch(path, {
+    method, headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(data.detail || data.message || `request failed (${response.status})`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+// After signing up or in: the guest games this browser remembers join the account, and the
+// name this browser shows becomes the username.
+export async function afterSignIn(account) {
+  who = account;
+  setMyName(account.username);
+  const links = myGames().map((g) => g.url).slice(0, 20);
+  if (links.length) {
+    try { await send("POST", "/api/me/games", { links }); } catch { /* kept for next time */ }
+  }
+}
+
+export function profileUrl(name) {
+  return `/players/${encodeURIComponent(name)}`;
+}
+
+// A rating as players read it: "1520", or "1520?" while it is provisional.
+export function shownRating(r) {
+  return r.shown || `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
+}
+
+// The header: "Sign in" for a guest, the username (to the account page) when signed in.
+export async function header(slot = $("#account-slot"), boards = true) {
+  if (!slot) return null;
+  const account = await whoami();
+  const parts = [
+    boards ? el("a", { href: "/leaderboard", class: "header-link boards-link", text: "Leaderboards" }) : null,
+    account
+      ? el("a", { href: "/account", class: "header-link", id: "account-link",
+        text: account.username, "aria-label": `Your account: ${account.username}` })
+      : el("a", { href: "/account", class: "button quiet", id: "account-link", text: "Sign in" })];
+  slot.replaceChildren(...parts.filter(Boolean));
+  return account;
+}

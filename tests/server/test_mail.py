@@ -1,0 +1,118 @@
+"""Turn e-mails against a real SMTP server (aiosmtpd, in this test process): an address is
+confirmed by its link before anything is sent, a correspondence game waiting for an account
+sends one e-mail with the game's link and an unsubscribe link that works, and the refusals
+(issue 29)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from email import message_from_bytes
+from email.message import Message
+from pathlib import Path
+
+import httpx
+import pytest
+from aiosmtpd.controller import Controller
+
+from .helpers import FOR_TESTS, TIMEOUT, ServerProcess, account, free_port
+
+
+class Inbox:
+    """aiosmtpd's handler: keeps every message it is given."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def wait(self, count: int, seconds: float = 15) -> list[Message]:
+        deadline = time.monotonic() + seconds
+        while len(self.messages) < count and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(self.messages) >= count, f"{len(self.messages)} of {count} e-mails came"
+        return self.messages
+
+
+@pytest.fixture(scope="module")
+def smtp() -> Iterator[tuple[Inbox, int]]:
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield inbox, port
+    controller.stop()
+
+
+@pytest.fixture(scope="module")
+def mailing(smtp, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    _inbox, port = smtp
+    folder: Path = tmp_path_factory.mktemp("mail")
+    proc = ServerProcess(folder / "mail.db", limits=FOR_TESTS + ",mail_delay=0.5",
+                         extra_args=("--smtp", f"smtp://127.0.0.1:{port}?from=turns@parlour.test"))
+    proc.extra_args += ("--public-url", proc.base)
+    yield proc.start()
+    proc.stop()
+
+
+def _body(message: Message) -> str:
+    payload = message.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode()
+
+
+def test_a_correspondence_turn_sends_one_email_until_unsubscribed(mailing, smtp):
+    inbox, _port = smtp
+    ada = account(mailing, "mail-ada")
+    bo = account(mailing, "mail-bo")
+    bad = bo.post("/api/me/email", json={"email": "not an address", "notify": True})
+    assert bad.status_code == 400
+    saved = bo.post("/api/me/email", json={"email": "bo@example.test", "notify": True})
+    assert "confirm" in saved.json()["message"]
+    confirmation = inbox.wait(1)[0]
+    assert confirmation["To"] == "bo@example.test"
+    assert confirmation["From"] == "turns@parlour.test"
+    link = re.search(r"http://\S+/confirm-email/\S+", _body(confirmation)).group(0)
+    # a table of a day a move: ada moves, and it is bo's turn while bo is away
+    table = ada.post("/api/tables", json={"game": "clobber", "params": {"size": "3x4"},
+                                          "open": True, "clock": {"per_move": 86400}}).json()
+    seat = bo.post(f"/api/tables/{table['table']}/seats/1").json()
+    with mailing.client(table["url"]) as me:
+        state = me.wait_state(lambda m: m["started"])
+        assert me.act([state["legal"][0]["a"]], at=state["version"])["type"] == "ack"
+        time.sleep(2)
+        assert len(inbox.messages) == 1, "nothing goes to an unconfirmed address"
+        assert httpx.get(link, timeout=TIMEOUT).status_code == 200
+        assert "used or replaced" in httpx.get(link, timeout=TIMEOUT).text  # used once
+        # a confirmed address: the next turn that waits for bo sends one e-mail
+        with mailing.client(seat["url"]) as them:
+            state = them.wait_state(lambda m: m["version"] == 1)
+            assert them.act([state["legal"][0]["a"]], at=1)["type"] == "ack"
+        state = me.wait_state(lambda m: m["version"] == 2)
+        assert me.act([state["legal"][0]["a"]], at=2)["type"] == "ack"
+        turn = inbox.wait(2)[1]
+    assert turn["To"] == "bo@example.test"
+    assert "your turn in Clobber with mail-ada" in turn["Subject"]
+    text = _body(turn)
+    assert f"{mailing.base}{seat['url']}" in text
+    leave = re.search(r"http://\S+/unsubscribe/\S+", text).group(0)
+    assert turn["List-Unsubscribe"] == f"<{leave}>"
+    time.sleep(1.5)
+    assert len(inbox.messages) == 2, "one e-mail a turn, whichever process"
+    assert "Unsubscribed" in httpx.get(leave, timeout=TIMEOUT).text
+    assert not bo.get("/api/me").json()["account"]["notify_email"]
+    forged = leave[:-4] + ("0000" if not leave.endswith("0000") else "1111")
+    assert httpx.get(forged, timeout=TIMEOUT).status_code == 404
+    log = mailing.log_path.read_text()
+    assert link.rsplit("/", 1)[-1] not in log and leave.rsplit("/", 1)[-1] not in log
+
+
+def test_a_server_without_smtp_refuses_an_address(server):
+    browser = account(server, "no-mail")
+    refused = browser.post("/api/me/email", json={"email": "x@example.test", "notify": True})
+    assert refused.status_code == 409
+    assert "sends no e-mail" in refused.json()["detail"]
+    assert browser.post("/api/me/email", json={"email": None, "notify": False}).status_code == 200
