@@ -42,7 +42,7 @@ ALLOWED = {
     "arena": {"core", "games", "agents", "ratings"},
     "rl": {"core", "games", "batch", "agents"},  # the vector environments run on parlour.batch
     "server": {"core", "games", "agents", "analysis", "ratings"},  # + the analysis board
-    "cli": {"core", "games", "agents", "analysis", "arena", "server", "_version"},
+    "cli": {"core", "games", "agents", "analysis", "arena", "rl", "server", "_version"},
     # the adapters' public names: parlour.openspiel, parlour.pettingzoo, parlour.gymnasium
     "openspiel": {"core", "rl"},
     "pettingzoo": {"core", "rl"},
