@@ -15,12 +15,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from parlour.rl.gumbel.train import TrainConfig, train
 
+SHIPPED_SETTINGS: dict[str, Any] = dict(simulations=16, considered=8, trunk="resnet", channels=32,
+                                      blocks=0, hidden=[256], noisy_plies=6)
+"""How the shipped network (``parlour/agents/learned/networks/clobber-5x6.npz``) was trained,
+beside ``TrainConfig``'s defaults: a convolution stem and one dense layer, 16 simulations a
+move among 8 sampled root moves, Gumbel noise in the first 6 moves of a game."""
+
 
 def main(argv: list[str] | None = None) -> int:
-    defaults = TrainConfig()
+    defaults = TrainConfig(**SHIPPED_SETTINGS)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default="runs/clobber", help="the run's folder")
     parser.add_argument("--minutes", type=float, default=60.0, help="training wall time")
@@ -41,13 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     params = {} if (args.rows, args.columns) == (5, 6) else {"rows": args.rows,
                                                               "columns": args.columns}
-    config = TrainConfig(
-        game="clobber", params=params, minutes=args.minutes, max_steps=args.max_steps,
-        seed=args.seed, games=args.games, simulations=args.simulations,
-        considered=args.considered, workers=args.workers,
-        hidden=[int(x) for x in args.hidden.split(",")], lr=args.lr, reuse=args.reuse,
-        checkpoint_minutes=args.checkpoint_minutes,
-    )
+    config = TrainConfig(**{
+        **SHIPPED_SETTINGS,
+        "game": "clobber", "params": params, "minutes": args.minutes,
+        "max_steps": args.max_steps, "seed": args.seed, "games": args.games,
+        "simulations": args.simulations, "considered": args.considered,
+        "workers": args.workers, "hidden": [int(x) for x in args.hidden.split(",")],
+        "lr": args.lr, "reuse": args.reuse, "checkpoint_minutes": args.checkpoint_minutes,
+    })
     path = train(config, args.out)
     print(f"network: {path}\nnext: parlour arena clobber --agents net:path={path},medium "
           "--games 200")

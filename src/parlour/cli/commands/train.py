@@ -31,22 +31,22 @@ def train(
     games: Annotated[int, typer.Option(min=1, max=16384,
                                        help="self-play games stepped together")] = 256,
     simulations: Annotated[int, typer.Option(min=1, max=4096,
-                                             help="search simulations per move")] = 32,
+                                             help="search simulations per move")] = 16,
     considered: Annotated[int, typer.Option(min=1, max=256,
-                                            help="root actions sampled (Gumbel top-k)")] = 16,
+                                            help="root actions sampled (Gumbel top-k)")] = 8,
     workers: Annotated[int, typer.Option(min=1, max=64, help="self-play processes")] = 1,
     max_steps: Annotated[int, typer.Option(min=0, help="stop after this many self-play steps "
                                            "(0: no limit but --minutes)")] = 0,
-    trunk: Annotated[str, typer.Option(help="the network's trunk: mlp or resnet")] = "mlp",
+    trunk: Annotated[str, typer.Option(help="the network's trunk: mlp or resnet")] = "resnet",
     channels: Annotated[int, typer.Option(min=1, max=512,
                                           help="resnet: convolution channels")] = 32,
-    blocks: Annotated[int, typer.Option(min=0, max=32, help="resnet: residual blocks")] = 3,
+    blocks: Annotated[int, typer.Option(min=0, max=32, help="resnet: residual blocks")] = 0,
     hidden: Annotated[str, typer.Option(help="fully connected layer sizes (after a resnet's "
                                         "convolutions), comma-separated; none: ''")
-                      ] = "256,256,256",
+                      ] = "256",
     policy: Annotated[str, typer.Option(help="policy head: linear or conv (resnet)")] = "linear",
     noisy_plies: Annotated[int, typer.Option(min=0, help="Gumbel noise in the first N moves of "
-                                             "a game only (0: every move)")] = 0,
+                                             "a game only (0: every move)")] = 6,
     value_mix: Annotated[float, typer.Option(min=0.0, max=1.0, help="value target: this much "
                                              "search value, the rest the game's result")] = 0.0,
     lr: Annotated[float, typer.Option(help="learning rate (AdamW)")] = 1e-3,
@@ -60,7 +60,8 @@ def train(
 
     Writes DIR/net.npz (play it: parlour play clobber --vs net:path=DIR/net.npz), snapshots
     DIR/net-mNNN.npz by training minute, a checkpoint it resumes from, and DIR/log.jsonl
-    (positions per second, losses, where the time goes).
+    (positions per second, losses, where the time goes). The defaults are the settings the
+    shipped Clobber 5x6 network was trained with (docs/research.md).
     """
     params: dict[str, Any] = parse_params(param)
     configured = build_game(game, params)
