@@ -122,10 +122,20 @@ class NetAgent(Agent):
         return action
 
 
+def ships_for(game: Game) -> bool:
+    """Whether a network ships for ``game``'s configuration (plain ``net`` plays it)."""
+    try:
+        shipped_network(game)
+    except ValueError:
+        return False
+    return True
+
+
 register_agent(
     "net",
     NetAgent,
     f"a network trained by self-play (Gumbel AlphaZero), searching {SIMULATIONS} positions a "
     "move; net:path=FILE for another network",
     games=["clobber", "gobblestones"],
+    fits=ships_for,
 )
