@@ -14,12 +14,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from parlour.agents import plays
+from parlour.agents import plays, plays_configuration
 from parlour.core import Game, Information, ParlourError, load_game
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock, ClockConfig
 from parlour.server.limits import Limits, RateLimiter
-from parlour.server.names import clean_name
+from parlour.server.names import clean_name, computer_name
 from parlour.server.registry import Registry
 from parlour.server.replay import resolve_chance
 from parlour.server.store import ActionData, HandData, SeatData, Store
@@ -119,6 +119,11 @@ class TableMaker:
                 raise CreateError(
                     f"seat {seat + 1}: the computer player {agent!r} cannot play "
                     f"{game.get_type().long_name}"
+                )
+            if not plays_configuration(agent, game):
+                raise CreateError(
+                    f"seat {seat + 1}: {computer_name(agent)} cannot play "
+                    f"{game.get_type().long_name} with these settings"
                 )
             return SeatData(seat, "ai", agent)
         if kind == "open":

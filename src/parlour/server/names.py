@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from parlour.server.ai import WEB_AGENTS
+
 MAX_NAME = 24
 """The longest display name, in characters (longer names are cut)."""
 
@@ -30,8 +32,8 @@ def clean_name(text: str | None) -> str | None:
 
 
 def computer_name(agent: str | None) -> str:
-    """A computer seat's name, by its strength: ``"Computer (hard)"``."""
-    return f"Computer ({agent or 'random'})"
+    """A computer seat's name, by its strength: ``"Computer (hard)"``, ``"Computer (learned)"``."""
+    return WEB_AGENTS.get(agent or "random", f"Computer ({agent})")
 
 
 def seat_display_name(kind: str, agent: str | None, name: str | None) -> str | None:

@@ -130,7 +130,10 @@ function seatChoices(card, game, n) {
     select.append(el("option", { value: "me", text: "Me" }),
       el("option", { value: "invite", text: "A friend (invitation link)" }),
       el("option", { value: "hotseat", text: "Someone at this screen" }));
-    for (const agent of ais) select.append(el("option", { value: `ai:${agent}`, text: `Computer (${agent})` }));
+    for (const agent of ais) {
+      const text = (catalogue && catalogue.agent_names && catalogue.agent_names[agent]) || `Computer (${agent})`;
+      select.append(el("option", { value: `ai:${agent}`, text }));
+    }
     select.value = old[i] || (i === 0 ? "me" : "ai:easy");
     box.append(el("div", { class: "seat-choice" }, el("label", { for: id, text: `Seat ${i + 1}` }), select));
   }
