@@ -118,7 +118,8 @@ def test_an_empty_open_tables_panel_waits_under_the_games(
     context = named_context(browser, "Bo", size)
     page = context.new_page()
     order = """() => { const p = document.querySelector('#public-lobby');
-        return p.hidden ? 'hidden' : p.compareDocumentPosition(document.querySelector('#cards'))
+        if (!p || p.hidden) return 'hidden';
+        return p.compareDocumentPosition(document.querySelector('#cards'))
             & Node.DOCUMENT_POSITION_FOLLOWING ? 'before' : 'after'; }"""
     try:
         listed = server.get("/api/tables").json()
