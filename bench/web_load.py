@@ -323,8 +323,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path, url: str | None = None) -> tuple[subprocess.Popen, str]:
-    """A server on ``url`` (a PostgreSQL URL) or on a fresh SQLite file ``db``."""
+def start_server(db: Path, url: str | None = None, extra: tuple[str, ...] = ()
+                 ) -> tuple[subprocess.Popen, str]:
+    """A server on ``url`` (a PostgreSQL URL) or on a fresh SQLite file ``db`` (``extra``:
+    more options of ``parlour serve``)."""
     port = free_port()
     log = db.with_suffix(".log").open("ab")
     proc = subprocess.Popen(
@@ -335,7 +337,8 @@ def start_server(db: Path, url: str | None = None) -> tuple[subprocess.Popen, st
          "--limit", "tables_burst=100000", "--limit", "connects_burst=100000",
          "--limit", "requests_burst=100000", "--limit", "open_tables_per_client=100000",
          "--limit", "connections_per_client=100000", "--limit", "messages_burst=100000",
-         "--limit", "sign_ups_burst=100000", "--limit", "sign_in_free_per_address=100000"],
+         "--limit", "sign_ups_burst=100000", "--limit", "sign_in_free_per_address=100000",
+         *extra],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     base = f"http://127.0.0.1:{port}"

@@ -34,15 +34,18 @@ def _imports(path: Path) -> set[str]:
 ALLOWED = {
     # package: the parlour packages it may import (README, "Layout"); "parlour" is the top
     # package (core and games re-exported), allowed wherever games are
-    "core": set(),
-    "games": {"core"},
-    "analysis": {"core", "games"},
-    "batch": {"core", "games"},
-    "agents": {"core", "games", "analysis", "batch"},
-    "arena": {"core", "games", "agents", "ratings"},
-    "rl": {"core", "games", "batch", "agents"},  # the vector environments run on parlour.batch
-    "server": {"core", "games", "agents", "analysis", "ratings"},  # + the analysis board
-    "cli": {"core", "games", "agents", "analysis", "arena", "rl", "server", "_version"},
+    "i18n": {"_version"},  # translations, below everything: any layer marks its words
+    "core": {"i18n"},
+    "games": {"core", "i18n"},
+    "analysis": {"core", "games", "i18n"},
+    "batch": {"core", "games", "i18n"},
+    "agents": {"core", "games", "analysis", "batch", "i18n"},
+    "arena": {"core", "games", "agents", "ratings", "i18n"},
+    "rl": {"core", "games", "batch", "agents", "i18n"},  # the vector environments: parlour.batch
+    "server": {"core", "games", "agents", "analysis", "ratings", "i18n"},  # + the analysis board
+    "client": {"core", "games", "agents", "i18n"},  # the Bot API's client, an agent's remote seat
+    "cli": {"core", "games", "agents", "analysis", "arena", "rl", "server", "client", "_version",
+            "i18n"},
     # the adapters' public names: parlour.openspiel, parlour.pettingzoo, parlour.gymnasium
     "openspiel": {"core", "rl"},
     "pettingzoo": {"core", "rl"},

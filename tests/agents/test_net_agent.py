@@ -204,5 +204,5 @@ def test_net_in_the_arena_and_at_the_terminal(tmp_path: Path):
     play = runner.invoke(app, ["play", "clobber", "--vs", "net", "--seat", "1", "--record",
                                str(record)], input="quit\n")
     assert play.exit_code == 0, play.output
-    assert "Computer (net" in " ".join(play.output.split())
+    assert "Computer (learned" in " ".join(play.output.split())  # as players name it
     assert len(GameRecord.load(record).actions) == 1  # the network's first move, then quit

@@ -117,6 +117,7 @@ def test_an_empty_open_tables_panel_waits_under_the_games(
 ):
     context = named_context(browser, "Bo", size)
     page = context.new_page()
+    # the panel is made once the lobby knows the games (after the page's load, at times)
     order = """() => { const p = document.querySelector('#public-lobby');
         if (!p || p.hidden) return 'hidden';
         return p.compareDocumentPosition(document.querySelector('#cards'))

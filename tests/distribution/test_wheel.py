@@ -133,7 +133,8 @@ def test_the_sdist_carries_the_sources_and_the_wheel_the_compiled_engine(dist):
     assert any(re.fullmatch(r"parlour/agents/_cclobber_search\..*\.so", n) for n in files)
     for game in ("gobblestones", "stomple"):
         assert any(re.fullmatch(rf"parlour/games/{game}/_cplayout\..*\.so", n) for n in files)
-    assert {"parlour/rules/stomple.md", "parlour/server/static/table.html",
+    assert {"parlour/rules/stomple.md", "parlour/server/templates/table.html",
+            "parlour/i18n/locale/fr/LC_MESSAGES/parlour.mo",
             "parlour/games/stomple/tutorial.toml", "parlour/games/stomple/rules.md",
             "parlour/agents/learned/networks/clobber-5x6.npz"} <= set(files)  # the net agent
     assert f"Version: {parlour.__version__}\n" in metadata.decode()

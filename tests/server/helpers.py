@@ -5,6 +5,7 @@ Tests talk to the server only as a browser would: HTTP and websockets on 127.0.0
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -12,7 +13,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +51,12 @@ class ServerProcess:
         extra_args: tuple[str, ...] = (),
         log_path: Path | None = None,
         db_url: str | None = None,
+        command: tuple[str, ...] = ("-m", "parlour.server"),
     ) -> None:
         self.db_path = db_path
+        self.command = command
+        """What the interpreter runs: ``-m parlour.server``, or the ``parlour`` script and
+        ``serve`` for the command users type."""
         self.ai_delay = ai_delay
         self.ai = ai
         self.limits = limits
@@ -70,7 +76,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [
-            sys.executable, "-m", "parlour.server",
+            sys.executable, *self.command,
             "--port", str(self.port),
             "--db", self.db_url,
             "--no-open",
@@ -250,3 +256,15 @@ def play_out(clients: list[Client], choose: Callable[[list[int]], int],
             play_turn(mover, seen, choose)
         message = clients[0].wait_state(lambda m, v=seen["version"]: m["version"] > v)
     return message
+
+
+def run_async(make: Callable[[], Awaitable[Any]], timeout: float = TIMEOUT) -> Any:
+    """Run the coroutine ``make()`` to its end (within ``timeout`` seconds) on an event loop of
+    its own, in a thread: the browser tests' Playwright keeps a loop running in the main
+    thread for the whole session, where ``asyncio.run`` cannot start another."""
+
+    async def bounded() -> Any:
+        return await asyncio.wait_for(make(), timeout)
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, bounded()).result()

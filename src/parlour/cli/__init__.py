@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from parlour import i18n
 from parlour._version import __version__
 from parlour.cli import commands as _commands
 
@@ -48,4 +49,5 @@ for _module in sorted(pkgutil.iter_modules(_commands.__path__), key=lambda m: m.
 
 
 def main() -> None:
+    i18n.set_language(i18n.from_environment())  # the platform's locale: LANGUAGE, LC_ALL, LANG
     app()

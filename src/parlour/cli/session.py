@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from parlour.agents import Agent
+from parlour.agents.strengths import WORDS as STRENGTH_WORDS
 from parlour.cli.boards import render_board
 from parlour.core import (
     Game,
@@ -28,14 +29,16 @@ from parlour.core import (
 )
 from parlour.core.presentation import Entry, group_turns
 from parlour.games.wording import illegal_message, notation_message
+from parlour.i18n import N_, Message, _, gettext, text_of, translate
 
-HELP = """[bold]Commands[/]
+HELP = N_("""[bold]Commands[/]
   [cyan]<move>[/]   a move in the game's notation (see [cyan]moves[/])
   [cyan]moves[/]    list your legal moves
   [cyan]board[/]    draw the board again
   [cyan]undo[/]     take back your last move (and the replies that followed)
   [cyan]help[/]     this text
-  [cyan]quit[/]     stop; the game so far is saved"""
+  [cyan]quit[/]     stop; the game so far is saved""")
+"""The commands at the prompt (their words stay English: what a player types)."""
 
 
 @dataclass
@@ -87,10 +90,8 @@ class TerminalGame:
             if self.shown_for != key:
                 if self._must_hand_over(player, self.shown_for):
                     self.console.clear()
-                    self._ask(
-                        f"Pass the keyboard to [bold]{escape(self.name(player))}[/] "
-                        "and press Enter "
-                    )
+                    self._ask(_("Pass the keyboard to [bold]{name}[/] and press Enter ").format(
+                        name=escape(self.name(player))))
                 self._show(player)
                 self.shown_for = key
             self._human_turn(player)
@@ -128,21 +129,26 @@ class TerminalGame:
         for _index, turn in turns[self._told:]:
             if self.seats[turn.player].agent is not None:
                 self.console.print(f"[magenta]{escape(self.name(turn.player))}:[/] "
-                                   f"[bold]{escape(words.turn_text(turn))}[/]")
+                                   f"[bold]{escape(translate(words.turn_text(turn)))}[/]")
         self._told = max(self._told, len(turns))
 
     def name(self, player: int) -> str:
         """A seat as the game names it: "White", "Ada (green)", "Computer (hard, Black)"."""
         seat = self.seats[player]
         colour = seat_colour(self.state, player)
+        colour = gettext(colour) if colour else colour
         if seat.agent is not None:
-            base = f"Computer ({seat.label})"
-            return f"{base[:-1]}, {colour})" if colour else base
+            strength = translate(STRENGTH_WORDS.get(seat.label, seat.label))
+            if colour:
+                return _("Computer ({strength}, {colour})").format(strength=strength,
+                                                                    colour=colour)
+            return _("Computer ({strength})").format(strength=strength)
         if seat.label:
             return f"{seat.label} ({colour})" if colour else seat.label
         if colour and presentation(self.game).colour_names_seat:
             return colour
-        return f"Player {player + 1} ({colour})" if colour else f"Player {player + 1}"
+        number = _("Player {n}").format(n=player + 1)
+        return f"{number} ({colour})" if colour else number
 
     def _viewer(self) -> int | None:
         humans = [i for i, s in enumerate(self.seats) if s.human]
@@ -168,7 +174,7 @@ class TerminalGame:
             self.quit = True
         elif command in {"help", "?", "h"}:
             self.console.print(self.how_to_move())
-            self.console.print(HELP)
+            self.console.print(gettext(HELP))
             self._list_moves()
         elif command in {"moves", "m"}:
             self._list_moves()
@@ -181,15 +187,17 @@ class TerminalGame:
 
     def how_to_move(self) -> str:
         """How to type a move in this game, with an example that is legal right now."""
-        how = _markup(escape(presentation(self.game).how_to_move))
+        how = _markup(escape(gettext(presentation(self.game).how_to_move)))
         legal = self.state.legal_actions() if not self.state.is_terminal() else []
         example = self.state.action_to_string(legal[0]) if legal else None
-        text = f"[bold]How to move:[/] {how}"
-        return text + (f"; for example [cyan]{escape(example)}[/]." if example else ".")
+        if example:
+            return _("[bold]How to move:[/] {how}; for example [cyan]{example}[/].").format(
+                how=how, example=escape(example))
+        return _("[bold]How to move:[/] {how}.").format(how=how)
 
     def _list_moves(self) -> None:
         moves = [self.state.action_to_string(a) for a in self.state.legal_actions()]
-        self.console.print("[bold]Legal moves:[/] " + "  ".join(moves))
+        self.console.print(_("[bold]Legal moves:[/] ") + "  ".join(moves))
 
     def _play(self, text: str) -> None:
         """Apply everything ``text`` names, or nothing if any part is refused."""
@@ -198,7 +206,8 @@ class TerminalGame:
             actions = trial.string_to_actions(text)
             for action in actions:
                 if trial.current_player() != self.state.current_player():
-                    raise ParlourError(f"{text!r} goes past the end of your turn")
+                    raise ParlourError(Message("{text!r} goes past the end of your turn",
+                                               text=text))
                 trial.apply_action(trial.parse_move(trial.action_to_string(action)))
         except ParlourError as exc:
             title = self.game.get_type().long_name
@@ -206,9 +215,10 @@ class TerminalGame:
             if isinstance(exc, IllegalActionError):
                 message = illegal_message(title, exc, names)
             else:
-                message = notation_message(title, str(exc), names)
+                message = notation_message(title, text_of(exc), names)
             self.console.print(
-                f"[red]{escape(message)}[/]  (type [cyan]help[/] for how to move)"
+                f"[red]{escape(translate(message))}[/]  "
+                + _("(type [cyan]help[/] for how to move)")
             )
             return
         for action in trial.history()[len(self.state.history()):]:
@@ -218,32 +228,32 @@ class TerminalGame:
         now = len(self.state.history())
         earlier = [c for c in self._checkpoints if c < now]
         if not earlier:
-            self.console.print("[yellow]nothing to undo[/]")
+            self.console.print(_("[yellow]nothing to undo[/]"))
             return
         target = earlier[-1]
         self._checkpoints = [c for c in self._checkpoints if c <= target]
         self.state = self.game.new_state_from_actions(self.state.history()[:target])
         del self._log[target:]
         self._told = min(self._told, len(group_turns(presentation(self.game), self._log)))
-        self.console.print("[yellow]move taken back[/]")
+        self.console.print(_("[yellow]move taken back[/]"))
         player = self.state.current_player()
         self._show(player)
         self.shown_for = (player, len(self.state.history()))  # the loop need not draw it again
 
     def _announce(self) -> None:
         if not self.state.is_terminal():
-            self.console.print("[yellow]game stopped before the end[/]")
+            self.console.print(_("[yellow]game stopped before the end[/]"))
             return
         returns, scores = self.state.returns(), self.state.scores()
-        table = Table(title="Result")
-        table.add_column("seat")
-        table.add_column("player")
-        table.add_column("result")
+        table = Table(title=_("Result"))
+        table.add_column(_("seat"))
+        table.add_column(_("player"))
+        table.add_column(_("result"))
         if any(scores):
-            table.add_column("points", justify="right")
+            table.add_column(_("points"), justify="right")
         for i, _seat in enumerate(self.seats):
             row = [str(i + 1), escape(self.name(i)),
-                   "[green]won[/]" if returns[i] > 0 else "[red]lost[/]"]
+                   _("[green]won[/]") if returns[i] > 0 else _("[red]lost[/]")]
             if any(scores):
                 row.append(f"{scores[i]:g}")
             table.add_row(*row)

@@ -26,6 +26,7 @@ import numpy as np
 from parlour.core import infostate
 from parlour.core.errors import IllegalActionError, InvalidParameterError, NotationError
 from parlour.core.infostate import View
+from parlour.i18n import Message
 
 CHANCE_PLAYER = -1
 """``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``)."""
@@ -277,6 +278,26 @@ class Game(ABC):
         The inverse of :meth:`State.position`. Raises :class:`NotationError` on bad text.
         """
 
+    def rebuilds_from_view(self) -> bool:
+        """Whether :meth:`state_from_view` can rebuild a state from a player's view alone."""
+        return self.get_type().information is Information.PERFECT
+
+    def state_from_view(self, view: View, player: int) -> State[Any]:
+        """A state for ``player``'s agent to decide from, rebuilt from their view alone (what
+        a remote seat receives: a bot on a server holds no state, only views).
+
+        In a game of perfect information the view shows the whole position (its ``position``
+        text), so the state is the real one, chance still to come aside. A game with hidden
+        information would have to sample what the view hides, with the player's memory of
+        earlier views; none does yet, and this raises ``NotImplementedError``.
+        """
+        if not self.rebuilds_from_view() or not isinstance(view.get("position"), str):
+            raise NotImplementedError(
+                f"{self.get_type().long_name}: a state cannot be rebuilt from a player's view "
+                "(it hides information)"
+            )
+        return self.state_from_position(view["position"])
+
     def new_state_from_actions(self, actions: Sequence[int]) -> State[Any]:
         """Replay ``actions`` from the initial state (every game replays exactly, G-1)."""
         state = self.new_initial_state()
@@ -415,7 +436,7 @@ class State(ABC, Generic[GameT]):
 
     def _illegal_reason(self, action: int) -> tuple[str, str]:
         """``(rule id, reason)`` explaining why ``action`` is illegal here. Games refine this."""
-        return "G-2", "it is not one of the legal actions in this state"
+        return "G-2", Message("it is not one of the legal actions in this state")
 
     def apply_action(self, action: int) -> None:
         """Apply ``action`` for the player to act (or the chance player).
@@ -424,7 +445,7 @@ class State(ABC, Generic[GameT]):
         """
         if type(action) is not int:  # the common case skips these checks
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-                raise IllegalActionError(action, "G-2", "an action is an integer id")
+                raise IllegalActionError(action, "G-2", Message("an action is an integer id"))
             action = int(action)
         current = self.current_player()
         if current >= 0:
@@ -433,14 +454,16 @@ class State(ABC, Generic[GameT]):
                     raise IllegalActionError(
                         action,
                         "G-2",
-                        f"action ids run from 0 to {self._game.num_distinct_actions() - 1}",
+                        Message("action ids run from 0 to {last}",
+                                last=self._game.num_distinct_actions() - 1),
                     )
                 rule, reason = self._illegal_reason(action)
                 raise IllegalActionError(self.safe_action_string(action), rule, reason)
         elif current == TERMINAL_PLAYER:
-            raise IllegalActionError(action, "G-2", "the game is over")
+            raise IllegalActionError(action, "G-2", Message("the game is over"))
         elif action not in {a for a, p in self.chance_outcomes() if p > 0}:
-            raise IllegalActionError(action, "G-1", "it is not a possible chance outcome here")
+            raise IllegalActionError(action, "G-1",
+                                     Message("it is not a possible chance outcome here"))
         self._apply_action(action)
         self._history.append(action)
 
@@ -552,7 +575,7 @@ class State(ABC, Generic[GameT]):
         """Parse ``text`` and check it is legal now; the error names the rule if not."""
         action = self.string_to_action(text)
         if self.is_terminal():
-            raise IllegalActionError(text, "G-2", "the game is over")
+            raise IllegalActionError(text, "G-2", Message("the game is over"))
         if self.is_player_node() and not self._is_legal(action):
             rule, reason = self._illegal_reason(action)
             raise IllegalActionError(text, rule, reason)

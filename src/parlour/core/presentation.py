@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from parlour.core.game import CHANCE_PLAYER, Game, State
+from parlour.i18n import N_, Lazy, Message, translate
 
 _PRESENTATIONS: dict[str, type[Presentation]] = {}
 P = TypeVar("P", bound="type[Presentation]")
@@ -40,7 +41,7 @@ class Turn(NamedTuple):
 class Presentation:
     """The default words for a game; each game's presentation overrides what differs."""
 
-    how_to_move: ClassVar[str] = "type a move in the game's notation (`moves` lists them)"
+    how_to_move: ClassVar[str] = N_("type a move in the game's notation (`moves` lists them)")
     """The terminal's help on typing a move; words in backticks are what a player types."""
     points_label: ClassVar[str | None] = None
     """The title of the arena's mean-points column, in games whose points mean something."""
@@ -61,13 +62,25 @@ class Presentation:
 
     def turn_text(self, turn: Turn) -> str:
         """One turn of the move log in the game's own terms."""
-        return ", ".join(t or "(moved)" for t in turn.texts)
+        return joined(", ", turn.texts)
 
     def timeout_decision(self, state: State[Any]) -> int | None:
         """The action a run-out clock takes when the player to act must make a decision with
         its own short limit (a GobbleStones bluff: trust); ``None`` when no such decision is
         being made."""
         return None
+
+
+MOVED = Message("(moved)")
+"""A move the viewer may not read, in the move log."""
+
+
+def joined(separator: str, texts: Sequence[str | None]) -> str:
+    """Moves in notation one after the other, one the viewer may not read as "(moved)" (in the
+    reader's language: a :class:`parlour.i18n.Message` when there is one)."""
+    if all(texts):
+        return separator.join(t for t in texts if t)
+    return Lazy(lambda _language: separator.join(t or translate(MOVED) for t in texts))
 
 
 class Entry(NamedTuple):

@@ -43,6 +43,7 @@ from parlour.core import (
     list_games,
     load_game,
 )
+from parlour.i18n import Message
 
 FILE = "tutorial.toml"
 MAX_MOVES = 64
@@ -310,11 +311,11 @@ def attempt(tutorial: Tutorial, step: Step, moves: Sequence[int | str]) -> Attem
     for index, move in enumerate(moves):
         try:
             if index and not _turn_goes_on(state, learner):
-                raise IllegalActionError(move, "G-2", "your turn is over")
+                raise IllegalActionError(move, "G-2", Message("your turn is over"))
             actions = [move] if isinstance(move, int) else state.string_to_actions(move)
             for k, action in enumerate(actions):
                 if k and not _turn_goes_on(state, learner):
-                    raise IllegalActionError(move, "G-2", "your turn ended part-way")
+                    raise IllegalActionError(move, "G-2", Message("your turn ended part-way"))
                 _apply(state, action, learner, result)
                 result.actions.append(action)
                 script.resolve_chance(state, result)

@@ -36,6 +36,8 @@ from functools import lru_cache
 from multiprocessing.connection import Connection
 from typing import Any
 
+from parlour.agents.strengths import WORDS
+from parlour.i18n import Message
 from parlour.server.fairness import FairQueue, JobClass
 
 log = logging.getLogger("parlour.server")
@@ -48,12 +50,8 @@ WORKER_START_TIMEOUT = 60.0
 """Seconds a new worker process may take to start and import parlour."""
 
 WEB_AGENTS: dict[str, str] = {
-    "random": "Computer (random)",
-    "easy": "Computer (easy)",
-    "medium": "Computer (medium)",
-    "hard": "Computer (hard)",
-    "greedy": "Computer (greedy)",
-    "net": "Computer (learned)",
+    name: Message("Computer ({strength})", strength=WORDS[name])
+    for name in ("random", "easy", "medium", "hard", "greedy", "net")
 }
 """Agents the web table offers, each with a time budget well under :data:`AI_DEADLINE`, and
 how a seat they hold is named (``net``, the learned player, takes about 0.1 s a move and plays

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from parlour.i18n import Message, message_n
 from parlour.server.ai import AIFailure, AIRunner, AITimeout
 from parlour.server.limits import Limits, RateLimiter
 
@@ -44,10 +45,10 @@ POSITION_MAX_CHARS = 3000
 """The longest position text read: a 99 x 26 board (the game's largest) is 2,674 characters."""
 
 OUTCOME_TEXT = {
-    "x": "Black (x) wins it, whoever starts",
-    "o": "White (o) wins it, whoever starts",
-    "N": "whoever moves first in it wins",
-    "P": "whoever moves first in it loses",
+    "x": Message("Black (x) wins it, whoever starts"),
+    "o": Message("White (o) wins it, whoever starts"),
+    "N": Message("whoever moves first in it wins"),
+    "P": Message("whoever moves first in it loses"),
 }
 """A region's outcome class in a player's words (``N``, ``P``; ``x``/``o``: that colour wins)."""
 
@@ -102,27 +103,35 @@ def unsolved(
     position: str, seconds: float, nodes: int | None, spent: float | None
 ) -> dict[str, Any]:
     """The answer when the time limit struck first: nothing is guessed."""
-    searched = f" ({nodes:,} positions searched)" if nodes is not None else ""
+    limit = f"{seconds:g}"
+    if nodes is None:
+        message = Message("Not solved within {seconds} s: try a smaller position or one closer "
+                          "to the end of the game.", seconds=limit)
+    else:
+        count = f"{nodes:,}"
+        message = Message("Not solved within {seconds} s ({nodes} positions searched): try a "
+                          "smaller position or one closer to the end of the game.",
+                          seconds=limit, nodes=count)
     return {
         "solved": False,
         "position": position,
         "time_limit": seconds,
         "nodes": nodes,
         "seconds": None if spent is None else round(spent, 3),
-        "message": f"Not solved within {seconds:g} s{searched}: try a smaller position "
-                   "or one closer to the end of the game.",
+        "message": message,
     }
 
 
 def summary(mover: str, winner: str, moves: int, over: bool = False) -> str:
     """``"White (o) to move wins, with 8 winning moves."``, in the command line's words."""
+    me, other = Message(PLAYER[mover]), Message(PLAYER[winner])
     if over:
-        return f"{PLAYER[mover]} has no move left: {PLAYER[winner]} has won."
+        return Message("{mover} has no move left: {winner} has won.", mover=me, winner=other)
     if winner != mover:
-        return (f"{PLAYER[mover]} to move loses against perfect play: {PLAYER[winner]} wins "
-                f"whatever {PLAYER[mover]} plays.")
-    plural = "a winning move" if moves == 1 else f"{moves} winning moves"
-    return f"{PLAYER[mover]} to move wins, with {plural}."
+        return Message("{mover} to move loses against perfect play: {winner} wins whatever "
+                       "{mover} plays.", mover=me, winner=other)
+    return message_n("{mover} to move wins, with a winning move.",
+                     "{mover} to move wins, with {n} winning moves.", moves, mover=me)
 
 
 def _region_bits(state: Any, squares: list[str]) -> tuple[int, int]:
@@ -155,9 +164,9 @@ def describe_regions(state: Any, deadline: float) -> tuple[list[dict[str, Any]],
         entry: dict[str, Any] = {"squares": squares, "stones": len(squares), "outcome": None,
                                  "value": None, "value_note": None}
         if len(squares) > CGT_MAX_STONES:
-            entry["value_note"] = f"not worked out (over {CGT_MAX_STONES} stones)"
+            entry["value_note"] = Message("not worked out (over {n} stones)", n=CGT_MAX_STONES)
         elif time.monotonic() >= deadline:
-            entry["value_note"] = "not worked out in time"
+            entry["value_note"] = Message("not worked out in time")
         else:
             value = region_value(normal_form(*crop(rows, columns, b, w)))
             values.append(value)
@@ -166,8 +175,9 @@ def describe_regions(state: Any, deadline: float) -> tuple[list[dict[str, Any]],
             if len(written) <= VALUE_MAX_CHARS:
                 entry["value"] = written
             else:
-                entry["value_note"] = "too long to show"
-        entry["outcome_text"] = OUTCOME_TEXT.get(entry["outcome"], "not worked out in time")
+                entry["value_note"] = Message("too long to show")
+        entry["outcome_text"] = OUTCOME_TEXT.get(entry["outcome"],
+                                                 Message("not worked out in time"))
         described.append(entry)
     whole = None
     if len(values) == len(described):

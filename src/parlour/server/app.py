@@ -23,9 +23,12 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
+from parlour import i18n
 from parlour.server.accounts.accounts import Accounts
 from parlour.server.accounts.mail import Mailer
 from parlour.server.accounts.matchmaking import Matchmaker
@@ -33,13 +36,19 @@ from parlour.server.accounts.passkeys import Passkeys
 from parlour.server.accounts.ratings import Ratings
 from parlour.server.ai import AIRunner
 from parlour.server.analyse import Analyst
+from parlour.server.botapi import BotAPI
+from parlour.server.challenges import Challenges
 from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
 from parlour.server.hub import Hub
+from parlour.server.language import Language, LocalisedJSON
 from parlour.server.limits import Limits
 from parlour.server.routes import ROUTERS
 from parlour.server.routes.pages import STATIC
 from parlour.server.security import LOOPBACK_HOSTS, Guard, install_redaction
 from parlour.server.store import Store
+from parlour.server.tokens import Tokens
+from parlour.server.tournaments.runner import Runner
+from parlour.server.tournaments.service import Tournaments
 
 log = logging.getLogger("parlour.server")
 GC_THRESHOLDS = (10_000, 20, 50)
@@ -87,8 +96,14 @@ def create_app(
         app.state.ratings = ratings = Ratings(store)
         app.state.matchmaker = matchmaker = Matchmaker(
             store, limits, ratings.rating_of, hub.maker.create_paired)
+        app.state.tokens = Tokens(store, limits)
+        app.state.challenges = challenges = Challenges(store, limits, hub.maker.create_paired)
+        app.state.botapi = BotAPI(hub, challenges, ratings)
+        app.state.tournaments = tournaments = Tournaments(store, ratings.rating_of)
+        app.state.tournament_runner = rounds = Runner(tournaments, hub)
         await hub.start()
         hub.spawn(matchmaker.run())
+        hub.spawn(rounds.run())
         app.state.mailer = mailer = Mailer(store, limits, smtp, public_url)
         hub.changes.after_each(lambda table: mailer.after_change(table, hub.spawn))
         log.info("parlour server ready; tables waiting for a computer player resume now")
@@ -107,14 +122,24 @@ def create_app(
             if lock is not None:
                 lock.close()
 
-    app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+                  default_response_class=LocalisedJSON)
     app.state.secure_cookies = secure_cookies
+    app.add_middleware(Language)
     app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins,
                        allowed_hosts=allowed_hosts)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in ROUTERS:
         app.include_router(router)
+    app.add_exception_handler(HTTPException, _localised_error)
     return app
+
+
+async def _localised_error(request: Request, exc: Exception) -> JSONResponse:
+    """An HTTP error's ``detail`` in the asker's language (FastAPI's own handler otherwise)."""
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"detail": i18n.localise(exc.detail)}, status_code=exc.status_code,
+                        headers=exc.headers)
 
 
 def _freeze_startup_garbage() -> None:

@@ -12,6 +12,7 @@ import time
 from collections import deque
 from typing import Any
 
+from parlour.i18n import Message
 from parlour.server.outgoing import Connection
 from parlour.server.protocol import error
 from parlour.server.store import Store
@@ -48,9 +49,10 @@ class Chat:
             return error("archived", ARCHIVED)
         body = clean_text(text, CHAT_LENGTH)
         if not body:
-            return error("empty", "an empty message is not sent")
+            return error("empty", Message("an empty message is not sent"))
         if len(text.strip()) > CHAT_LENGTH:
-            return error("too_long", f"a chat message is at most {CHAT_LENGTH} characters")
+            return error("too_long", Message("a chat message is at most {n} characters",
+                                                n=CHAT_LENGTH))
         channel = channel_of(conn)
         seat = None if channel == "spectators" or conn.hand is None else table.focus(conn.hand)
         key = (table.id, seat if seat is not None else id(conn))
@@ -58,10 +60,13 @@ class Chat:
         now = time.time()
         if len(times) == CHAT_BURST and now - times[0] < CHAT_WINDOW:
             wait = int(CHAT_WINDOW - (now - times[0])) + 1
-            return error("rate_limited", f"at most {CHAT_BURST} messages in {CHAT_WINDOW:g} s: "
-                                         f"wait {wait} s")
+            window = f"{CHAT_WINDOW:g}"
+            return error("rate_limited", Message("at most {n} messages in {window} s: wait "
+                                                 "{wait} s", n=CHAT_BURST,
+                                                 window=window, wait=wait),
+                         scope="chat")
         times.append(now)
-        name = table.seat_name(seat) if seat is not None else "Spectator"
+        name = table.seat_name(seat) if seat is not None else Message("Spectator")
         number = await self.store.run(
             self.store.add_chat, table.id, channel, seat, name, body, now
         )

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from parlour.i18n import Message, message_n
+
 MIN_SECONDS = 5.0
 """The shortest time control a table may have (a move needs a round trip and a click)."""
 MAX_SECONDS = 7 * 24 * 3600.0
@@ -45,29 +47,35 @@ class ClockConfig:
         if data is None:
             return None
         if not isinstance(data, dict) or not data:
-            raise ClockError('a clock is {"per_move": s} or {"initial": s, "increment": s}')
+            raise ClockError(
+                Message('a clock is {"per_move": s} or {"initial": s, "increment": s}'))
         keys = set(data)
         unknown = keys - {"per_move", "initial", "increment"}
         if unknown:
-            raise ClockError(f"unknown clock field(s): {', '.join(sorted(unknown))}")
+            raise ClockError(Message("unknown clock field(s): {fields}",
+                                     fields=", ".join(sorted(unknown))))
         for key, value in data.items():
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ClockError(f"clock {key} is a number of seconds")
+                raise ClockError(Message("clock {key} is a number of seconds", key=key))
         if "per_move" in data:
             if keys != {"per_move"}:
-                raise ClockError("a per-move limit takes no initial time or increment")
+                raise ClockError(Message("a per-move limit takes no initial time or increment"))
             return cls(per_move=cls._within(float(data["per_move"]), "per_move"))
         if "initial" not in data:
-            raise ClockError("a chess clock needs its initial time")
+            raise ClockError(Message("a chess clock needs its initial time"))
         increment = float(data.get("increment", 0))
         if not 0 <= increment <= MAX_INCREMENT:
-            raise ClockError(f"the increment is 0 to {MAX_INCREMENT:g} seconds")
+            raise ClockError(Message(
+                "the increment is 0 to {max_increment:g} seconds",
+                max_increment=MAX_INCREMENT))
         return cls(initial=cls._within(float(data["initial"]), "initial"), increment=increment)
 
     @staticmethod
     def _within(value: float, name: str) -> float:
         if not MIN_SECONDS <= value <= MAX_SECONDS:
-            raise ClockError(f"clock {name} must be {MIN_SECONDS:g} s to {MAX_SECONDS:g} s")
+            raise ClockError(Message(
+                "clock {name} must be {min_seconds:g} s to {max_seconds:g} s",
+                name=name, min_seconds=MIN_SECONDS, max_seconds=MAX_SECONDS))
         return value
 
     def to_json(self) -> dict[str, float]:
@@ -79,18 +87,23 @@ class ClockConfig:
     def describe(self) -> str:
         """In a player's words: "30 s a move", "5 min + 3 s"."""
         if self.per_move is not None:
-            return f"{_span(self.per_move)} a move"
+            return Message("{span} a move", span=_span(self.per_move))
         assert self.initial is not None
-        extra = f" + {_span(self.increment)}" if self.increment else ""
-        return f"{_span(self.initial)}{extra}"
+        if self.increment:
+            return Message("{initial} + {increment}", initial=_span(self.initial),
+                           increment=_span(self.increment))
+        return _span(self.initial)
 
 
 def _span(seconds: float) -> str:
     for unit, size in (("day", 86400), ("h", 3600), ("min", 60)):
         if seconds >= size and seconds % size == 0:
             count = int(seconds // size)
-            return f"{count} {unit}{'s' if unit == 'day' and count > 1 else ''}"
-    return f"{seconds:g} s"
+            if unit == "day":
+                return message_n("{n} day", "{n} days", count)
+            return Message("{n} h", n=count) if unit == "h" else Message("{n} min", n=count)
+    shown = f"{seconds:g}"
+    return Message("{n} s", n=shown)
 
 
 @dataclass

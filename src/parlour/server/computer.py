@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from parlour.i18n import Message
 from parlour.server.ai import AIFailure, AIRunner, fallback_action, move_seed
 from parlour.server.cluster import Cluster
 from parlour.server.fairness import JobClass
@@ -98,18 +99,14 @@ class Computer:
             if table.version != version:
                 return
             action = fallback_action(table.state.legal_actions(), seed)
-            table.notice(
-                f"{table.seat_name(seat.seat)} {failure.reason} and played a random "
-                "legal move instead"
-            )
+            table.notice(Message("{name} {reason} and played a random legal move instead",
+                                 name=table.seat_name(seat.seat), reason=failure.reason))
         reply = await self._submit(table, seat, action, version)
         if reply["type"] == "error" and reply["code"] == "illegal":
             log.error("table %s: AI %s chose an illegal action", table.id, seat.agent)
             action = fallback_action(table.state.legal_actions(), seed)
-            table.notice(
-                f"{table.seat_name(seat.seat)} chose a move the rules forbid and played a "
-                "random legal move instead"
-            )
+            table.notice(Message("{name} chose a move the rules forbid and played a random legal "
+                                 "move instead", name=table.seat_name(seat.seat)))
             reply = await self._submit(table, seat, action, version)
         if reply["type"] == "error" and reply["code"] in ("storage", "conflict"):
             log.error("table %s: AI move not stored (%s); AI paused", table.id, reply["code"])

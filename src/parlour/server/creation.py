@@ -11,11 +11,13 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
 from typing import Any
 
 from parlour.agents import plays, plays_configuration
 from parlour.core import Game, Information, ParlourError, load_game
+from parlour.i18n import Message, text_of
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock, ClockConfig
 from parlour.server.limits import Limits, RateLimiter
@@ -33,7 +35,6 @@ SEAT_CHOICES = ("me", "invite", "hotseat", "ai", "open")
 """How the lobby fills a seat: the creator's own seat, a private link, another player at the
 creator's screen, a computer player (with an agent name), or a free seat that anyone may take
 from the public lobby (open tables only)."""
-
 
 Player = tuple[int, str]
 """A signed-in player: their account id and username."""
@@ -88,7 +89,8 @@ class TableMaker:
         n = game.num_players()
         kinds = list(seat_kinds) if seat_kinds else [("me", None)] + [("invite", None)] * (n - 1)
         if len(kinds) != n:
-            raise CreateError(f"{game} has {n} seats; {len(kinds)} were filled")
+            raise CreateError(Message("{game} has {n} seats; {filled} were filled", game=str(game),
+                                      n=n, filled=len(kinds)))
         seats = [self._seat(game, seat, kind, agent, names) for seat, (kind, agent)
                  in enumerate(kinds)]
         if creator is not None:
@@ -108,23 +110,21 @@ class TableMaker:
     def _seat(self, game: Game, seat: int, kind: str, agent: str | None,
               names: Sequence[str | None] | None) -> SeatData:
         if kind not in SEAT_CHOICES:
-            raise CreateError(f"seat {seat + 1}: choose one of {', '.join(SEAT_CHOICES)}")
+            raise CreateError(Message("seat {n}: choose one of {choices}", n=seat + 1,
+                                      choices=", ".join(SEAT_CHOICES)))
         if kind == "ai":
             if agent is None or not self.allows_agent(agent):
-                raise CreateError(
-                    f"seat {seat + 1}: no computer player {agent!r} here; choose one of "
-                    f"{', '.join(WEB_AGENTS)}"
-                )
+                raise CreateError(Message(
+                    "seat {n}: no computer player {agent!r} here; choose one of {choices}",
+                    n=seat + 1, agent=agent, choices=", ".join(WEB_AGENTS)))
             if not plays(agent, game.name):
-                raise CreateError(
-                    f"seat {seat + 1}: the computer player {agent!r} cannot play "
-                    f"{game.get_type().long_name}"
-                )
+                raise CreateError(Message(
+                    "seat {n}: the computer player {agent!r} cannot play {game}", n=seat + 1,
+                    agent=agent, game=game.get_type().long_name))
             if not plays_configuration(agent, game):
-                raise CreateError(
-                    f"seat {seat + 1}: {computer_name(agent)} cannot play "
-                    f"{game.get_type().long_name} with these settings"
-                )
+                raise CreateError(Message(
+                    "seat {n}: {computer} cannot play {game} with these settings", n=seat + 1,
+                    computer=computer_name(agent), game=game.get_type().long_name))
             return SeatData(seat, "ai", agent)
         if kind == "open":
             return SeatData(seat, "open", None)
@@ -155,7 +155,7 @@ class TableMaker:
             game = load_game(game_name, **params)
             config = ClockConfig.parse(clock)
         except (ParlourError, ValueError) as exc:
-            raise CreateError(str(exc)) from None
+            raise CreateError(text_of(exc)) from None
         if listed and seat_kinds is None:
             seat_kinds = [("me", None)] + [("open", None)] * (game.num_players() - 1)
         seats, hands = self.plan_seats(game, seat_kinds, names, creator)
@@ -166,8 +166,8 @@ class TableMaker:
             count = await self.store.run(self.store.open_tables_created_by, client)
             if count >= self.limits.open_tables_per_client:
                 raise QuotaError(
-                    f"you have {count} unfinished tables: finish or leave some before "
-                    "starting more",
+                    Message("you have {n} unfinished tables: finish or leave some before "
+                            "starting more", n=count),
                     retry_after=60,
                 )
         return await self._create(game, seats, hands, None, client, listed=listed,
@@ -180,25 +180,31 @@ class TableMaker:
         information (which shows every rack to whoever wrote it) only to tables where nobody
         else takes a seat: hot-seat or against the computer."""
         if any(s.kind == "open" for s in seats) and not listed:
-            raise CreateError('a free seat is for an open table: send "open": true')
+            raise CreateError(Message('a free seat is for an open table: send "open": true'))
         invited = any(h.role == "invite" for h in hands)
         if listed and invited:
-            raise CreateError("an open table fills its free seats from the lobby: no invites")
+            raise CreateError(
+                Message("an open table fills its free seats from the lobby: no invites"))
         hidden = [k for k in HIDDEN_PARAMS if k in params]
         if hidden and (invited or listed) and game.get_type().information != Information.PERFECT:
-            whom = "be open to the lobby" if listed else "have invited players"
-            raise CreateError(
-                f"a {game.get_type().long_name} table that starts from a set-up position "
-                f"cannot {whom}: the position shows every player's hidden tiles or cards to "
-                "whoever wrote it. Play it hot-seat or against the computer"
-            )
+            title = game.get_type().long_name
+            if listed:
+                raise CreateError(Message(
+                    "a {game} table that starts from a set-up position cannot be open to the "
+                    "lobby: the position shows every player's hidden tiles or cards to whoever "
+                    "wrote it. Play it hot-seat or against the computer", game=title))
+            raise CreateError(Message(
+                "a {game} table that starts from a set-up position cannot have invited "
+                "players: the position shows every player's hidden tiles or cards to whoever "
+                "wrote it. Play it hot-seat or against the computer", game=title))
 
     def check_quota(self, client: str) -> None:
         """The table-creation rate for one client (raises :class:`QuotaError`)."""
         if not self._creations.allow(client):
             wait = self._creations.retry_after(client)
             raise QuotaError(
-                f"too many new tables in a short time: try again in {wait} s", retry_after=wait
+                Message("too many new tables in a short time: try again in {wait} s",
+                        wait=wait), retry_after=wait
             )
 
     async def _create(
@@ -212,8 +218,9 @@ class TableMaker:
         listed: bool = False,
         clock: ClockConfig | None = None,
         rated: bool = False,
+        table_id: str | None = None,
     ) -> Table:
-        table_id = secrets.token_urlsafe(9)
+        table_id = table_id or secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
         now = time.time()
         state = game.new_initial_state()
@@ -246,15 +253,20 @@ class TableMaker:
         game_name: str,
         params: dict[str, Any],
         players: Sequence[tuple[int | None, str]],
-        clock: dict[str, Any],
+        clock: dict[str, Any] | None,
         rated: bool,
+        bots: Collection[int] = (),
+        table_id: str | None = None,
     ) -> tuple[str, list[str]]:
-        """A table for people the matchmaker paired (``players``: each one's account, or
-        ``None`` for a guest, and name, in seat order): one seat link each, nobody its
-        creator. Returns the table's id and the seat links."""
+        """A table for people the matchmaker or a tournament paired, or a challenge's two
+        players (``players``: each one's account, or ``None`` for a guest, and name, in seat
+        order; ``bots``: the accounts among them that are bots): one seat link each, nobody its
+        creator. Returns the table's id and the seat links. A ``table_id`` chosen beforehand (a
+        tournament's pairing) makes a second creation after a crash fail on the table's primary
+        key instead of making a second table."""
         game = load_game(game_name, **params)
         config = ClockConfig.parse(clock)
-        seats = [SeatData(i, "human", None, clean_name(name), account)
+        seats = [SeatData(i, "human", None, clean_name(name), account, account in bots)
                  for i, (account, name) in enumerate(players)]
         hands = [HandData(secrets.token_urlsafe(24), i, (i,), "matched", False, account)
                  for i, (account, _name) in enumerate(players)]
@@ -262,7 +274,8 @@ class TableMaker:
             first = players[0]
             check_rated(game, seats, hands, config,
                         None if first[0] is None else (first[0], first[1]))
-        table = await self._create(game, seats, hands, None, clock=config, rated=rated)
+        table = await self._create(game, seats, hands, None, clock=config, rated=rated,
+                                   table_id=table_id)
         return table.id, [f"/play/{h.token}" for h in hands]
 
     async def rematch(self, table: Table) -> Table:
@@ -275,8 +288,7 @@ class TableMaker:
                     return found
             n = len(table.seats)
             seats = sorted(
-                (SeatData((s.seat + 1) % n, s.kind, s.agent, s.name, s.account)
-                 for s in table.seats),
+                (replace(s, seat=(s.seat + 1) % n) for s in table.seats),
                 key=lambda s: s.seat,
             )
             hands = [
@@ -301,17 +313,18 @@ def check_rated(game: Game, seats: Sequence[SeatData], hands: Sequence[HandData]
     against the computer, and each seat is its own player's (no hot-seat, no invitation link
     a guest could open: the other seats are taken from the lobby by signed-in players)."""
     if creator is None:
-        raise CreateError("sign in to play rated games: ratings belong to accounts")
+        raise CreateError(Message("sign in to play rated games: ratings belong to accounts"))
     if clock is None:
-        raise CreateError("a rated game needs a clock: choose a time control")
+        raise CreateError(Message("a rated game needs a clock: choose a time control"))
     if any(k in game.non_default_parameters() for k in HIDDEN_PARAMS):
-        raise CreateError("a rated game starts from the game's own start, not a set-up position")
+        raise CreateError(Message(
+            "a rated game starts from the game's own start, not a set-up position"))
     if any(s.kind == "ai" for s in seats):
-        raise CreateError("a rated game is between people: no computer players")
+        raise CreateError(Message("a rated game is between people: no computer players"))
     if any(len(h.seats) > 1 for h in hands) or any(h.role == "invite" for h in hands):
-        raise CreateError(
+        raise CreateError(Message(
             "in a rated game every player sits on their own account: no hot-seat and no "
             "invitation links (open the table and others take its seats from the lobby)"
-        )
+        ))
     if not any(s.account == creator[0] for s in seats):
-        raise CreateError("a rated game's creator plays in it: keep a seat for yourself")
+        raise CreateError(Message("a rated game's creator plays in it: keep a seat for yourself"))

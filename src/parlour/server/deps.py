@@ -10,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import HTTPConnection
 
 from parlour.core import RulesVersionError
+from parlour.i18n import Message, text_of
 from parlour.server.accounts.accounts import Account, Accounts
 from parlour.server.accounts.sessions import session_id
 from parlour.server.hub import Hub
@@ -37,9 +38,9 @@ async def seat_link(request: Request, token: str) -> tuple[Table, HandData]:
     try:
         found = await hub_of(request).find_token(token)
     except RulesVersionError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     if found is None:
-        raise HTTPException(404, "no seat has this link: check it was copied whole")
+        raise HTTPException(404, Message("no seat has this link: check it was copied whole"))
     return found
 
 
@@ -50,9 +51,9 @@ async def table_by_id(request: Request, table_id: str) -> Table:
     try:
         table = await hub_of(request).table(table_id) if len(table_id) <= 32 else None
     except RulesVersionError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     if table is None:
-        raise HTTPException(404, f"no table {table_id!r}")
+        raise HTTPException(404, Message("no table {table!r}", table=table_id))
     return table
 
 
@@ -69,7 +70,7 @@ async def json_body(request: Request, model: type[M]) -> M:
     first problem otherwise."""
     body = await request.body()
     if len(body) > MAX_BODY_BYTES:
-        raise HTTPException(413, f"request body over {MAX_BODY_BYTES} bytes")
+        raise HTTPException(413, Message("request body over {n} bytes", n=MAX_BODY_BYTES))
     try:
         return model.model_validate_json(body or b"{}")
     except ValidationError as exc:
@@ -97,7 +98,7 @@ def viewer_of(table: Table, hand: HandData | None, seat: int | None) -> int | No
 def acting_seat(table: Table, hand: HandData, seat: int | None) -> int:
     """The seat a link acts for (``seat``, or the one it focuses on); 403 if it holds none."""
     if not hand.seats:
-        raise HTTPException(403, "this link holds no seat")
+        raise HTTPException(403, Message("this link holds no seat"))
     chosen = table.focus(hand) if seat is None else seat
     if chosen is None or chosen not in hand.seats:
         raise HTTPException(403, not_held(hand.seats[0] if chosen is None else chosen))
@@ -129,7 +130,7 @@ async def signed_in(request: HTTPConnection) -> Account:
     """The signed-in account; 401 for a guest."""
     account = await account_of(request)
     if account is None:
-        raise HTTPException(401, "sign in first: this needs an account")
+        raise HTTPException(401, Message("sign in first: this needs an account"))
     return account
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from parlour.i18n import Message
 from parlour.server.events import EventKind
 from parlour.server.protocol import error
 from parlour.server.table import ARCHIVED, Table
@@ -27,11 +28,11 @@ class Finisher:
             if table.archived:
                 return error("archived", ARCHIVED)
             if table.over:
-                return error("game_over", "the game is over already")
+                return error("game_over", Message("the game is over already"))
             if not table.started:
-                return error("waiting", "the game has not started: leave the seat instead")
+                return error("waiting", Message("the game has not started: leave the seat instead"))
             if seat in table.resigned:
-                return error("resigned", "you have resigned already")
+                return error("resigned", Message("you have resigned already"))
             await unit.record(EventKind.RESIGN, seat)
         return {"type": "resigned", "seat": seat}
 
@@ -40,8 +41,8 @@ class Finisher:
             if table.archived:
                 return error("archived", ARCHIVED)
             if seat in table.resigned:
-                return error("resigned", "a resigned seat stays with the computer")
+                return error("resigned", Message("a resigned seat stays with the computer"))
             if seat not in table.taken_over:
-                return error("not_taken", "your seat is yours already")
+                return error("not_taken", Message("your seat is yours already"))
             await unit.record(EventKind.RECLAIM, seat)
         return {"type": "reclaimed", "seat": seat}

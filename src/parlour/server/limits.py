@@ -108,6 +108,23 @@ class Limits:
     """Turn e-mails one account receives a day at most."""
     mail_delay: float = 60.0
     """Seconds a correspondence turn waits before its e-mail goes (a quick reply needs none)."""
+    # bots, tokens and challenges (issue 31, docs/bots.md)
+    tokens_per_account: int = 20
+    """Personal API tokens one account may hold at once."""
+    token_requests_burst: int = 120
+    """Requests one API token may make in a burst (each server process counts its own)..."""
+    token_requests_per_second: float = 20.0
+    """...and the rate that bucket refills at."""
+    challenges_open_per_account: int = 20
+    """Challenges one account may have sent and still waiting for an answer."""
+    challenges_per_minute: float = 20.0
+    """Challenges one account may send a minute (a burst of as many)."""
+    challenge_seconds: float = 600.0
+    """How long a challenge waits for its answer before it lapses."""
+    bot_streams_per_account: int = 8
+    """Event streams one bot account may hold open at once (each game stream apart)."""
+    bot_games_at_once: int = 50
+    """Unfinished games one bot account may play at once: a challenge past it is refused."""
 
     @classmethod
     def from_text(cls, text: str | None, base: Limits | None = None) -> Limits:

@@ -20,6 +20,7 @@ from typing import Any
 
 from parlour.core import IllegalActionError, State
 from parlour.games.wording import illegal_message, notation_message
+from parlour.i18n import N_, Message, text_of
 from parlour.server.outgoing import Connection
 from parlour.server.protocol import error
 from parlour.server.replay import is_table_move, note_for, resolve_chance
@@ -30,6 +31,9 @@ from parlour.server.unit import Changes, Unit
 from parlour.server.views import Note, state_payload
 
 log = logging.getLogger("parlour.server")
+STALE = N_("the table has moved on to move {now}; your move was for move {asked}: look again "
+           "and choose anew")
+"""A move sent for a position the table has left (the page shows the new one)."""
 
 Claim = Callable[[Table, int], Any]
 
@@ -106,7 +110,7 @@ class Mover:
             # (a challenge's reveal, a draw): that is seen only once it is stored.
             return error(
                 "preview_refused",
-                "that move ends your turn: send it without preview to play it",
+                Message("that move ends your turn: send it without preview to play it"),
                 **ref,
             )
         if submission.preview or not (complete or submission.partial):
@@ -134,22 +138,22 @@ class Mover:
         if table.archived:
             return error("archived", ARCHIVED, **ref)
         if table.over:
-            return error("game_over", "the game is over: no more moves", **ref)
+            return error("game_over", Message("the game is over: no more moves"), **ref)
         if not table.started:
-            return error("waiting", "the table waits for its free seats to be taken", **ref)
+            return error("waiting", Message("the table waits for its free seats to be taken"),
+                         **ref)
         if submission.at is not None and submission.at != table.version:
             return error(
                 "stale",
-                f"the table has moved on to move {table.version}; "
-                f"your move was for move {submission.at}: look again and choose anew",
+                Message(STALE, now=table.version, asked=submission.at),
                 **ref,
             )
         actor = table.state.current_player()
         if actor not in submission.seats:
             return error(
                 "not_your_turn",
-                f"it is not your turn: {table.seat_name(actor)} is to act" if actor >= 0
-                else "it is not your turn",
+                Message("it is not your turn: {name} is to act", name=table.seat_name(actor))
+                if actor >= 0 else Message("it is not your turn"),
                 to_act=actor,
                 **ref,
             )
@@ -167,13 +171,14 @@ class Mover:
         for index, step in enumerate(submission.steps, 1):
             if index > 1 and not turn_goes_on(work, actor):
                 return error(
-                    "turn_over", f"step {index}: your turn had already ended before it", **ref
+                    "turn_over", Message("step {n}: your turn had already ended before it",
+                                         n=index), **ref
                 )
             try:
                 actions = [step] if isinstance(step, int) else work.string_to_actions(step)
                 for position, action in enumerate(actions):
                     if position and not turn_goes_on(work, actor):
-                        raise IllegalActionError(step, "G-2", "your turn ended part-way")
+                        raise IllegalActionError(step, "G-2", Message("your turn ended part-way"))
                     note = note_for(work, work.move_number(), actor, action)
                     work.apply_action(action)
                     composed.notes.append(note)
@@ -183,10 +188,10 @@ class Mover:
                 text = illegal_message(table.title, exc, table.seat_names())
                 return error("illegal", text, rule=exc.rule, step=index, **ref)
             except ValueError as exc:  # NotationError and other bad input
-                text = notation_message(table.title, str(exc), table.seat_names())
+                text = notation_message(table.title, text_of(exc), table.seat_names())
                 return error("notation", text, step=index, **ref)
         if not composed.rows:
-            return error("notation", "those steps name no action", **ref)
+            return error("notation", Message("those steps name no action"), **ref)
         return composed
 
     async def _commit(
@@ -215,7 +220,8 @@ class Mover:
             return await self._after_conflict(table, submission, ref)
         except Exception:  # the database is unreachable or full: nothing was applied
             log.exception("table %s: storing an action failed", table.id)
-            return error("storage", "the action could not be stored; nothing was applied", **ref)
+            return error("storage", Message("the action could not be stored; nothing was applied"),
+                         **ref)
         table.state = work
         table.clock = clock
         table.covered &= {running} if running is not None else set()
@@ -236,8 +242,7 @@ class Mover:
             return self._ack(table, ref, table.acks[submission.client_key], duplicate=True)
         return error(
             "stale",
-            f"the table has moved on to move {table.version}; your move was for move "
-            f"{asked_at}: look again and choose anew",
+            Message(STALE, now=table.version, asked=asked_at),
             **ref,
         )
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from parlour.server.ai import WEB_AGENTS
+from parlour.agents.strengths import WORDS
+from parlour.i18n import Message
 
 MAX_NAME = 24
 """The longest display name, in characters (longer names are cut)."""
@@ -32,8 +33,10 @@ def clean_name(text: str | None) -> str | None:
 
 
 def computer_name(agent: str | None) -> str:
-    """A computer seat's name, by its strength: ``"Computer (hard)"``, ``"Computer (learned)"``."""
-    return WEB_AGENTS.get(agent or "random", f"Computer ({agent})")
+    """A computer seat's name, by its strength: ``"Computer (hard)"`` (in the reader's words:
+    the strengths the web table offers are translated, another program keeps its name)."""
+    strength = agent or "random"
+    return Message("Computer ({strength})", strength=WORDS.get(strength, strength))
 
 
 def seat_display_name(kind: str, agent: str | None, name: str | None) -> str | None:

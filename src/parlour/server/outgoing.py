@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Hashable
 from typing import Any
 
+from parlour import i18n
 from parlour.server.limits import Limits, RateLimiter
 from parlour.server.store import HandData
 
@@ -51,8 +52,9 @@ class Outbox:
 
 
 class Connection:
-    """One websocket: the hand it speaks for (``None``: a spectator), the messages waiting to
-    be sent to it, and the rate at which it may send."""
+    """One websocket: the hand it speaks for (``None``: a spectator), the language it reads
+    (the context's when it opened), the messages waiting to be sent to it, and the rate at
+    which it may send."""
 
     def __init__(
         self,
@@ -62,6 +64,7 @@ class Connection:
         outbox: Outbox | None = None,
     ) -> None:
         self.hand = hand
+        self.language = i18n.current()
         self.closed = False
         self.limits = limits or Limits()
         self.client = client
@@ -73,7 +76,8 @@ class Connection:
         self._ready = asyncio.Event()
 
     def send(self, message: dict[str, Any]) -> None:
-        self.send_encoded(str(message.get("type", "")), encode(message))
+        self.send_encoded(str(message.get("type", "")),
+                          encode(i18n.localise(message, self.language)))
 
     def send_encoded(self, kind: str, text: str) -> None:
         """Queue an encoded message of ``kind`` (a ``state`` replaces one still waiting)."""

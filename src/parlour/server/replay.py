@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from parlour.core import CHANCE_PLAYER, RulesVersionError, State, load_game
+from parlour.i18n import Message, message_n
 from parlour.server.clocks import Clock, ClockConfig
 from parlour.server.events import AfterTimeout, Ending, EventKind
 from parlour.server.store import ActionData, EventData, SeatData, TableData
@@ -96,27 +97,29 @@ def _timed_out(table: Table, event: EventData) -> None:
     then = event.data.get("then")
     if then == AfterTimeout.LOST:
         table.outcome = loss(table, seat, Ending.TIME)
-        table.notice(f"{table.seat_name(seat)} ran out of time and loses")
+        table.notice(Message("{name} ran out of time and loses", name=table.seat_name(seat)))
     elif then == AfterTimeout.COMPUTER:
         table.covered.add(seat)
         table.timeouts[seat] = int(event.data.get("count", 1))
-        table.notice(f"{table.seat_name(seat)} ran out of time: the computer plays this turn")
+        table.notice(Message("{name} ran out of time: the computer plays this turn",
+                             name=table.seat_name(seat)))
     elif then == AfterTimeout.TRUST:
-        table.notice(f"{table.seat_name(seat)} ran out of time and trusts the play")
+        table.notice(Message("{name} ran out of time and trusts the play",
+                             name=table.seat_name(seat)))
 
 
 def _taken_over(table: Table, event: EventData) -> None:
     if event.seat is not None:
         table.taken_over.add(event.seat)
-        table.notice(f"The computer holds {table.seat_name(event.seat)}'s seat until they "
-                     "come back")
+        table.notice(Message("The computer holds {name}'s seat until they come back",
+                             name=table.seat_name(event.seat)))
 
 
 def _reclaimed(table: Table, event: EventData) -> None:
     if event.seat is not None:
         table.taken_over.discard(event.seat)
         table.timeouts.pop(event.seat, None)
-        table.notice(f"{table.seat_name(event.seat)} is back")
+        table.notice(Message("{name} is back", name=table.seat_name(event.seat)))
 
 
 def _resigned(table: Table, event: EventData) -> None:
@@ -125,19 +128,21 @@ def _resigned(table: Table, event: EventData) -> None:
         return
     if table.game.num_players() == 2:
         table.outcome = loss(table, seat, Ending.RESIGNATION)
-        table.notice(f"{table.seat_name(seat)} resigns")
+        table.notice(Message("{name} resigns", name=table.seat_name(seat)))
     else:
         table.resigned.add(seat)
         table.taken_over.add(seat)
-        table.notice(f"{table.seat_name(seat)} resigns: the computer plays their seat")
+        table.notice(Message("{name} resigns: the computer plays their seat",
+                             name=table.seat_name(seat)))
 
 
 def _undone(table: Table, event: EventData) -> None:
-    table.notice("A move was taken back")
+    table.notice(Message("A move was taken back"))
 
 
 def _started(table: Table, event: EventData) -> None:
-    table.notice(f"The game starts with {event.data.get('players')} players")
+    table.notice(message_n("The game starts with {n} player", "The game starts with {n} players",
+                           int(event.data.get("players") or 0)))
     table.tick(event.created_at)
 
 

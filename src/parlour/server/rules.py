@@ -32,8 +32,12 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
+from markupsafe import Markup
 
+from parlour import i18n
 from parlour.core import CHANCE_PLAYER, game_class, list_games, load_game
+from parlour.i18n.text import translate_markdown
+from parlour.server.templating import render
 
 FILE = "rules.md"
 FIGURE_KEYS = frozenset({"position", "params", "moves", "viewer", "caption"})
@@ -109,50 +113,26 @@ def _renderer(game: str) -> MarkdownIt:
     return md
 
 
-@lru_cache(maxsize=16)
 def rules_html(game: str) -> str | None:
-    """The player's rules of ``game`` as HTML (its pictures drawn by the page), or ``None``."""
+    """The player's rules of ``game`` as HTML (its pictures drawn by the page), or ``None``, in
+    the current language: each paragraph, heading, list item and caption from the catalog
+    (:mod:`parlour.i18n.text`), an untranslated one left in English."""
+    return _rules_html(game, i18n.current())
+
+
+@lru_cache(maxsize=64)
+def _rules_html(game: str, language: str) -> str | None:
     text = rules_markdown(game)
     if text is None:
         return None
-    return _renderer(game).render(text)
+    with i18n.using(language):
+        return _renderer(game).render(translate_markdown(text))
 
 
 # -- the page -----------------------------------------------------------------------------
-RULES_PAGE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} rules · parlour</title>
-<link rel="stylesheet" href="/static/parlour.css">
-<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-<script type="module" src="/static/js/rules.js"></script>
-</head>
-<body data-game="{game}">
-<header class="bar">
-  <p class="brand"><a href="/">parlour</a> · {title}</p>
-  <span class="spacer"></span>
-  <a class="button quiet" href="/learn/{game}">Learn to play</a>
-</header>
-<main class="rules-page">
-  <p class="back"><a href="/?game={game}">← Back to the games</a></p>
-  <article class="rules">
-{body}
-  </article>
-  <p class="rules-next">
-    <a class="button" href="/learn/{game}">Learn to play, step by step</a>
-    <a class="button quiet" href="/?game={game}">Play {title}</a>
-  </p>
-</main>
-</body>
-</html>
-"""
-"""The page around a game's rules text (this module's player strings)."""
-
-
 def rules_page(game: str, body: str) -> str:
     """The whole ``/rules/GAME`` page around ``body`` (:func:`rules_html`): the site's header, a
-    way back to the lobby, the viewport meta, links to the tutorial and to a game."""
-    title = html.escape(game_class(game).game_type.long_name)
-    return RULES_PAGE.format(title=title, game=html.escape(game), body=body)
+    way back to the lobby, the viewport meta, links to the tutorial and to a game (the
+    template ``rules.html``, in the reader's language)."""
+    return render("rules.html", title=game_class(game).game_type.long_name, game=game,
+                  body=Markup(body))

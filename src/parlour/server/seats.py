@@ -10,8 +10,10 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
+from parlour.i18n import Message
 from parlour.server.events import EventKind
 from parlour.server.names import clean_name
 from parlour.server.registry import Registry
@@ -54,14 +56,14 @@ class Seats:
         take another seat at the same moment): the seat is either taken with its link given,
         or left free."""
         async with self.changes.at(table) as unit:
-            self._check_free(table, seat, "that seat is not free any more: choose another")
+            self._check_free(table, seat, Message("that seat is not free any more: choose another"))
             if account is not None and any(s.account == account for s in table.seats):
-                raise SeatError("you have a seat at this table already")
+                raise SeatError(Message("you have a seat at this table already"))
             data = {} if account is None else {"account": account, "name": name}
             taken, hand = await self._store(unit, seat, "human", EventKind.JOIN, data,
                                             secrets.token_urlsafe(24), account)
             if not taken or hand is None:
-                raise SeatError("that seat was just taken: choose another")
+                raise SeatError(Message("that seat was just taken: choose another"))
         return hand
 
     @staticmethod
@@ -98,13 +100,13 @@ class Seats:
     async def fill(self, table: Table, seat: int, agent: str) -> None:
         """The creator fills a free seat with a computer player."""
         if not self.allows_agent(agent):
-            raise SeatError(f"no computer player {agent!r} here")
+            raise SeatError(Message("no computer player {agent!r} here", agent=agent))
         async with self.changes.at(table) as unit:
-            self._check_free(table, seat, "that seat is not free any more")
+            self._check_free(table, seat, Message("that seat is not free any more"))
             taken, _ = await self._store(unit, seat, "ai", EventKind.FILL, {"agent": agent},
                                          None)
             if not taken:
-                raise SeatError("that seat was just taken")
+                raise SeatError(Message("that seat was just taken"))
 
     async def start_early(self, table: Table) -> None:
         """The creator starts an open table with the players seated so far, where the game
@@ -118,18 +120,18 @@ class Seats:
             if table.archived:
                 raise SeatError(ARCHIVED)
             if table.started:
-                raise SeatError("the game has started already")
+                raise SeatError(Message("the game has started already"))
             if any(n.player >= 0 for n in table.notes):
-                raise SeatError("someone has moved already")
+                raise SeatError(Message("someone has moved already"))
             seated = [s for s in table.seats if s.kind != "open"]
             kind = table.game.get_type()
             if "players" not in type(table.game).parameters or not (
                 kind.min_num_players <= len(seated) <= kind.max_num_players
             ):
-                raise SeatError(
-                    f"{kind.long_name} needs {kind.min_num_players} to {kind.max_num_players} "
-                    f"players: fill a free seat with the computer instead"
-                )
+                raise SeatError(Message(
+                    "{game} needs {low} to {high} players: fill a free seat with the computer "
+                    "instead", game=kind.long_name, low=kind.min_num_players,
+                    high=kind.max_num_players))
             await self._restart(table, seated)
         await self.reload(table)
 
@@ -137,8 +139,7 @@ class Seats:
         renumber = {s.seat: i for i, s in enumerate(seated)}
         params = {**table.game.non_default_parameters(), "players": len(seated)}
         game = type(table.game)(**params)
-        seats = tuple(SeatData(renumber[s.seat], s.kind, s.agent, s.name, s.account)
-                      for s in seated)
+        seats = tuple(replace(s, seat=renumber[s.seat]) for s in seated)
         hands = tuple(
             HandData(h.token, h.hand, tuple(renumber[x] for x in h.seats if x in renumber),
                      h.role, h.creator, h.account)
@@ -170,7 +171,7 @@ class Seats:
                 return
             await self.store.run(self.store.set_seat_names, table.id, names)
             table.seats = tuple(
-                SeatData(s.seat, s.kind, s.agent, names.get(s.seat, s.name), s.account)
+                replace(s, name=names.get(s.seat, s.name))
                 if s.seat in names
                 else s
                 for s in table.seats

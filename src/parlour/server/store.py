@@ -92,6 +92,8 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the player's name
     account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     """The account that holds the seat (issue 29), if its player was signed in."""
+    bot: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    """The seat's account is a bot account (issue 31): shown as such at the table."""
 
 
 class HandRow(Base):
@@ -191,6 +193,8 @@ class SeatData:
     name: str | None = None
     account: int | None = None
     """The account holding the seat (its name is then the account's username)."""
+    bot: bool = False
+    """That account is a bot's (issue 31): a program plays the seat through the Bot API."""
 
 
 @dataclass(frozen=True)
@@ -368,7 +372,8 @@ class Store:
             connection.execute(
                 insert(SeatRow),
                 [{"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
-                  "name": s.name, "account_id": s.account} for s in seats],
+                  "name": s.name, "account_id": s.account, "bot": s.bot or None}
+                 for s in seats],
             )
             connection.execute(
                 insert(HandRow),
@@ -542,8 +547,8 @@ class Store:
                 finished=row.finished,
                 rematch_of=row.rematch_of,
                 rematch_id=row.rematch_id,
-                seats=tuple(SeatData(s.seat, s.kind, s.agent, s.name, s.account_id)
-                            for s in seats),
+                seats=tuple(SeatData(s.seat, s.kind, s.agent, s.name, s.account_id,
+                                     bool(s.bot)) for s in seats),
                 hands=tuple(
                     HandData(h.token, h.hand, tuple(h.seats), h.role, h.creator, h.account_id)
                     for h in hands
@@ -937,7 +942,8 @@ class Store:
             connection.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             connection.execute(insert(SeatRow), [
                 {"table_id": table_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
-                 "name": s.name, "account_id": s.account} for s in seats
+                 "name": s.name, "account_id": s.account, "bot": s.bot or None}
+                for s in seats
             ])
             for hand in hands:
                 connection.execute(

@@ -17,7 +17,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from parlour import i18n
 from parlour.core import CHANCE_PLAYER, Game, State, presentation
+from parlour.i18n import Message
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock
 from parlour.server.names import seat_display_name
@@ -27,7 +29,7 @@ from parlour.server.views import Note, is_public, public_params, state_payload, 
 
 log = logging.getLogger("parlour.server")
 
-ARCHIVED = "this table was archived: it can be replayed, not played"
+ARCHIVED = Message("this table was archived: it can be replayed, not played")
 """What every change to an archived table is refused with (code ``archived``)."""
 NOTICES = 5
 """How many of a table's recent notices (a computer player's move cut short...) each state
@@ -153,10 +155,12 @@ class Table:
         as players count (the API's ``seat`` fields count from 0, as OpenSpiel does)."""
         held = self.seats[seat]
         if held.kind == "ai" and held.agent:
-            return WEB_AGENTS.get(held.agent, f"Computer ({held.agent})")
+            return WEB_AGENTS.get(held.agent, Message("Computer ({strength})",
+                                                      strength=held.agent))
         if held.kind == "open":
-            return f"Free seat {seat + 1}"
-        return held.name or f"Player {seat + 1}"  # a person's chosen name, when they gave one
+            return Message("Free seat {n}", n=seat + 1)
+        # a person's chosen name, when they gave one
+        return held.name or Message("Player {n}", n=seat + 1)
 
     def notice(self, text: str) -> None:
         """Tell everyone at the table something the game itself does not show."""
@@ -197,6 +201,7 @@ class Table:
                     "name": seat_display_name(s.kind, s.agent, s.name),
                     "online": self.online(s.seat),
                     "account": s.account is not None,
+                    "bot": s.bot,
                 }
                 for s in self.seats
             ],
@@ -239,12 +244,17 @@ class Table:
             return None
 
     def broadcast(self) -> None:
-        """Send every listener its own message (built and encoded once per hand)."""
-        cache: dict[int | None, str] = {}
+        """Send every listener its own message (built once per hand, encoded once per hand
+        and language)."""
+        built: dict[int | None, dict[str, Any]] = {}
+        cache: dict[tuple[int | None, str], str] = {}
         for conn in list(self.connections):
-            key = None if conn.hand is None else conn.hand.hand
+            hand = None if conn.hand is None else conn.hand.hand
+            key = (hand, conn.language)
             if key not in cache:
-                cache[key] = encode(self.message(conn.hand))
+                if hand not in built:
+                    built[hand] = self.message(conn.hand)
+                cache[key] = encode(i18n.localise(built[hand], conn.language))
             conn.send_encoded("state", cache[key])
 
 

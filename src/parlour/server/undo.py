@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from parlour.core import CHANCE_PLAYER
+from parlour.i18n import Message
 from parlour.server.events import EventKind
 from parlour.server.protocol import error
 from parlour.server.store import EventData, Store
@@ -26,11 +27,11 @@ def undo_refusal(table: Table) -> str | None:
     if table.archived:
         return ARCHIVED
     if table.game.num_players() != 2 or not is_public(table.game):
-        return "undo is offered in two-player games of perfect information only"
+        return Message("undo is offered in two-player games of perfect information only")
     if table.clock is not None:
-        return "undo is not offered at a table with a clock"
+        return Message("undo is not offered at a table with a clock")
     if table.over:
-        return "the game is over"
+        return Message("the game is over")
     return None
 
 
@@ -68,16 +69,17 @@ class Takebacker:
             if answer == "ask":
                 start = last_turn_start(table, seat)
                 if start is None:
-                    return error("undo_refused", "there is no move of yours to take back")
+                    return error("undo_refused", Message("there is no move of yours to take back"))
                 table.undo_request = {"by": seat, "from": start, "version": table.version}
                 unit.show()
                 return {"type": "undo", "state": "asked"}
             if request is None or request["by"] == seat:
-                return error("undo_refused", "there is no request of your opponent's to answer")
+                return error("undo_refused",
+                             Message("there is no request of your opponent's to answer"))
             table.undo_request = None
             if answer == "decline" or request["version"] != table.version:
-                table.notice("The request to take a move back was declined"
-                             if answer == "decline" else "The table moved on: no undo")
+                table.notice(Message("The request to take a move back was declined")
+                             if answer == "decline" else Message("The table moved on: no undo"))
                 unit.show()
                 return {"type": "undo", "state": "declined"}
             await self._take_back(table, request)

@@ -7,21 +7,24 @@ from collections.abc import Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from parlour.i18n import _
+
 FILES = "abcdefghijklmnopqrstuvwxyz"
 STONE = {"o": ("○", "bold white"), "x": ("●", "bold red"), ".": ("·", "dim")}
 
 
 def render(view: dict, names: Sequence[str] | None = None) -> RenderableType:
     board, side = view["position"].split()
-    to_move = "White (o)" if side == "o" else "Black (x)"
-    status = "game over" if view.get("terminal") else f"{to_move} to move"
+    to_move = _("White (o)") if side == "o" else _("Black (x)")
+    status = _("game over") if view.get("terminal") else _("{player} to move").format(
+        player=to_move)
     if "rows" not in view:  # the graph variant (C7)
         marks = dict(zip(view["nodes"], board, strict=True))
         text = Text()
         for node in view["nodes"]:
             glyph, style = STONE[marks[node]]
             text.append(f"{node}:", style="cyan").append(glyph + "  ", style=style)
-        edges = Text("edges: " + " ".join(f"{a}-{b}" for a, b in view["edges"]), style="dim")
+        edges = Text(_("edges: ") + " ".join(f"{a}-{b}" for a, b in view["edges"]), style="dim")
         return Group(text, edges, Text(status, style="bold"))
     ranks = board.split("/")
     width = len(str(len(ranks)))

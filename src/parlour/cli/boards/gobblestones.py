@@ -14,6 +14,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from parlour.i18n import _, ngettext
+
 FILES = "abcdefghijklmno"
 SIZE = 15
 COLOURS = "RYGBP"
@@ -70,10 +72,10 @@ def _board(view: dict) -> Text:
 
 
 def _rack(view: dict) -> Text:
-    text = Text("Your rack: ", style="bold")
+    text = Text(_("Your rack: "), style="bold")
     rack = view["rack"] or ""
     if not rack:
-        text.append("empty", style="dim")
+        text.append(_("empty"), style="dim")
     for letter in rack:
         text.append(f" {letter} ", style=SQUARE[letter][0])
         text.append(" ")
@@ -82,11 +84,11 @@ def _rack(view: dict) -> Text:
 
 def _turned_up(view: dict, names: Sequence[str]) -> Text:
     """Every rack, once the game is over (G-5)."""
-    text = Text("Racks turned up:", style="bold")
+    text = Text(_("Racks turned up:"), style="bold")
     for seat, rack in enumerate(view["racks"]):
         text.append(f"  {names[seat]}: ")
         if not rack:
-            text.append("empty", style="dim")
+            text.append(_("empty"), style="dim")
         for letter in rack:
             text.append(f" {letter} ", style=SQUARE[letter][0])
     return text
@@ -95,31 +97,33 @@ def _turned_up(view: dict, names: Sequence[str]) -> Text:
 def _status(view: dict, names: Sequence[str]) -> Text:
     phase = view["phase"]
     if phase == "board":
-        return Text("Laying out the board...", style="bold")
+        return Text(_("Laying out the board..."), style="bold")
     if phase == "deal":
-        return Text(f"Dealing tiles: {names[view['drawer']]} draws", style="bold")
+        return Text(_("Dealing tiles: {name} draws").format(name=names[view["drawer"]]),
+                    style="bold")
     if phase == "draw":
         count = view["to_draw"]
-        return Text(f"{names[view['drawer']]} draws {count} tile{'' if count == 1 else 's'}",
-                    style="bold")
+        return Text(ngettext("{name} draws {n} tile", "{name} draws {n} tiles", count).format(
+            name=names[view["drawer"]], n=count), style="bold")
     if phase == "end":
-        won = " and ".join(names[p] for p, r in enumerate(view["returns"]) if r > 0)
-        return Text(f"Game over: {won} won.", style="bold green")
+        won = _(" and ").join(names[p] for p, r in enumerate(view["returns"]) if r > 0)
+        return Text(_("Game over: {names} won.").format(names=won), style="bold green")
     if phase == "challenge":
         return Text(
-            f"{names[view['decider']]}: challenge or trust {names[view['turn']]}'s play?",
+            _("{decider}: challenge or trust {mover}'s play?").format(
+                decider=names[view["decider"]], mover=names[view["turn"]]),
             style="bold yellow",
         )
-    return Text(f"{names[view['turn']]} to play", style="bold")
+    return Text(_("{name} to play").format(name=names[view["turn"]]), style="bold")
 
 
 def _scores(view: dict, names: Sequence[str]) -> Table:
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
-    table.add_column("player")
-    table.add_column("points", justify="right")
-    table.add_column("tiles in rack", justify="right")
+    table.add_column(_("player"))
+    table.add_column(_("points"), justify="right")
+    table.add_column(_("tiles in rack"), justify="right")
     for seat, (score, size) in enumerate(zip(view["scores"], view["rack_sizes"], strict=True)):
-        label = names[seat] + (" (you)" if seat == view["player"] else "")
+        label = names[seat] + (_(" (you)") if seat == view["player"] else "")
         if seat == view["to_act"]:
             label = "▶ " + label
         table.add_row(label, str(score), str(size))
@@ -130,9 +134,11 @@ def _last_challenge(view: dict, names: Sequence[str]) -> Text | None:
     last = view["last_challenge"]
     if last is None:
         return None
-    verdict = "the play was right" if last["correct"] else "the play was wrong"
-    text = Text(f"Last challenge: {names[last['challenger']]} challenged "
-                f"{names[last['player']]}, {verdict}: ", style="dim")
+    template = (_("Last challenge: {challenger} challenged {mover}, the play was right: ")
+                if last["correct"] else
+                _("Last challenge: {challenger} challenged {mover}, the play was wrong: "))
+    text = Text(template.format(challenger=names[last["challenger"]],
+                                mover=names[last["player"]]), style="dim")
     for name, colour in last["tiles"]:
         text.append(f"{name}=")
         text.append(colour, style=SQUARE[colour][0])
@@ -143,25 +149,27 @@ def _last_challenge(view: dict, names: Sequence[str]) -> Text | None:
 def _legend(view: dict) -> Text:
     """What the board's marks mean, in players' words."""
     parts: list[tuple[str, str] | str] = [
-        ("Y4", SQUARE["Y"][0]), (" a yellow square worth 4   ", "dim"),
-        ("*", "bold"), (" a centre square (the first play covers one)   ", "dim"),
-        (" ● ", f"bold white on {TILE_BG}"), (" a tile   ", "dim"),
+        ("Y4", SQUARE["Y"][0]), (_(" a yellow square worth 4   "), "dim"),
+        ("*", "bold"), (_(" a centre square (the first play covers one)   "), "dim"),
+        (" ● ", f"bold white on {TILE_BG}"), (_(" a tile   "), "dim"),
     ]
     if view["bluff"]:
-        parts += [(" 2 ", f"bold white on {DOWN_BG}"), (" a face-down tile of player 2   ", "dim")]
-    parts += [("[Y]", f"bold on {PENDING_BG}"), (" your play so far", "dim")]
+        parts += [(" 2 ", f"bold white on {DOWN_BG}"),
+                  (_(" a face-down tile of player 2   "), "dim")]
+    parts += [("[Y]", f"bold on {PENDING_BG}"), (_(" your play so far"), "dim")]
     return Text.assemble(*parts)
 
 
 def render(view: dict, names: Sequence[str] | None = None) -> RenderableType:
     """The board, the scores, the viewer's rack and whose turn it is; ``names`` are the seats'
     names as the players call them (by default "Player 1", "Player 2"...)."""
-    names = list(names or [f"Player {i + 1}" for i in range(len(view["scores"]))])
+    names = list(names or [_("Player {n}").format(n=i + 1) for i in range(len(view["scores"]))])
     bag = view["bag"]
     title = Text.assemble(("GobbleStones", "bold"),
-                          " (bluffing)" if view["bluff"] else "",
-                          f" · turn {view['turns'] + 1} · {bag} tile{'' if bag == 1 else 's'}"
-                          " left in the bag")
+                          _(" (bluffing)") if view["bluff"] else "",
+                          _(" · turn {n} · ").format(n=view["turns"] + 1),
+                          ngettext("{n} tile left in the bag", "{n} tiles left in the bag",
+                                   bag).format(n=bag))
     parts: list[RenderableType] = [title, _board(view), _legend(view), _scores(view, names)]
     if view.get("racks") is not None:
         parts.append(_turned_up(view, names))

@@ -15,6 +15,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from parlour.i18n import _, gettext, ngettext
+
 TREASURE_STYLE = {
     "coins": "bold yellow",
     "ruby": "bold red",
@@ -31,20 +33,20 @@ BAR = 20
 def render(view: dict[str, Any], names: Sequence[str] | None = None) -> RenderableType:
     """The whole table as a Rich renderable; ``names`` are the seats' names as the players
     call them (by default "Player 1", "Player 2"...)."""
-    names = list(names or [f"Player {i + 1}" for i in range(len(view["planks"]))])
+    names = list(names or [_("Player {n}").format(n=i + 1) for i in range(len(view["planks"]))])
     return Group(_title(view, names), _pontoon(view), _planks(view, names), _piles(view))
 
 
 def _title(view: dict[str, Any], names: Sequence[str]) -> Text:
-    text = Text(f"Stomp the Plank · turn {view['turn']} · ", style="bold")
+    text = Text(_("Stomp the Plank · turn {n} · ").format(n=view["turn"]), style="bold")
     if view["terminal"]:
         text.append(_ending(view, names), style="bold red")
     else:
         who = f"{names[view['active']]}:"
         doing = {
-            "start": "must draw",
-            "choose": "draw or stop",
-            "card": "reveals a card",
+            "start": _("must draw"),
+            "choose": _("draw or stop"),
+            "card": _("reveals a card"),
         }[view["phase"]]
         text.append(f"{who} {doing}", style="bold cyan")
     return text
@@ -53,12 +55,13 @@ def _title(view: dict[str, Any], names: Sequence[str]) -> Text:
 def _ending(view: dict[str, Any], names: Sequence[str]) -> str:
     end = view["end"]
     if end == "turn-limit":
-        return "turn limit reached: no one lost"
+        return _("turn limit reached: no one lost")
     if end == "last-spot":
-        return f"{names[view['active']]} filled the pontoon and wins!"
-    lost = " and ".join(names[p] for p in view["losers"])
-    how = "tipped under the crates" if end == "tip-stop" else "stepped into the water"
-    return f"{lost} {how}: overboard!"
+        return _("{name} filled the pontoon and wins!").format(name=names[view["active"]])
+    lost = _(" and ").join(names[p] for p in view["losers"])
+    if end == "tip-stop":
+        return _("{names} tipped under the crates: overboard!").format(names=lost)
+    return _("{names} stepped into the water: overboard!").format(names=lost)
 
 
 def _pontoon(view: dict[str, Any]) -> Panel:
@@ -66,19 +69,27 @@ def _pontoon(view: dict[str, Any]) -> Panel:
     crates, pontoon = view["crates"], view["pontoon"]
     cards = []
     for i in range(view["spots"]):
-        prize = "WIN" if i >= len(crates) else f"{crates[i]} crate{'' if crates[i] == 1 else 's'}"
-        table.add_column(f"spot {i + 1}\n{prize}", justify="center", min_width=9)
+        prize = (_("WIN") if i >= len(crates)
+                 else ngettext("{n} crate", "{n} crates", crates[i]).format(n=crates[i]))
+        table.add_column(_("spot {n}").format(n=i + 1) + f"\n{prize}", justify="center",
+                         min_width=9)
         if i < len(pontoon):
-            cards.append(Text(pontoon[i], style=TREASURE_STYLE.get(pontoon[i], "")))
+            cards.append(Text(_card(pontoon[i]), style=TREASURE_STYLE.get(pontoon[i], "")))
         else:
             cards.append(Text("·", style="dim"))
     table.add_row(*cards)
-    return Panel(table, title="pontoon", expand=False)
+    return Panel(table, title=_("pontoon"), expand=False)
+
+
+def _card(name: str) -> str:
+    """A treasure as the reader names it ("coins": "Coins", "Pièces" in French)."""
+    return gettext(name.capitalize()).lower()
 
 
 def _planks(view: dict[str, Any], names: Sequence[str]) -> Panel:
     table = Table(box=box.SIMPLE, show_header=True, header_style="bold")
-    for column in ("", "player", "crates", "step", "balance", "plank: █ load ░ room"):
+    for column in ("", _("player"), _("crates"), _("step"), _("balance"),
+                   _("plank: █ load ░ room")):
         table.add_column(column)
     tip_at, weight = view["tip_at"], view["step_weight"]
     losers = set(view["losers"])
@@ -89,19 +100,21 @@ def _planks(view: dict[str, Any], names: Sequence[str]) -> Panel:
         filled = min(BAR, round(BAR * load / tip_at)) if tip_at else BAR
         bar = Text("█" * filled, style="red" if seat in losers else "yellow")
         bar.append("░" * (BAR - filled), style="green")
-        name = names[seat] + (" (you)" if seat == view["player"] else "")
+        name = names[seat] + (_(" (you)") if seat == view["player"] else "")
         table.add_row(
             mark, name, str(plank["crates"]), str(plank["step"]),
             Text(str(plank["balance"]), style="bold red" if plank["balance"] <= weight else ""),
             bar,
         )
-    return Panel(table, title=f"planks (tip at {tip_at}, a step weighs {weight})", expand=False)
+    return Panel(table, title=_("planks (tip at {tip}, a step weighs {weight})").format(
+        tip=tip_at, weight=weight), expand=False)
 
 
 def _piles(view: dict[str, Any]) -> Text:
-    text = Text(f"supply {view['supply']}/{view['supply_total']} crates · ")
-    text.append(f"draw pile {view['draw_pile']} cards, unseen: ")
-    text.append("  ".join(f"{name} {count}" for name, count in view["unseen"].items()))
-    text.append("\ndiscards: ")
-    text.append("  ".join(f"{name} {count}" for name, count in view["discards"].items()))
+    text = Text(_("supply {n}/{total} crates · ").format(n=view["supply"],
+                                                        total=view["supply_total"]))
+    text.append(_("draw pile {n} cards, unseen: ").format(n=view["draw_pile"]))
+    text.append("  ".join(f"{_card(name)} {count}" for name, count in view["unseen"].items()))
+    text.append(_("\ndiscards: "))
+    text.append("  ".join(f"{_card(name)} {count}" for name, count in view["discards"].items()))
     return text

@@ -11,6 +11,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from parlour.i18n import N_, _, gettext
+
 BOARD_BG = "grey23"
 MARBLE = {  # letter -> (glyph, style)
     "w": ("●", f"bold bright_white on {BOARD_BG}"),
@@ -33,7 +35,7 @@ SWATCH = {name: MARBLE[letter][1].split(" on ")[0] for name, letter in (
     ("white", "w"), ("yellow", "y"), ("red", "r"), ("blue", "b"), ("green", "g"), ("black", "k"),
     ("cat's eye", "c"),
 )}
-STATUS = {"first": "first turn to come", "on": "on the board", "out": "out"}
+STATUS = {"first": N_("first turn to come"), "on": N_("on the board"), "out": N_("out")}
 FILES = "abcdefg"
 
 
@@ -64,38 +66,42 @@ def _board(view: dict) -> Text:
 
 
 def _heading(view: dict, names: Sequence[str]) -> Text:
-    goal = "a single round" if view["single_round"] else f"first to {view['target']} points"
-    text = Text.assemble(("Stomple", "bold"), f" · round {view['round']} · {goal}\n")
+    goal = (_("a single round") if view["single_round"]
+            else _("first to {n} points").format(n=view["target"]))
+    text = Text.assemble(("Stomple", "bold"),
+                         _(" · round {n} · {goal}").format(n=view["round"], goal=goal) + "\n")
     phase = view["phase"]
     if phase == "deal":
-        text.append("Dealing the marbles...")
+        text.append(_("Dealing the marbles..."))
     elif phase == "draw":
-        text.append("Drawing stompers...")
+        text.append(_("Drawing stompers..."))
     elif phase == "over":
-        won = " and ".join(names[p] for p in view["winners"])
-        text.append(f"Game over: {won} won.", style="bold green")
+        won = _(" and ").join(names[p] for p in view["winners"])
+        text.append(_("Game over: {names} won.").format(names=won), style="bold green")
     else:
-        text.append(f"{names[view['to_move']]} to stomp", style="bold")
+        text.append(_("{name} to stomp").format(name=names[view["to_move"]]), style="bold")
         if view["string"] is not None:
-            text.append(" — keep stomping the ")
-            text.append(view["string"], style=SWATCH[view["string"]])
-            text.append(" string")
-        text.append(f"   (the round is worth {view['round_points']} points now)", style="dim")
+            text.append(_(" — keep stomping the string of colour "))
+            text.append(gettext(view["string"]), style=SWATCH[view["string"]])
+        text.append(_("   (the round is worth {n} points now)").format(n=view["round_points"]),
+                    style="dim")
     return text
 
 
 def _players(view: dict, names: Sequence[str]) -> Table:
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
-    for column in ("", "player", "stomper", "status", "points"):
-        table.add_column(column, justify="right" if column == "points" else "left")
+    for column, words in (("", ""), ("player", _("player")), ("stomper", _("stomper")),
+                          ("status", _("status")), ("points", _("points"))):
+        table.add_column(words, justify="right" if column == "points" else "left")
     for p in range(view["players"]):
         colour = view["colours"][p]
         marker = "▶" if view["to_move"] == p else ""
-        who = f"{p + 1} {names[p]}" + (" (you)" if view["player"] == p else "")
-        stomper = Text(colour, style=SWATCH[colour]) if colour else Text("—", style="dim")
-        status = STATUS[view["status"][p]]
+        who = f"{p + 1} {names[p]}" + (_(" (you)") if view["player"] == p else "")
+        stomper = Text(gettext(colour), style=SWATCH[colour]) if colour else Text("—", style="dim")
+        out = view["status"][p] == "out"
+        status = gettext(STATUS[view["status"][p]])
         table.add_row(
-            marker, who, stomper, Text(status, style="dim" if status == "out" else ""),
+            marker, who, stomper, Text(status, style="dim" if out else ""),
             str(view["scores"][p]),
         )
     return table
@@ -105,13 +111,14 @@ def render(view: dict, names: Sequence[str] | None = None) -> RenderableType:
     """The board, whose turn it is and the score table, for one player's view; ``names`` are
     the seats' names as the players call them (by default "Player 1", "Player 2"...). A
     stomper on the board shows its player's number."""
-    names = list(names or [f"Player {i + 1}" for i in range(view["players"])])
+    names = list(names or [_("Player {n}").format(n=i + 1) for i in range(view["players"])])
     parts: list[RenderableType] = [_heading(view, names), _board(view), _players(view, names)]
     me, colour = view["player"], view["your_colour"]
     if me is not None and colour and view["status"][me] == "on":
-        parts.append(Text.assemble("You hop to ", (colour, SWATCH[colour]), " marbles."))
+        parts.append(Text.assemble(_("You hop to the marbles of colour "),
+                                   (gettext(colour), SWATCH[colour]), "."))
     elif me is not None and view["status"][me] == "first":
-        parts.append(Text("Your first turn this round: stomp any marble of the outer row."))
+        parts.append(Text(_("Your first turn this round: stomp any marble of the outer row.")))
     if view["legal"]:
-        parts.append(Text("Legal holes are shown in ( ).", style="dim"))
+        parts.append(Text(_("Legal holes are shown in ( )."), style="dim"))
     return Group(*parts)

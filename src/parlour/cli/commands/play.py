@@ -11,6 +11,7 @@ from rich.markup import escape
 from parlour.agents import agent_names, agents_for, make_agent
 from parlour.cli.common import build_game, console, err_console, parse_params, save_record
 from parlour.cli.session import Seat, TerminalGame
+from parlour.i18n import _
 
 
 def play(
@@ -81,11 +82,12 @@ def play(
     session = TerminalGame(configured, seats, console, seed=seed)
     console.print(
         f"[bold]{configured.get_type().long_name}[/] — {configured}. "
-        "Type [cyan]help[/] for commands."
+        + _("Type [cyan]help[/] for commands.")
     )
     session.run()
     path = save_record(session.record(), record)
-    console.print(f"game record saved to [cyan]{path}[/] (replay: parlour replay {path})")
+    console.print(_("game record saved to [cyan]{path}[/] (replay: parlour replay {path})").format(
+        path=path))
 
 
 def register(app: typer.Typer) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from parlour.core.errors import NotationError
+from parlour.i18n import Message
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 DIRECTIONS = ("N", "E", "S", "W")
@@ -73,7 +74,7 @@ class Topology(ABC):
         try:
             return self.index[name]
         except KeyError:
-            raise NotationError(f"no square or node named {name!r}") from None
+            raise NotationError(Message("no square or node named {name!r}", name=name)) from None
 
 
 class Grid(Topology):
@@ -147,19 +148,17 @@ class Grid(Topology):
     def parse_move(self, text: str) -> int:
         match = self._MOVE.match(text.lower())
         if not match:
-            raise NotationError(
-                f"cannot read move {text!r}: write the from-square then the to-square, "
-                "like a1b1 (C4)"
-            )
+            raise NotationError(Message(
+                "cannot read move {text!r}: write the from-square then the to-square, "
+                "like a1b1 (C4)", text=text))
         origin = self.node(match.group(1) + str(int(match.group(2))))
         dest = self.node(match.group(3) + str(int(match.group(4))))
         for direction, other in enumerate(self.neighbours[origin]):
             if other == dest:
                 return origin * 4 + direction
-        raise NotationError(
-            f"{self.names[origin]} and {self.names[dest]} are not next to each other "
-            "(rulebook: Moving)"
-        )
+        raise NotationError(Message(
+            "{origin} and {dest} are not next to each other (rulebook: Moving)",
+            origin=self.names[origin], dest=self.names[dest]))
 
 
 _NODE = re.compile(r"^[A-Za-z0-9_]+$")

@@ -29,13 +29,14 @@ from parlour.core import (
     register_game,
 )
 from parlour.games.clobber.board import Graph, Grid, Topology
+from parlour.i18n import N_, Message
 
 WHITE = 0
 """White (``o``), player 0."""
 BLACK = 1
 """Black (``x``), player 1."""
 SYMBOLS = "ox"
-COLOUR_NAMES = ("White", "Black")
+COLOUR_NAMES = (N_("White"), N_("Black"))
 PRESETS = {"5x6": (5, 6), "6x7": (6, 7), "10x10": (10, 10)}
 MAX_ROWS, MAX_COLUMNS = 99, 26
 MOVE_RULE = "rulebook: Moving"
@@ -247,15 +248,23 @@ class ClobberState(State[ClobberGame]):
         mover = COLOUR_NAMES[self._to_move]
         name = topo.names[node]
         if dest < 0:
-            return "C4", f"that action moves from {name} off the board"
+            return "C4", Message("that action moves from {square} off the board", square=name)
         if not (self._stones[self._to_move] >> node) & 1:
-            return MOVE_RULE, f"{name} holds no {mover} stone: you move one of your own stones"
+            if mover == "White":
+                return MOVE_RULE, Message(
+                    "{square} holds no White stone: you move one of your own stones", square=name)
+            return MOVE_RULE, Message(
+                "{square} holds no Black stone: you move one of your own stones", square=name)
         dest_name = topo.names[dest]
         if (self._stones[self._to_move] >> dest) & 1:
-            return "C8", f"{dest_name} holds your own stone; only Cannibal Clobber captures those"
+            return "C8", Message(
+                "{square} holds your own stone; only Cannibal Clobber captures those",
+                square=dest_name)
         if self._cannibal:
-            return "C8", f"{dest_name} is empty: even a cannibal move must capture a stone"
-        return MOVE_RULE, f"{dest_name} is empty: a move must capture an enemy stone"
+            return "C8", Message("{square} is empty: even a cannibal move must capture a stone",
+                                 square=dest_name)
+        return MOVE_RULE, Message("{square} is empty: a move must capture an enemy stone",
+                                  square=dest_name)
 
     def returns(self) -> list[float]:
         if not self.is_terminal():

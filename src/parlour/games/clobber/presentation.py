@@ -6,11 +6,12 @@ from typing import Any
 
 from parlour.core.game import State
 from parlour.core.presentation import Presentation, register_presentation
+from parlour.i18n import N_
 
 
 @register_presentation("clobber")
 class ClobberPresentation(Presentation):
-    how_to_move = (
+    how_to_move = N_(
         "type the square of your stone, then the square of the enemy stone next to it that it "
         "captures"
     )

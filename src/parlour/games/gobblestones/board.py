@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Container, Sequence
 
 from parlour.core import NotationError
+from parlour.i18n import N_, Message
 
 SIZE = 15
 SQUARES = SIZE * SIZE
@@ -27,7 +28,7 @@ FILES = "abcdefghijklmno"
 
 COLOURS = "RYGBP"
 """Colour letters, in colour-index order: red, yellow, green, blue, purple."""
-COLOUR_NAMES = ("red", "yellow", "green", "blue", "purple")
+COLOUR_NAMES = (N_("red"), N_("yellow"), N_("green"), N_("blue"), N_("purple"))
 NUM_COLOURS = len(COLOURS)
 VALUES = (2, 3, 4, 5, 6)
 PERMUTATIONS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(VALUES))
@@ -51,7 +52,8 @@ def parse_square(text: str) -> int:
     """The index of a square written like ``h8``; raises :class:`NotationError`."""
     match = _SQUARE.match(text.strip().lower())
     if not match or not 1 <= int(match.group(2)) <= SIZE:
-        raise NotationError(f"no square {text!r}: files run a-o, ranks 1-15 (like h8)")
+        raise NotationError(Message("no square {text!r}: files run a-o, ranks 1-15 (like h8)",
+                                    text=text))
     return (SIZE - int(match.group(2))) * SIZE + FILES.index(match.group(1))
 
 

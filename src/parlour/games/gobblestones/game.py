@@ -104,6 +104,7 @@ from parlour.games.gobblestones.plays import (
 from parlour.games.gobblestones.position import format_position, parse_position
 from parlour.games.gobblestones.snapshot import Phase, Snapshot, Tiles
 from parlour.games.gobblestones.views import NUM_PLANES, build_view, render_text, tensor
+from parlour.i18n import Message, Seat
 
 _COLOURED = tuple(
     cells[step] if step < len(cells) else -1 for cells in PANEL_CELLS for step in range(PANEL_STEPS)
@@ -671,44 +672,44 @@ class GobbleStonesState(State[GobbleStonesGame]):
         f = self._f
         game = self._game
         if f.phase == Phase.CHALLENGE:
-            return "B9", (
-                f"player {f.decider} must first decide to challenge or trust "
-                f"player {f.turn}'s play"
-            )
+            return "B9", Message("{decider} must first decide to challenge or trust {mover}'s play",
+                                 decider=Seat(f.decider), mover=Seat(f.turn))
         if action in (game.CHALLENGE, game.TRUST):
-            return "B9", "there is no play to challenge now"
+            return "B9", Message("there is no play to challenge now")
         pending = f.pending
         squares = [s for s, _c in pending]
         rack = self._rack_at_turn_start()
         if action == game.PASS:
-            return "B4", "you have placed tiles this turn: finish the play with 'end'"
+            return "B4", Message("you have placed tiles this turn: finish the play with 'end'")
         if action == game.END:
             if not pending:
-                return "B4", "no tile is placed yet: to place none, 'pass'"
+                return "B4", Message("no tile is placed yet: to place none, 'pass'")
             problem = play_problem(squares, f.occupied, f.colour, self._tiles_of(squares),
                                    rack)
-            return problem or ("B4", "these tiles do not form a legal play")
+            return problem or ("B4", Message("these tiles do not form a legal play"))
         colour, square = divmod(action, SQUARES)
         if len(pending) >= MAX_PLAY:
-            return "B4", f"a play places at most {MAX_PLAY} tiles: finish it with 'end'"
+            return "B4", Message("a play places at most {n} tiles: finish it with 'end'",
+                                 n=MAX_PLAY)
         if f.bluff and not f.racks[f.turn][colour]:
-            return "B4", f"your rack has no {COLOUR_NAMES[colour]} tile left to place"
+            return "B4", Message("your rack has no {colour} tile left to place",
+                                 colour=Message(COLOUR_NAMES[colour]))
         squares.append(square)
         problem = play_problem(squares, f.occupied, f.colour, self._tiles_of(squares), rack,
                                complete=False)
         if problem:
             return problem
         if pending and square < max(squares[:-1]):
-            return "B4", (
+            return "B4", Message(
                 "enter a play's tiles in board order (top to bottom, left to right); "
                 "type the whole play, e.g. 'h8-h11', to have it ordered for you"
             )
         if f.occupied == 0:
-            return "B3", (
+            return "B3", Message(
                 "no legal play through these squares covers the centre of a board square, "
                 "as the game's first play must"
             )
-        return "B4", (
+        return "B4", Message(
             "no legal play through these squares can touch a tile already on the board with "
             "the tiles in your rack"
         )
@@ -805,9 +806,10 @@ class GobbleStonesState(State[GobbleStonesGame]):
         if f.bluff:
             return (f.colour[square] if colour is None else colour) * SQUARES + square
         if colour is not None and colour != f.colour[square]:
-            raise IllegalActionError(text, "B4", (
-                f"{square_name(square)} is {COLOUR_NAMES[f.colour[square]]}: a tile must "
-                f"match the colour of its square, and this one is {COLOUR_NAMES[colour]}"
+            raise IllegalActionError(text, "B4", Message(
+                "{square} is {colour}: a tile must match the colour of its square, and this "
+                "one is {tile}", square=square_name(square),
+                colour=Message(COLOUR_NAMES[f.colour[square]]), tile=Message(COLOUR_NAMES[colour])
             ))
         return square
 
@@ -827,9 +829,9 @@ class GobbleStonesState(State[GobbleStonesGame]):
             if token:
                 tiles.extend(parse_token(token))
         if not tiles:
-            raise NotationError("write a play like h8-h11 or h8 h9 h10, or 'pass'")
+            raise NotationError(Message("write a play like h8-h11 or h8 h9 h10, or 'pass'"))
         if len({s for s, _c in tiles}) != len(tiles):
-            raise IllegalActionError(text, "B4", "a play covers each square once")
+            raise IllegalActionError(text, "B4", Message("a play covers each square once"))
         placed = {s for s, _c in f.pending}
         new = sorted(((s, c) for s, c in tiles if s not in placed), key=lambda tile: tile[0])
         actions = [self._place_action(s, c, text) for s, c in new]
@@ -839,9 +841,9 @@ class GobbleStonesState(State[GobbleStonesGame]):
             rack = f.racks[f.turn]
             for c in range(NUM_COLOURS):
                 if colours.count(c) > rack[c]:
-                    raise IllegalActionError(text, "B4", (
-                        f"your rack holds {rack[c]} {COLOUR_NAMES[c]} tiles, not {colours.count(c)}"
-                    ))
+                    raise IllegalActionError(text, "B4", Message(
+                        "your rack holds {n} {colour} tiles, not {asked}", n=rack[c],
+                        colour=Message(COLOUR_NAMES[c]), asked=colours.count(c)))
         problem = play_problem(squares, f.occupied, f.colour, self._tiles_of(squares),
                                self._rack_at_turn_start())
         if problem:

@@ -21,6 +21,7 @@ from parlour.games.gobblestones.board import (
     colour_index,
     parse_square,
 )
+from parlour.i18n import Message
 
 WORDS = ("pass", "end", "done", "challenge", "trust")
 """The words that are whole moves (``done`` is another way to write ``end``)."""
@@ -37,9 +38,9 @@ def parse_tile(word: str) -> tuple[int, int | None]:
     """
     match = _TILE.match(word)
     if not match:
-        raise NotationError(
-            f"cannot read {word!r}: write a square like h8 (bluffing: h8:r), 'end' or 'pass'"
-        )
+        raise NotationError(Message(
+            "cannot read {word!r}: write a square like h8 (bluffing: h8:r), 'end' or 'pass'",
+            word=word))
     colour = colour_index(match.group(2)) if match.group(2) else None
     return parse_square(match.group(1)), colour
 
@@ -57,7 +58,7 @@ def parse_token(token: str) -> list[tuple[int, int | None]]:
     ra, ca = divmod(a, SIZE)
     rb, cb = divmod(b, SIZE)
     if ra != rb and ca != cb:
-        raise IllegalActionError(token, "B4", (
+        raise IllegalActionError(token, "B4", Message(
             "the tiles of a play lie in one straight row or column: this range bends"
         ))
     step = 1 if ra == rb else SIZE

@@ -37,6 +37,7 @@ from parlour.games.gobblestones.board import (
     SQUARES,
     square_name,
 )
+from parlour.i18n import Message
 
 Plays = dict[tuple[int, int], tuple[int, ...]]
 """``(start, step) -> legal lengths``; ``step`` 0 holds the single-tile play ``(1,)``."""
@@ -356,25 +357,27 @@ def segment(start: int, step: int, length: int) -> tuple[int, ...]:
 def line_problem(squares: Sequence[int], occupied: int = 0) -> tuple[str, str] | None:
     """B4's shape rules for the squares of one play, in any order: one line, no gap, at most 5."""
     if len(set(squares)) != len(squares):
-        return "B4", "a play covers each square once"
+        return "B4", Message("a play covers each square once")
     if len(squares) > MAX_PLAY:
-        return "B4", f"a play places at most {MAX_PLAY} tiles"
+        return "B4", Message("a play places at most {n} tiles", n=MAX_PLAY)
     if len(squares) <= 1:
         return None
     rows = {s // SIZE for s in squares}
     cols = {s % SIZE for s in squares}
     if len(rows) > 1 and len(cols) > 1:
-        return "B4", "the tiles of a play lie in one straight row or column: this play bends"
+        return "B4", Message(
+            "the tiles of a play lie in one straight row or column: this play bends")
     ordered = sorted(squares)
     step = 1 if len(rows) == 1 else SIZE
     for a, b in itertools.pairwise(ordered):
         if b - a != step:
             if any((occupied >> s) & 1 for s in range(a + step, b, step)):
-                return "B4", (
+                return "B4", Message(
                     "a play covers consecutive empty squares: it may not jump over a covered "
                     "square (no gap of any kind)"
                 )
-            return "B4", "the tiles of a play cover consecutive squares: this play leaves a gap"
+            return "B4", Message(
+                "the tiles of a play cover consecutive squares: this play leaves a gap")
     return None
 
 
@@ -398,7 +401,8 @@ def play_problem(
         return None
     for s in squares:
         if (occupied >> s) & 1:
-            return "B4", f"{square_name(s)} is already covered: tiles go on empty squares"
+            return "B4", Message("{square} is already covered: tiles go on empty squares",
+                                 square=square_name(s))
     if problem := line_problem(squares, occupied):
         return problem
     need = [0] * len(rack)
@@ -406,34 +410,36 @@ def play_problem(
         if tile_colours is not None:
             c = tile_colours[i]
             if c != colours[s]:
-                return "B4", (
-                    f"{square_name(s)} is {COLOUR_NAMES[colours[s]]}: a tile must match the "
-                    f"colour of its square, and this one is {COLOUR_NAMES[c]}"
-                )
+                return "B4", Message(
+                    "{square} is {colour}: a tile must match the colour of its square, and "
+                    "this one is {tile}", square=square_name(s),
+                    colour=Message(COLOUR_NAMES[colours[s]]), tile=Message(COLOUR_NAMES[c]))
             need[c] += 1
             if need[c] > rack[c]:
-                return "B4", (
-                    f"{square_name(s)} is {COLOUR_NAMES[c]} and your rack has no "
-                    f"{'more ' if need[c] > 1 else ''}{COLOUR_NAMES[c]} tiles to match it"
-                )
+                colour = Message(COLOUR_NAMES[c])
+                if need[c] > 1:
+                    return "B4", Message("{square} is {colour} and your rack has no more {colour} "
+                                         "tiles to match it", square=square_name(s), colour=colour)
+                return "B4", Message("{square} is {colour} and your rack has no {colour} tiles to "
+                                     "match it", square=square_name(s), colour=colour)
     if tile_colours is None and len(squares) > sum(rack):
-        return "B4", f"your rack holds only {sum(rack)} tiles"
+        return "B4", Message("your rack holds only {n} tiles", n=sum(rack))
     covered = occupied
     for s in squares:
         covered |= 1 << s
     for s in squares:
         if _blocked(s, covered):
-            return "B5", (
-                f"a tile on {square_name(s)} would complete a 2 x 2 block of covered squares"
-            )
+            return "B5", Message(
+                "a tile on {square} would complete a 2 x 2 block of covered squares",
+                square=square_name(s))
     if complete:
         mask = sum(1 << s for s in squares)
         if occupied == 0:
             if not mask & CENTRE_MASK:
-                return "B3", (
+                return "B3", Message(
                     "the game's first play must cover the centre square of a board square "
                     "(c13, h13, m13, c8, h8, m8, c3, h3 or m3)"
                 )
         elif not any(NEIGHBOUR_MASK[s] & occupied for s in squares):
-            return "B4", "a play must touch a tile already on the board (orthogonally)"
+            return "B4", Message("a play must touch a tile already on the board (orthogonally)")
     return None

@@ -7,19 +7,17 @@ from typing import Any
 
 from parlour.core.game import State
 from parlour.core.presentation import Presentation, Turn, register_presentation
+from parlour.i18n import N_, Message, message_n
 
 _SQUARE = re.compile(r"^([a-z])(\d+)(?::([a-z?]))?$")
 _CLOSING = frozenset({"end", "pass", "challenge", "trust"})
-_DECISIONS = {"pass": "passed", "challenge": "challenged the play", "trust": "trusted the play"}
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+_DECISIONS = {"pass": Message("passed"), "challenge": Message("challenged the play"),
+              "trust": Message("trusted the play")}
 
 
 @register_presentation("gobblestones")
 class GobbleStonesPresentation(Presentation):
-    how_to_move = (
+    how_to_move = N_(
         "type the squares your tiles cover, in one straight line (h8-h11 or h8 h9 h10); `pass` "
         "lays none; bluffing: add the tile's colour (h8:r)"
     )
@@ -32,7 +30,7 @@ class GobbleStonesPresentation(Presentation):
         """A play reads as the squares it covered (``h8-h11``) and the points it won, a
         face-down play as its number of tiles; a pass or a bluff decision in words."""
         text = self._play_text([t or "?" for t in turn.texts])
-        if turn.gained and not text.endswith("face down"):
+        if turn.gained and not isinstance(text, Message):
             text += f" {turn.gained:+g}"
         return text
 
@@ -44,7 +42,7 @@ class GobbleStonesPresentation(Presentation):
         if not tiles:
             return ", ".join(texts)
         if any(m.group(3) == "?" for m in tiles):
-            return f"{_plural(len(tiles), 'tile')}, face down"
+            return message_n("{n} tile, face down", "{n} tiles, face down", len(tiles))
         squares = [m.group(1) + m.group(2) for m in tiles]
         return squares[0] if len(squares) == 1 else f"{squares[0]}-{squares[-1]}"
 

@@ -43,6 +43,7 @@ from parlour.core import (
 from parlour.games.stomp_the_plank.deck import COPIES, DECK_SIZE, TREASURES
 from parlour.games.stomp_the_plank.plank import PlankModel
 from parlour.games.stomp_the_plank.position import Position
+from parlour.i18n import Message
 
 DRAW = 0
 """Draw the next card: one of the two player actions, whose ids never change."""
@@ -299,7 +300,7 @@ class StompThePlankState(State[StompThePlankGame]):
 
     def _illegal_reason(self, action: int) -> tuple[str, str]:
         if action == STOP and self._phase == START:
-            return "P3", "you must draw at least one card before you may stop"
+            return "P3", Message("you must draw at least one card before you may stop")
         return super()._illegal_reason(action)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -472,7 +473,8 @@ class StompThePlankState(State[StompThePlankGame]):
             )
         if word in _ACTION_WORDS:
             return _ACTION_WORDS[word]
-        raise NotationError(f"cannot read move {text!r}: write draw (or d) or stop (or s) (P3)")
+        raise NotationError(Message(
+            "cannot read move {text!r}: write draw (or d) or stop (or s) (P3)", text=text))
 
     # -- views: everything is public --------------------------------------------------------
     def sample_world(self, player: int, rng: random.Random) -> StompThePlankState:

@@ -5,15 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.core.presentation import Presentation, Turn, register_presentation
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+from parlour.i18n import N_, Lazy, Message, message_n, translate
 
 
 @register_presentation("stomp-the-plank")
 class StompThePlankPresentation(Presentation):
-    how_to_move = (
+    how_to_move = N_(
         "type `draw` (or d) to turn over a card, `stop` (or s) to end your turn and load the "
         "others' planks"
     )
@@ -25,20 +22,24 @@ class StompThePlankPresentation(Presentation):
         """The cards a turn turned up (public), and how it ended: a stop and the crates it
         gave, a match (caught), or the last spot filled."""
         cards = [c.capitalize() for c in turn.chance if c]
-        drew = f"drew {', '.join(cards)}" if cards else "drew"
+        names = Lazy(lambda _language: ", ".join(translate(Message(c)) for c in cards))
+        drew = Message("drew {cards}", cards=names) if cards else Message("drew")
         if turn.texts and turn.texts[-1] == "stop":
             crates: tuple[int, ...] = tuple(self._game.crates)
             spot = len(cards)
             given = crates[spot - 1] if 0 < spot <= len(crates) else 0
             if not given:
-                return f"{drew}, stopped: no crates"
-            two = self.game.num_players() == 2
-            whom = "to the other player" if two else "to each other player"
-            return f"{drew}, stopped: {_plural(given, 'crate')} {whom}"
+                return Message("{drew}, stopped: no crates", drew=drew)
+            if self.game.num_players() == 2:
+                return message_n("{drew}, stopped: {n} crate to the other player",
+                                 "{drew}, stopped: {n} crates to the other player", given,
+                                 drew=drew)
+            return message_n("{drew}, stopped: {n} crate to each other player",
+                             "{drew}, stopped: {n} crates to each other player", given, drew=drew)
         if len(cards) != len(set(cards)):
-            return f"{drew}: caught, the elephant steps on"
+            return Message("{drew}: caught, the elephant steps on", drew=drew)
         if cards and len(cards) == self._game.spots:
-            return f"{drew}: filled the last spot"
+            return Message("{drew}: filled the last spot", drew=drew)
         return drew
 
     @property

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from parlour.core import NotationError
+from parlour.i18n import N_, Message
 
 SIZE = 7
 HOLES = SIZE * SIZE
@@ -25,7 +26,8 @@ WHITE, YELLOW, RED, BLUE, GREEN, BLACK, CATS_EYE = range(7)
 KINDS = 7
 COLOURS = 6
 PER_KIND = 7
-KIND_NAMES = ("white", "yellow", "red", "blue", "green", "black", "cat's eye")
+KIND_NAMES = (N_("white"), N_("yellow"), N_("red"), N_("blue"), N_("green"), N_("black"),
+              N_("cat's eye"))
 KIND_LETTERS = "wyrbgkc"
 """One letter per kind, as the position text writes marbles: ``k`` is black, ``c`` cat's eye."""
 
@@ -90,9 +92,9 @@ def parse_hole(text: str) -> int:
     """The hole named ``text`` (``d4``); raises :class:`NotationError`."""
     match = _HOLE.match(text.lower())
     if not match:
-        raise NotationError(
-            f"cannot read hole {text!r}: name a hole by file a-g and rank 1-7, like d4"
-        )
+        raise NotationError(Message(
+            "cannot read hole {text!r}: name a hole by file a-g and rank 1-7, like d4",
+            text=text))
     return INDEX[match.group(1) + match.group(2)]
 
 

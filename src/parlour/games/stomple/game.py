@@ -63,6 +63,7 @@ from parlour.games.stomple.position import (
     parse_position,
 )
 from parlour.games.stomple.views import NUM_GLOBAL_PLANES, PLANES_PER_SEAT, render_text, tensor
+from parlour.i18n import Message, Seat
 
 _cplayout = compiled_module("parlour.games.stomple._cplayout")
 
@@ -520,29 +521,28 @@ class StompleState(State[StompleGame]):
         if bit & ~self._marbles:
             if action in self._pos:
                 owner = self._pos.index(action)
-                return "S8", f"{name} holds player {owner}'s stomper, so it has no marble to stomp"
-            return "S8", f"{name} is empty: its marble has already been stomped"
+                return "S8", Message("{hole} holds {owner}'s stomper, so it has no marble to stomp",
+                                     hole=name, owner=Seat(owner))
+            return "S8", Message("{hole} is empty: its marble has already been stomped", hole=name)
         kind = next(k for k in range(KINDS) if self._masks[k] & bit)
         if self._string >= 0:
-            colour = KIND_NAMES[self._string]
+            colour = Message(KIND_NAMES[self._string])
             if kind != self._string:
-                return "S7", (
-                    f"you are stomping a {colour} string: stomp a {colour} marble next to your "
-                    f"stomper, not the {KIND_NAMES[kind]} marble on {name}"
-                )
-            return "S7", (
-                f"{name} is not next to your stomper: a {colour} string goes on only through "
-                "adjacent holes (S5)"
-            )
+                return "S7", Message(
+                    "you are stomping a {colour} string: stomp a {colour} marble next to your "
+                    "stomper, not the {other} marble on {hole}", colour=colour,
+                    other=Message(KIND_NAMES[kind]), hole=name)
+            return "S7", Message(
+                "{hole} is not next to your stomper: a {colour} string goes on only through "
+                "adjacent holes", hole=name, colour=colour)
         if self._status[p] == WAITING:
-            return "S4", (
-                f"your first turn of a round stomps a marble of the outer row; {name} is inside"
-            )
-        own = KIND_NAMES[self._colour[p]]
-        return "S6", (
-            f"{name} holds a {KIND_NAMES[kind]} marble that is not next to your stomper (S5), "
-            f"and you can hop only to {own} marbles"
-        )
+            return "S4", Message(
+                "your first turn of a round stomps a marble of the outer row; {hole} is inside",
+                hole=name)
+        return "S6", Message(
+            "{hole} holds a {colour} marble that is not next to your stomper, and you can hop "
+            "only to {own} marbles", hole=name, colour=Message(KIND_NAMES[kind]),
+            own=Message(KIND_NAMES[self._colour[p]]))
 
     # -- results --------------------------------------------------------------------------
     def winners(self) -> list[int]:

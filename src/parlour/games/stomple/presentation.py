@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.core.game import State
-from parlour.core.presentation import Presentation, Turn, register_presentation
+from parlour.core.presentation import Presentation, Turn, joined, register_presentation
+from parlour.i18n import N_
 
 
 @register_presentation("stomple")
 class StomplePresentation(Presentation):
-    how_to_move = (
+    how_to_move = N_(
         "type the hole of the marble to stomp; a string is several holes in order (d4 e5 f6)"
     )
     points_label = "mean game points"
@@ -23,4 +24,4 @@ class StomplePresentation(Presentation):
 
     def turn_text(self, turn: Turn) -> str:
         """A string reads as the holes stomped in order: ``c4 > d4 > e5``."""
-        return " > ".join(t or "(moved)" for t in turn.texts)
+        return joined(" > ", turn.texts)

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from parlour.core import game_class
+from parlour.i18n import Message
 from parlour.server.accounts.models import (
     AccountRow,
     CeremonyRow,
@@ -58,12 +59,12 @@ class Taken(ValueError):
 class SignInRefused(ValueError):
     """A wrong password or an unknown username: the same answer for both."""
 
-    MESSAGE = "that username and password do not match an account"
+    MESSAGE = Message("that username and password do not match an account")
 
 
 class TooManyAttempts(ValueError):
     def __init__(self, wait: int) -> None:
-        super().__init__(f"too many failed sign-ins: try again in {wait} s")
+        super().__init__(Message("too many failed sign-ins: try again in {wait} s", wait=wait))
         self.wait = wait
 
 
@@ -83,7 +84,7 @@ class Account:
                 "notify_email": self.notify_email}
 
 
-def _account(row: AccountRow) -> Account:
+def account_from_row(row: AccountRow) -> Account:
     assert row.username is not None
     return Account(row.id, row.username, bool(row.bot), row.created_at, row.email,
                    bool(row.email_confirmed), bool(row.notify_email))
@@ -107,7 +108,8 @@ class Accounts:
         check_username(username)
         text = check_password(password, username)
         if await self.store.run(self._by_name, username_key(username)) is not None:
-            raise Taken(f"the username {username!r} is taken: choose another")
+            raise Taken(Message("the username {username!r} is taken: choose another",
+                                username=username))
         hashed = await self.hasher.hash(text)
         account = await self.store.run(self._insert, username, hashed)
         return account, await self.store.run(self._new_session, account.id)
@@ -120,8 +122,9 @@ class Accounts:
             with Session(self.store.engine, expire_on_commit=False) as session, session.begin():
                 session.add(row)
         except IntegrityError:  # signed up at the same moment, maybe on another process
-            raise Taken(f"the username {username!r} is taken: choose another") from None
-        return _account(row)
+            raise Taken(Message("the username {username!r} is taken: choose another",
+                                username=username)) from None
+        return account_from_row(row)
 
     def _by_name(self, key: str) -> tuple[int, str | None] | None:
         with Session(self.store.engine) as session:
@@ -159,7 +162,7 @@ class Accounts:
     def _get(self, account_id: int) -> Account | None:
         with Session(self.store.engine) as session:
             row = session.get(AccountRow, account_id)
-            return None if row is None or row.deleted_at is not None else _account(row)
+            return None if row is None or row.deleted_at is not None else account_from_row(row)
 
     def _new_session(self, account_id: int) -> str:
         secret = new_id()
@@ -195,7 +198,7 @@ class Accounts:
             account = session.get(AccountRow, row.account_id)
             if account is None or account.deleted_at is not None:
                 return None
-            found = _account(account)
+            found = account_from_row(account)
             if now - row.seen_at > SLIDE_EVERY:
                 row.seen_at = now
                 row.expires_at = now + self.limits.session_days * 86400

@@ -34,6 +34,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from parlour.i18n import Message
 from parlour.server.accounts.models import AccountRow, MailRow, SettingRow
 from parlour.server.accounts.sessions import digest
 from parlour.server.limits import Limits
@@ -113,9 +114,10 @@ class Mailer:
         if email is not None:
             email = email.strip()
             if len(email) > 254 or not EMAIL.fullmatch(email):
-                raise MailError("that does not look like an e-mail address")
+                raise MailError(Message("that does not look like an e-mail address"))
         if self.smtp is None and email:
-            raise MailError("this server sends no e-mail (its operator has set no --smtp)", 409)
+            raise MailError(Message(
+                "this server sends no e-mail (its operator has set no --smtp)"), 409)
         token = await self.store.run(self._set, account_id, email, notify)
         if token is None:
             return "Saved." if email else "Saved: no e-mail will be sent."
@@ -130,7 +132,7 @@ class Mailer:
             await asyncio.to_thread(self._send, message)
         except (OSError, smtplib.SMTPException):
             log.exception("sending a confirmation e-mail failed")
-            raise MailError("the confirmation e-mail could not be sent: try again later",
+            raise MailError(Message("the confirmation e-mail could not be sent: try again later"),
                             503) from None
         return "Saved. Open the link we sent to the address to confirm it."
 

@@ -27,6 +27,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from parlour.core import game_class, load_game
+from parlour.i18n import Message, text_of
 from parlour.server.accounts.models import QueueRow
 from parlour.server.accounts.ratings import pool_of
 from parlour.server.accounts.sessions import digest
@@ -121,15 +122,17 @@ class Matchmaker:
     async def join(self, game: str, control: str, rated: bool, account: tuple[int, str] | None,
                    guest_name: str, client: str) -> dict[str, Any]:
         if control not in TIME_CONTROLS:
-            raise QueueError(f"choose a time control: {', '.join(TIME_CONTROLS)}")
+            raise QueueError(Message("choose a time control: {controls}",
+                                     controls=", ".join(TIME_CONTROLS)))
         try:
             kind = game_class(game).game_type
         except ValueError as exc:
-            raise QueueError(str(exc)) from None
+            raise QueueError(text_of(exc)) from None
         if kind.min_num_players > 2:
-            raise QueueError(f"{kind.long_name} is not played by two")
+            raise QueueError(Message("{long_name} is not played by two", long_name=kind.long_name))
         if rated and account is None:
-            raise QueueError("sign in to play rated games: ratings belong to accounts", 401)
+            raise QueueError(Message(
+                "sign in to play rated games: ratings belong to accounts"), 401)
         ticket = secrets.token_urlsafe(24)
         pool = pool_key(game, control, rated)
         rating = (await self.store.run(self.rating_of, account[0], pool_of(game, 2)))[0] \
@@ -146,9 +149,11 @@ class Matchmaker:
             mine = session.scalar(select(func.count()).select_from(QueueRow).where(
                 QueueRow.client == client, QueueRow.table_id.is_(None))) or 0
             if total >= MAX_WAITING:
-                raise QueueError("the queue is full: try again in a moment", 503)
+                raise QueueError(Message("the queue is full: try again in a moment"), 503)
             if mine >= self.limits.queue_per_client:
-                raise QueueError(f"you are waiting in {mine} queues already: leave one first",
+                raise QueueError(Message(
+                    "you are waiting in {mine} queues already: leave one first",
+                    mine=mine),
                                  429)
             if account is not None:  # one place per pool: a second tab takes the first's
                 session.execute(delete(QueueRow).where(QueueRow.account_id == account[0],

@@ -34,6 +34,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from parlour.i18n import Message
 from parlour.server.accounts.accounts import Account
 from parlour.server.accounts.models import AccountRow, CeremonyRow, PasskeyRow
 from parlour.server.accounts.sessions import digest
@@ -67,7 +68,7 @@ class Passkeys:
             session.execute(delete(CeremonyRow).where(CeremonyRow.expires_at < now))
             open_now = session.scalar(select(func.count()).select_from(CeremonyRow)) or 0
             if open_now >= MAX_CEREMONIES:
-                raise PasskeyError("too many passkey prompts at once: try again soon", 503)
+                raise PasskeyError(Message("too many passkey prompts at once: try again soon"), 503)
             session.add(CeremonyRow(id_hash=digest(ceremony), challenge=challenge,
                                     account_id=account_id, purpose=purpose,
                                     expires_at=now + CEREMONY_SECONDS))
@@ -79,11 +80,11 @@ class Passkeys:
         with Session(self.store.engine) as session, session.begin():
             row = session.get(CeremonyRow, digest(ceremony[:64]))
             if row is None:
-                raise PasskeyError("that passkey prompt has expired: try again")
+                raise PasskeyError(Message("that passkey prompt has expired: try again"))
             session.delete(row)
             if (row.expires_at < time.time() or row.purpose != purpose
                     or row.account_id != account_id):
-                raise PasskeyError("that passkey prompt has expired: try again")
+                raise PasskeyError(Message("that passkey prompt has expired: try again"))
             return bytes(row.challenge)
 
     # -- registration --------------------------------------------------------------------------
@@ -94,7 +95,9 @@ class Passkeys:
             existing = session.scalars(select(PasskeyRow.credential_id).where(
                 PasskeyRow.account_id == account.id)).all()
         if len(existing) >= self.limits.passkeys_per_account:
-            raise PasskeyError(f"you have {len(existing)} passkeys: remove one first", 409)
+            raise PasskeyError(Message(
+                "you have {n} passkeys: remove one first",
+                n=len(existing)), 409)
         options = generate_registration_options(
             rp_id=rp_id, rp_name="parlour", user_name=account.username,
             user_id=bytes(row.handle), user_display_name=account.username,
@@ -115,7 +118,9 @@ class Passkeys:
                 credential=credential, expected_challenge=challenge, expected_rp_id=rp_id,
                 expected_origin=origin)
         except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-            raise PasskeyError(f"that passkey could not be registered: {exc}") from None
+            raise PasskeyError(Message(
+                "that passkey could not be registered: {exc}",
+                exc=exc)) from None
         now = time.time()
         with Session(self.store.engine) as session, session.begin():
             count = session.scalar(select(func.count()).select_from(PasskeyRow).where(
@@ -123,7 +128,7 @@ class Passkeys:
             name = f"Passkey {count + 1}"
             cid = bytes_to_base64url(verified.credential_id)
             if session.get(PasskeyRow, cid) is not None:
-                raise PasskeyError("that passkey is registered already", 409)
+                raise PasskeyError(Message("that passkey is registered already"), 409)
             session.add(PasskeyRow(credential_id=cid, account_id=account.id,
                                    public_key=verified.credential_public_key,
                                    sign_count=verified.sign_count, name=name, created_at=now))
@@ -155,9 +160,11 @@ class Passkeys:
         key = [f"addr:{address[:32]}"]
         wait = self.throttle.wait(key)
         if wait:
-            raise PasskeyError(f"too many failed sign-ins: try again in {wait} s", 429)
+            raise PasskeyError(Message(
+                "too many failed sign-ins: try again in {wait} s",
+                wait=wait), 429)
         challenge = self._take(ceremony, "sign_in", None)
-        refused = PasskeyError("that passkey does not sign in to an account here", 401)
+        refused = PasskeyError(Message("that passkey does not sign in to an account here"), 401)
         cid = str(credential.get("id", ""))[:1400]
         with Session(self.store.engine) as session:
             row = session.get(PasskeyRow, cid)

@@ -26,6 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from parlour.i18n import Message
+
 MIN_USERNAME = 3
 MAX_USERNAME = 20
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
@@ -50,11 +52,13 @@ def username_key(name: str) -> str:
 def check_username(name: str) -> str:
     """The username if it can be used, else :class:`PolicyError`."""
     if not MIN_USERNAME <= len(name) <= MAX_USERNAME:
-        raise PolicyError(f"a username is {MIN_USERNAME} to {MAX_USERNAME} characters long")
+        raise PolicyError(Message(
+            "a username is {min_username} to {max_username} characters long",
+            min_username=MIN_USERNAME, max_username=MAX_USERNAME))
     if not USERNAME.fullmatch(name):
-        raise PolicyError("a username has only letters, digits, - and _")
+        raise PolicyError(Message("a username has only letters, digits, - and _"))
     if username_key(name) in RESERVED:
-        raise PolicyError(f"the username {name!r} is reserved: choose another")
+        raise PolicyError(Message("the username {name!r} is reserved: choose another", name=name))
     return name
 
 
@@ -83,24 +87,30 @@ def check_password(password: str, username: str) -> str:
     """The normalised password if the policy allows it, else :class:`PolicyError`."""
     text = normalise(password)
     if len(text) < MIN_PASSWORD:
-        raise PolicyError(f"a password is at least {MIN_PASSWORD} characters long")
+        raise PolicyError(Message(
+            "a password is at least {min_password} characters long",
+            min_password=MIN_PASSWORD))
     if len(text) > MAX_PASSWORD:
-        raise PolicyError(f"a password is at most {MAX_PASSWORD} characters long")
+        raise PolicyError(Message(
+            "a password is at most {max_password} characters long",
+            max_password=MAX_PASSWORD))
     if any(unicodedata.category(c) in ("Cc", "Cf") for c in text):
-        raise PolicyError("a password cannot hold control characters")
+        raise PolicyError(Message("a password cannot hold control characters"))
     folded = text.casefold()
     if folded in common_passwords():
-        raise PolicyError("that password is one of the most common (it is on lists of breached "
-                          "passwords): choose another, a few unrelated words make a good one")
+        raise PolicyError(Message(
+            "that password is one of the most common (it is on lists of breached passwords): "
+            "choose another, a few unrelated words make a good one"))
     if _sequential(folded):
-        raise PolicyError("a password of one repeated or sequential run of characters is "
-                          "guessed at once: choose another")
+        raise PolicyError(Message(
+            "a password of one repeated or sequential run of characters is guessed at once: choose"
+            " another"))
     if username_key(username) in folded:
-        raise PolicyError("a password cannot contain your username")
+        raise PolicyError(Message("a password cannot contain your username"))
     stripped = folded.strip("0123456789!?.-_ ")
     if stripped in SERVICE_WORDS or stripped in common_passwords():
-        raise PolicyError("that password is a common one with digits or signs around it: "
-                          "choose another")
+        raise PolicyError(Message(
+            "that password is a common one with digits or signs around it: choose another"))
     return text
 
 

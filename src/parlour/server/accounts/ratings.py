@@ -268,12 +268,15 @@ class Ratings:
             })
         return listed
 
-    def leaderboard(self, pool: str) -> dict[str, Any]:
+    def leaderboard(self, pool: str, bots: bool = False) -> dict[str, Any]:
+        """The pool's people, or with ``bots`` its bots: each has a leaderboard of its own
+        (issue 31)."""
+        kind = AccountRow.bot.is_(True) if bots else AccountRow.bot.is_not(True)
         with Session(self.store.engine) as session:
             query = (select(RatingRow, AccountRow.username, AccountRow.bot)
                      .join(AccountRow, AccountRow.id == RatingRow.account_id)
                      .where(RatingRow.pool == pool, AccountRow.deleted_at.is_(None),
-                            RatingRow.games > 0))
+                            RatingRow.games > 0, kind))
             established = session.execute(
                 query.where(RatingRow.rd <= PROVISIONAL_RD)
                 .order_by(RatingRow.rating.desc()).limit(LEADERBOARD)).all()
@@ -289,7 +292,7 @@ class Ratings:
 
         game, players = parse_pool(pool)
         return {"pool": pool, "game": game, "players_per_game": players,
-                "title": pool_title(pool),
+                "title": pool_title(pool), "bots": bots,
                 "players": [entry(r, name, bot) for r, name, bot in established],
                 "provisional": [entry(r, name, bot) for r, name, bot in provisional]}
 

@@ -11,12 +11,18 @@
 - :mod:`.accounts`: signing up, in and out, the account's own changes and games;
 - :mod:`.players`: profiles, leaderboards and a game's rating changes;
 - :mod:`.queue`: "Play someone now";
-- :mod:`.mail`: the turn e-mails' address, confirmation and unsubscribing.
+- :mod:`.mail`: the turn e-mails' address, confirmation and unsubscribing;
+- :mod:`.tokens`: bot accounts and personal API tokens;
+- :mod:`.challenges`: challenging a player by name, and answering;
+- :mod:`.bot`: the Bot API's streams, moves and resignations;
+- :mod:`.tournaments`: round robins and Swiss events, and their page.
 """
 
 from parlour.server.routes import (
     accounts,
     analysis,
+    bot,
+    challenges,
     health,
     learn,
     lobby,
@@ -26,11 +32,14 @@ from parlour.server.routes import (
     players,
     queue,
     sockets,
+    tokens,
+    tournaments,
     watch,
 )
 
 ROUTERS = (pages.router, health.router, lobby.router, play.router, watch.router,
            analysis.router, learn.router, sockets.router, accounts.router, players.router,
-           queue.router, mail.router)
+           queue.router, mail.router, tokens.router, challenges.router, bot.router,
+           tournaments.router)
 
 __all__ = ["ROUTERS"]

@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.i18n import Message, text_of
 from parlour.server.accounts.accounts import Account, SignInRefused, Taken, TooManyAttempts
 from parlour.server.accounts.passkeys import PasskeyError, Passkeys
 from parlour.server.accounts.passwords import MAX_PASSWORD, MAX_USERNAME, PolicyError
@@ -77,19 +78,23 @@ def _sign_ups(request: Request) -> RateLimiter:
 async def sign_up(request: Request) -> Response:
     body = await json_body(request, Credentials)
     if len(body.username) > MAX_USERNAME:
-        raise HTTPException(400, f"a username is at most {MAX_USERNAME} characters long")
+        raise HTTPException(400, Message(
+            "a username is at most {max_username} characters long",
+            max_username=MAX_USERNAME))
     limiter = _sign_ups(request)
     client = client_of(request)
     if not limiter.allow(client):
         wait = limiter.retry_after(client)
-        raise HTTPException(429, f"too many new accounts from here: try again in {wait} s",
+        raise HTTPException(429, Message(
+            "too many new accounts from here: try again in {wait} s",
+            wait=wait),
                             headers={"Retry-After": str(wait)})
     try:
         account, secret = await accounts_of(request).sign_up(body.username, body.password)
     except PolicyError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise HTTPException(400, text_of(exc)) from None
     except Taken as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     return _signed_in(request, account, secret, 201)
 
 
@@ -102,7 +107,7 @@ async def sign_in(request: Request) -> Response:
     except SignInRefused:
         raise HTTPException(401, SignInRefused.MESSAGE) from None
     except TooManyAttempts as exc:
-        raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.wait)}) from None
+        raise HTTPException(429, text_of(exc), headers={"Retry-After": str(exc.wait)}) from None
     return _signed_in(request, account, secret)
 
 
@@ -138,11 +143,11 @@ async def change_password(request: Request, account: SignedIn) -> Response:
         secret = await accounts_of(request).change_password(
             account, body.current, body.new, client_of(request))
     except SignInRefused:
-        raise HTTPException(401, "that is not your current password") from None
+        raise HTTPException(401, Message("that is not your current password")) from None
     except TooManyAttempts as exc:
-        raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.wait)}) from None
+        raise HTTPException(429, text_of(exc), headers={"Retry-After": str(exc.wait)}) from None
     except PolicyError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise HTTPException(400, text_of(exc)) from None
     return _signed_in(request, account, secret)
 
 
@@ -153,9 +158,11 @@ async def delete_account(request: Request, account: SignedIn, hub: HubDep) -> Re
     try:
         tables = await accounts_of(request).delete(account, body.password, client_of(request))
     except SignInRefused:
-        raise HTTPException(401, "that is not your password") from None
+        raise HTTPException(401, Message("that is not your password")) from None
     except TooManyAttempts as exc:
-        raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.wait)}) from None
+        raise HTTPException(429, text_of(exc), headers={"Retry-After": str(exc.wait)}) from None
+    tokens = request.app.state.tokens  # its API tokens go with it (issue 31)
+    await tokens.store.run(tokens.remove_all, account.id)
     for table_id in tables:  # the tables loaded here show "deleted player" at once
         loaded = hub.registry.tables.get(table_id)
         if loaded is not None:
@@ -211,7 +218,7 @@ def _passkey_call(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
     except PasskeyError as exc:
-        raise HTTPException(exc.status, str(exc)) from None
+        raise HTTPException(exc.status, text_of(exc)) from None
 
 
 @router.post("/api/me/passkeys/options")
@@ -241,7 +248,7 @@ async def passkey_remove(request: Request, account: SignedIn, credential_id: str
                          ) -> dict[str, Any]:
     keys = passkeys_of(request)
     if not await keys.store.run(keys.remove, account, credential_id[:1400]):
-        raise HTTPException(404, "no such passkey")
+        raise HTTPException(404, Message("no such passkey"))
     return {"removed": True}
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
 
 from parlour.core import ParlourError, load_game
 from parlour.server.analyse import AnalysisRefused, Analyst, check_position, position_message
 from parlour.server.deps import client_of
+from parlour.server.language import LocalisedJSON
 from parlour.server.protocol import error
 
 router = APIRouter()
@@ -21,7 +21,7 @@ def analyst_of(request: Request) -> Analyst:
 
 
 @router.post("/api/analyse/clobber")
-async def analyse_clobber(request: Request) -> JSONResponse:
+async def analyse_clobber(request: Request) -> LocalisedJSON:
     """Who wins a Clobber position, every winning move, its regions and a principal line,
     solved in a worker process under ``analysis_seconds`` (see ``docs/web.md``)."""
     analyst = analyst_of(request)
@@ -40,13 +40,13 @@ async def analyse_clobber(request: Request) -> JSONResponse:
         answer = await analyst.answer(position, request.is_disconnected, client)
     except AnalysisRefused as exc:
         headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
-        return JSONResponse(error(exc.code, exc.message, detail=exc.message),
+        return LocalisedJSON(error(exc.code, exc.message, detail=exc.message),
                             status_code=exc.status, headers=headers)
-    return JSONResponse(answer)
+    return LocalisedJSON(answer)
 
 
 @router.get("/api/analyse/clobber/start")
-async def analyse_start(request: Request, rows: int = 5, columns: int = 6) -> JSONResponse:
+async def analyse_start(request: Request, rows: int = 5, columns: int = 6) -> LocalisedJSON:
     """The start position of a board (the analysis board's "Start position"; the rule of
     the start, C2, lives in the game) and the limits the page tells its users."""
     analyst = analyst_of(request)
@@ -54,8 +54,8 @@ async def analyse_start(request: Request, rows: int = 5, columns: int = 6) -> JS
         game = load_game("clobber", rows=rows, columns=columns)
     except ParlourError as exc:
         message = position_message(str(exc))
-        return JSONResponse(error("bad_position", message, detail=message), status_code=400)
-    return JSONResponse({
+        return LocalisedJSON(error("bad_position", message, detail=message), status_code=400)
+    return LocalisedJSON({
         "position": game.new_initial_state().position(),
         "time_limit": analyst.seconds,
         "max_stones": analyst.limits.analysis_stones,

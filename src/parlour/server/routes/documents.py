@@ -22,7 +22,9 @@ async def replay(table: Table, viewer: int | None) -> dict[str, Any]:
 
 async def record(table: Table, viewer: int | None) -> Response:
     state, notes = table.state.clone(), list(table.notes)
-    metadata = {"table": table.id, "site": "parlour serve"}
+    metadata: dict[str, Any] = {"table": table.id, "site": "parlour serve"}
+    if any(s.bot for s in table.seats):  # issue 31: a record says which players were programs
+        metadata["bots"] = [s.seat for s in table.seats if s.bot]
     players = [
         seat_display_name(s.kind, s.agent, s.name) or f"Player {s.seat + 1}"
         for s in table.seats

@@ -22,18 +22,19 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.core import IllegalActionError, ParlourError, game_class, list_games
 from parlour.games import tutorial as lessons
 from parlour.games.wording import illegal_message, notation_message
+from parlour.i18n import Lazy, Message, _, text_of, translate
 from parlour.server.deps import json_body
 from parlour.server.protocol import MAX_STEPS, Step
-from parlour.server.routes.pages import STATIC
+from parlour.server.templating import page
 from parlour.server.views import Note, state_payload, turn_log
 
-LEARNER_NAMES = ("you", "your opponent")
+LEARNER_NAMES = (Message("you"), Message("your opponent"))
 """How the game's messages name the seats in a tutorial (every lesson has two)."""
 
 
@@ -47,16 +48,18 @@ router = APIRouter()
 
 def _tutorial(game: str, tutorial_id: str | None = None) -> lessons.Tutorial:
     if game not in list_games():
-        raise HTTPException(404, f"no game {game!r}; games: {', '.join(list_games())}")
+        raise HTTPException(404, Message("no game {game}; games: {games}", game=repr(game),
+                                         games=", ".join(list_games())))
     found = lessons.find(game, tutorial_id)
     if found is None:
-        raise HTTPException(404, f"no tutorial {tutorial_id!r} for {game}")
+        raise HTTPException(404, Message("no tutorial {tutorial!r} for {game}",
+                                         tutorial=tutorial_id, game=game))
     return found
 
 
 def _step_info(step: lessons.Step) -> dict[str, Any]:
-    return {"id": step.id, "title": step.title, "instruction": step.instruction,
-            "hint": step.hint, "explain": step.explain, "solution": list(step.solution)}
+    return {"id": step.id, "title": _(step.title), "instruction": _(step.instruction),
+            "hint": _(step.hint), "explain": _(step.explain), "solution": list(step.solution)}
 
 
 def _refusal(title: str, exc: ParlourError) -> str:
@@ -64,8 +67,8 @@ def _refusal(title: str, exc: ParlourError) -> str:
     if isinstance(exc, IllegalActionError):
         text = illegal_message(title, exc, names)
     else:
-        text = notation_message(title, str(exc), names)
-    return text.replace("you's", "your")
+        text = notation_message(title, text_of(exc), names)
+    return Lazy(lambda _language: translate(text).replace("you's", "your"))  # English
 
 
 def _log(attempt: lessons.Attempt, notes: list[Note]) -> list[dict[str, Any]]:
@@ -97,15 +100,15 @@ def verdict(tutorial: lessons.Tutorial, step: lessons.Step, attempt: lessons.Att
 
 
 @router.get("/learn/{game}", include_in_schema=False)
-async def learn_page(game: str) -> FileResponse:
+async def learn_page(game: str) -> HTMLResponse:
     _tutorial(game)
-    return FileResponse(STATIC / "learn.html")
+    return page("learn.html")
 
 
 @router.get("/learn/{game}/{tutorial_id}", include_in_schema=False)
-async def learn_variant_page(game: str, tutorial_id: str) -> FileResponse:
+async def learn_variant_page(game: str, tutorial_id: str) -> HTMLResponse:
     _tutorial(game, tutorial_id)
-    return FileResponse(STATIC / "learn.html")
+    return page("learn.html")
 
 
 @router.get("/api/learn/{game}")
@@ -116,7 +119,7 @@ async def learn_steps(game: str) -> dict[str, Any]:
         "game": game,
         "title": game_class(game).game_type.long_name,
         "tutorials": [
-            {"id": t.id, "title": t.title, "intro": t.intro, "finish": t.finish,
+            {"id": t.id, "title": _(t.title), "intro": _(t.intro), "finish": _(t.finish),
              "params": dict(t.params), "steps": [_step_info(s) for s in t.steps]}
             for t in lessons.tutorials(game)
         ],
@@ -131,6 +134,7 @@ async def learn_try(request: Request, game: str, tutorial_id: str, step_id: str
     try:
         step = tutorial.step(step_id)
     except KeyError:
-        raise HTTPException(404, f"no step {step_id!r} in this tutorial") from None
+        raise HTTPException(404, Message("no step {step!r} in this tutorial",
+                                         step=step_id)) from None
     body = await json_body(request, LearnMoves)
     return verdict(tutorial, step, lessons.attempt(tutorial, step, body.moves))

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.agents import agent_names, agents_for, plays_configuration
 from parlour.core import ParlourError, game_class, list_games, load_game
+from parlour.i18n import Message, text_of
 from parlour.server.ai import is_web_agent
 from parlour.server.clocks import ClockConfig
 from parlour.server.creation import SEAT_CHOICES, CreateError, QuotaError
@@ -131,7 +132,7 @@ async def check(request: Request, game: str) -> dict[str, Any]:
     try:
         configured = load_game(game, **clean_params(body.params))
     except ParlourError as exc:
-        return {"ok": False, "error": str(exc)}
+        return {"ok": False, "error": text_of(exc)}
     return {"ok": True, "num_players": configured.num_players(), "game": str(configured)}
 
 
@@ -144,7 +145,7 @@ async def rules(game: str) -> dict[str, str]:
 async def create(request: Request, hub: HubDep, account: MaybeAccount) -> dict[str, Any]:
     body = await json_body(request, CreateTable)
     if body.rated and account is None:
-        raise HTTPException(401, "sign in to play rated games: ratings belong to accounts")
+        raise HTTPException(401, Message("sign in to play rated games: ratings belong to accounts"))
     kinds = [(s.kind, s.agent) for s in body.seats] if body.seats is not None else None
     names = [s.name for s in body.seats] if body.seats is not None else None
     try:
@@ -153,10 +154,10 @@ async def create(request: Request, hub: HubDep, account: MaybeAccount) -> dict[s
             listed=body.open, clock=body.clock, creator=player_of(account), rated=body.rated,
         )
     except CreateError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise HTTPException(400, text_of(exc)) from None
     except QuotaError as exc:
         raise HTTPException(
-            429, str(exc), headers={"Retry-After": str(exc.retry_after)}
+            429, text_of(exc), headers={"Retry-After": str(exc.retry_after)}
         ) from None
     creator = table.hands[0]
     return {
@@ -179,7 +180,7 @@ async def lobby_tables(hub: HubDep, page: int = 0) -> dict[str, Any]:
     """The public lobby: open tables with free seats, and open tables being played (to
     watch), newest first, ``LOBBY_PAGE`` a page. Private tables never appear."""
     if not 0 <= page <= 10_000:
-        raise HTTPException(400, "page is 0 to 10000")
+        raise HTTPException(400, Message("page is 0 to 10000"))
     free, playing, more = await hub.store.run(hub.store.lobby, page, LOBBY_PAGE)
     return {
         "open": [listing(t) for t in free],
@@ -195,11 +196,11 @@ async def take_seat(table: TableDep, hub: HubDep, seat: int,
     """Take a free seat of an open table: you get a seat link of your own (your account's,
     when signed in; a rated table's seats are for accounts only)."""
     if not table.listed:
-        raise HTTPException(404, "this table has no seats on offer")
+        raise HTTPException(404, Message("this table has no seats on offer"))
     if table.rated and account is None:
-        raise HTTPException(401, "sign in to take a seat at a rated table")
+        raise HTTPException(401, Message("sign in to take a seat at a rated table"))
     try:
         hand = await hub.seats.take(table, seat, *(player_of(account) or (None, None)))
     except SeatError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     return {"url": f"/play/{hand.token}", "seat": seat, "table": table.id}

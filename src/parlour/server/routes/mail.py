@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.i18n import Message, text_of
 from parlour.server.accounts.mail import Mailer, MailError
 from parlour.server.deps import SignedIn, json_body
 
@@ -40,7 +41,7 @@ async def set_email(request: Request, account: SignedIn) -> dict[str, Any]:
         message = await mailer_of(request).set_address(account.id, account.username,
                                                        body.email or None, body.notify)
     except MailError as exc:
-        raise HTTPException(exc.status, str(exc)) from None
+        raise HTTPException(exc.status, text_of(exc)) from None
     return {"message": message}
 
 
@@ -58,6 +59,6 @@ async def confirm(request: Request, token: str) -> HTMLResponse:
 async def unsubscribe(request: Request, token: str) -> HTMLResponse:
     mailer = mailer_of(request)
     if not await mailer.store.run(mailer.unsubscribe, token):
-        raise HTTPException(404, "this unsubscribe link is not one of ours")
+        raise HTTPException(404, Message("this unsubscribe link is not one of ours"))
     return _page("Unsubscribed", "No more turn e-mails. You can turn them on again on your "
                                  "account page.")

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.i18n import Message, text_of
 from parlour.server.deps import (
     HubDep,
     SeatLink,
@@ -18,6 +19,7 @@ from parlour.server.deps import (
     submission_of,
     viewer_of,
 )
+from parlour.server.language import LocalisedJSON
 from parlour.server.protocol import ActMessage, ProtocolError, error, parse_message
 from parlour.server.routes import documents
 from parlour.server.seats import SeatError
@@ -44,16 +46,16 @@ async def play_state(found: SeatLink, seat: int | None = None) -> dict[str, Any]
 
 
 @router.post("/api/play/{token}/act")
-async def play_act(request: Request, found: SeatLink, hub: HubDep) -> JSONResponse:
+async def play_act(request: Request, found: SeatLink, hub: HubDep) -> LocalisedJSON:
     table, hand = found
     try:
         message = parse_message(await request.body())
     except ProtocolError as exc:
-        return JSONResponse(error(exc.code, exc.message), status_code=400)
+        return LocalisedJSON(error(exc.code, exc.message), status_code=400)
     if not isinstance(message, ActMessage):
-        return JSONResponse(error("malformed", "send an act message here"), status_code=400)
+        return LocalisedJSON(error("malformed", "send an act message here"), status_code=400)
     reply = await hub.mover.submit(table, submission_of(hand, message))
-    return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
+    return LocalisedJSON(reply, status_code=409 if reply["type"] == "error" else 200)
 
 
 @router.post("/api/play/{token}/name")
@@ -62,14 +64,14 @@ async def play_name(request: Request, found: SeatLink, hub: HubDep) -> dict[str,
     table, hand = found
     body = await json_body(request, SeatName)
     if body.seat is None and len(hand.seats) != 1:
-        raise HTTPException(400, "this link holds several seats: say which one to name")
+        raise HTTPException(400, Message("this link holds several seats: say which one to name"))
     seat = hand.seats[0] if body.seat is None else body.seat
     if seat not in hand.seats:
         raise HTTPException(403, not_held(seat))
     try:
         await hub.seats.rename(table, {seat: body.name})
     except SeatError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     return {"seat": seat, "name": table.seats[seat].name}
 
 
@@ -89,7 +91,7 @@ async def play_record(found: SeatLink, seat: int | None = None) -> Response:
 async def play_rematch(found: SeatLink, hub: HubDep) -> dict[str, Any]:
     table, hand = found
     if not table.state.is_terminal():
-        raise HTTPException(409, "a rematch is offered once the game is over")
+        raise HTTPException(409, Message("a rematch is offered once the game is over"))
     await hub.maker.rematch(table)
     return {"url": f"/play/{table.rematch_tokens[hand.hand]}", "table": table.rematch_id}
 
@@ -99,12 +101,12 @@ async def play_fill(request: Request, found: SeatLink, hub: HubDep) -> dict[str,
     """The creator fills a free seat with a computer player."""
     table, hand = found
     if not hand.creator:
-        raise HTTPException(403, "only the table's creator fills seats")
+        raise HTTPException(403, Message("only the table's creator fills seats"))
     body = await json_body(request, FillSeat)
     try:
         await hub.seats.fill(table, body.seat, body.agent)
     except SeatError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     return {"seat": body.seat, "agent": body.agent}
 
 
@@ -113,18 +115,18 @@ async def play_start(token: str, found: SeatLink, hub: HubDep) -> dict[str, Any]
     """The creator starts an open table early with the players seated so far."""
     table, hand = found
     if not hand.creator:
-        raise HTTPException(403, "only the table's creator starts it early")
+        raise HTTPException(403, Message("only the table's creator starts it early"))
     try:
         await hub.seats.start_early(table)
     except SeatError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     now_held = table.hand_by_token(token)
     return {"players": table.game.num_players(),
             "seats": list(now_held.seats) if now_held else []}
 
 
 @router.post("/api/play/{token}/resign")
-async def play_resign(found: SeatLink, hub: HubDep, seat: int | None = None) -> JSONResponse:
+async def play_resign(found: SeatLink, hub: HubDep, seat: int | None = None) -> LocalisedJSON:
     table, hand = found
     reply = await hub.finisher.resign(table, acting_seat(table, hand, seat))
-    return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
+    return LocalisedJSON(reply, status_code=409 if reply["type"] == "error" else 200)

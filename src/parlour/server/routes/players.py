@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
+from parlour.i18n import Message
 from parlour.server.accounts.passwords import MAX_USERNAME, username_key
 from parlour.server.accounts.ratings import Ratings, parse_pool
 
@@ -25,7 +26,7 @@ async def profile(request: Request, username: str) -> dict[str, Any]:
     found = (await ratings.store.run(ratings.profile, username_key(username))
              if len(username) <= MAX_USERNAME else None)
     if found is None:
-        raise HTTPException(404, f"no player {username!r}")
+        raise HTTPException(404, Message("no player {username!r}", username=username))
     return found
 
 
@@ -37,16 +38,18 @@ async def pools(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/leaderboard/{pool}")
-async def leaderboard(request: Request, pool: str) -> dict[str, Any]:
+async def leaderboard(request: Request, pool: str, bots: bool = False) -> dict[str, Any]:
     """The top players of a pool (a game, with ``-3p`` etc. for more players), established
-    ratings first and provisional ones apart."""
+    ratings first and provisional ones apart; people, or with ``?bots=true`` the bots (each
+    their own leaderboard)."""
     try:
         parse_pool(pool[:80])
     except ValueError:
-        raise HTTPException(404, f"no rating pool {pool[:80]!r}: a game's name, with -3p, "
-                                 "-4p... for more players") from None
+        raise HTTPException(404, Message(
+            "no rating pool {pool!r}: a game's name, with -3p, -4p... for more players",
+            pool=pool[:80])) from None
     ratings = ratings_of(request)
-    return await ratings.store.run(ratings.leaderboard, pool)
+    return await ratings.store.run(ratings.leaderboard, pool, bots)
 
 
 @router.get("/api/tables/{table_id}/ratings")
@@ -54,5 +57,5 @@ async def table_ratings(request: Request, table_id: str) -> dict[str, Any]:
     """The rating changes a finished rated game made (empty for any other table)."""
     ratings = ratings_of(request)
     if len(table_id) > 32:
-        raise HTTPException(404, "no such table")
+        raise HTTPException(404, Message("no such table"))
     return {"changes": await ratings.store.run(ratings.table_changes, table_id)}

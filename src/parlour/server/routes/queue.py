@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.i18n import Message, text_of
 from parlour.server.accounts.matchmaking import TIME_CONTROLS, Matchmaker, QueueError
 from parlour.server.deps import MaybeAccount, client_of, json_body, player_of
 from parlour.server.names import clean_name
@@ -38,19 +39,22 @@ async def controls() -> dict[str, Any]:
 @router.post("/api/queue", status_code=201)
 async def join(request: Request, account: MaybeAccount) -> dict[str, Any]:
     body = await json_body(request, JoinQueue)
+    if account is not None and account.bot:
+        raise HTTPException(403, "a bot plays through the Bot API: challenge it, or let it "
+                                 "challenge others (docs/bots.md)")
     try:
         return await matchmaker_of(request).join(
             body.game, body.clock, body.rated, player_of(account),
             clean_name(body.name) or "Guest", client_of(request))
     except QueueError as exc:
-        raise HTTPException(exc.status, str(exc)) from None
+        raise HTTPException(exc.status, text_of(exc)) from None
 
 
 @router.get("/api/queue/{ticket}")
 async def status(request: Request, ticket: str) -> dict[str, Any]:
     found = await matchmaker_of(request).status(ticket[:64])
     if found is None:
-        raise HTTPException(404, "this place in the queue has gone: join again")
+        raise HTTPException(404, Message("this place in the queue has gone: join again"))
     return found
 
 

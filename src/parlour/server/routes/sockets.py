@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from parlour.core import RulesVersionError
+from parlour.i18n import text_of
 from parlour.server.deps import hub_of, submission_of
 from parlour.server.hub import Hub
 from parlour.server.limits import client_key
@@ -132,7 +133,7 @@ async def ws_play(websocket: WebSocket, token: str) -> None:
     try:
         found = await hub_of(websocket).find_token(token)
     except RulesVersionError as exc:
-        await _refuse(websocket, "rules_version", str(exc), 4409)
+        await _refuse(websocket, "rules_version", text_of(exc), 4409)
         return
     if found is None:
         await websocket.send_json(error("unknown_seat", "no seat has this link"))
@@ -147,7 +148,7 @@ async def ws_watch(websocket: WebSocket, table_id: str) -> None:
     try:
         table = await hub_of(websocket).table(table_id) if len(table_id) <= 32 else None
     except RulesVersionError as exc:
-        await _refuse(websocket, "rules_version", str(exc), 4409)
+        await _refuse(websocket, "rules_version", text_of(exc), 4409)
         return
     if table is None:
         await websocket.send_json(error("unknown_table", f"no table {table_id!r}"))

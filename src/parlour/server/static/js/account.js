@@ -2,6 +2,7 @@
 // account page, the lobby and the table make. The session itself is an HttpOnly cookie that
 // no script here can read; pages only ask the server who it belongs to.
 import { $, api, el, myGames, setMyName } from "./common.js";
+import { t, tn } from "./i18n.js";
 
 let who = null;
 
@@ -21,7 +22,7 @@ export async function send(method, path, body) {
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const error = new Error(data.detail || data.message || `request failed (${response.status})`);
+    const error = new Error(data.detail || data.message || t("The request failed ({status}).", { status: response.status }));
     error.status = response.status;
     throw error;
   }
@@ -53,11 +54,11 @@ export async function header(slot = $("#account-slot"), boards = true) {
   if (!slot) return null;
   const account = await whoami();
   const parts = [
-    boards ? el("a", { href: "/leaderboard", class: "header-link boards-link", text: "Leaderboards" }) : null,
+    boards ? el("a", { href: "/leaderboard", class: "header-link boards-link", text: t("Leaderboards") }) : null,
     account
       ? el("a", { href: "/account", class: "header-link", id: "account-link",
-        text: account.username, "aria-label": `Your account: ${account.username}` })
-      : el("a", { href: "/account", class: "button quiet", id: "account-link", text: "Sign in" })];
+        text: account.username, "aria-label": t("Your account: {username}", { username: account.username }) })
+      : el("a", { href: "/account", class: "button quiet", id: "account-link", text: t("Sign in") })];
   slot.replaceChildren(...parts.filter(Boolean));
   return account;
 }

@@ -3,6 +3,7 @@
 import { $, el } from "./common.js";
 import { afterSignIn, header, profileUrl, send, whoami } from "./account.js";
 import * as passkeys from "./passkeys.js";
+import { LANG, t, tn } from "./i18n.js";
 
 function back() {
   const next = new URLSearchParams(window.location.search).get("next");
@@ -42,7 +43,7 @@ function guest() {
         { ceremony: start.ceremony, credential }));
     } catch (err) {
       $("#signin-error").textContent = err.name === "NotAllowedError"
-        ? "The passkey sign-in was cancelled." : err.message;
+        ? t("The passkey sign-in was cancelled.") : err.message;
     }
   });
 }
@@ -52,16 +53,16 @@ async function drawPasskeys() {
   let data;
   try { data = await send("GET", "/api/me/passkeys"); } catch { return; }
   list.replaceChildren(...data.passkeys.map((p) => el("li", {},
-    el("span", { text: `${p.name} · added ${new Date(p.created_at * 1000).toLocaleDateString()}` }),
-    el("button", { type: "button", class: "quiet small", text: "Remove",
-      "aria-label": `Remove the passkey ${p.name}`,
+    el("span", { text: t("{name} · added {date}", { name: p.name, date: new Date(p.created_at * 1000).toLocaleDateString(LANG) }) }),
+    el("button", { type: "button", class: "quiet small", text: t("Remove"),
+      "aria-label": t("Remove the passkey {name}", { name: p.name }),
       onclick: async () => { await send("DELETE", `/api/me/passkeys/${p.id}`); drawPasskeys(); } }))));
-  if (!data.passkeys.length) list.append(el("li", { class: "muted", text: "No passkey yet." }));
+  if (!data.passkeys.length) list.append(el("li", { class: "muted", text: t("No passkey yet.") }));
 }
 
 function member(account) {
   $("#member").hidden = false;
-  $("#account-title").textContent = `Your account: ${account.username}`;
+  $("#account-title").textContent = t("Your account: {username}", { username: account.username });
   $("#account-intro").hidden = true;
   $("#me-profile").textContent = account.username;
   $("#me-profile").href = profileUrl(account.username);
@@ -81,14 +82,14 @@ function member(account) {
       drawPasskeys();
     } catch (err) {
       $("#passkey-error").textContent = err.name === "NotAllowedError"
-        ? "Adding the passkey was cancelled." : err.message;
+        ? t("Adding the passkey was cancelled.") : err.message;
     }
   });
   drawPasskeys();
   $("#mail-address").value = account.email || "";
   $("#mail-on").checked = Boolean(account.notify_email);
   if (account.email && !account.email_confirmed) {
-    $("#mail-message").textContent = "Waiting for you to open the link we sent to confirm the address.";
+    $("#mail-message").textContent = t("Waiting for you to open the link we sent to confirm the address.");
   }
   form("#mail-form", async () => {
     const data = await send("POST", "/api/me/email", {
@@ -99,7 +100,7 @@ function member(account) {
     await send("POST", "/api/me/password", {
       current: $("#password-current").value, new: $("#password-new").value });
     $("#password-form").reset();
-    $("#password-message").textContent = "Changed. Every other browser is signed out.";
+    $("#password-message").textContent = t("Changed. Every other browser is signed out.");
   }, "#password-message");
   form("#delete-form", async () => {
     await send("POST", "/api/me/delete", { password: $("#delete-password").value });

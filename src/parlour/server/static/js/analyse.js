@@ -6,12 +6,13 @@
 // the marks of the squares. Everything is put on the page as text, never as HTML.
 import { $, el } from "./common.js";
 import { canvas, playable, svg } from "./boards/svg.js";
+import { number, t, tn } from "./i18n.js";
 
 const CELL = 64;
 const MARGIN = 26;
 const FILES = "abcdefghijklmnopqrstuvwxyz";
-const PLAYER = { o: "White (o)", x: "Black (x)" };
-const STONE = { o: "White stone", x: "Black stone", ".": "empty" };
+const PLAYER = { o: t("White (o)"), x: t("Black (x)") };
+const STONE = { o: t("White stone"), x: t("Black stone"), ".": t("empty") };
 const REGION_COLOURS = ["#1d5fd6", "#b3206b", "#12805c", "#8a4b00", "#6b2fb3", "#006d7a"];
 const MAX_ROWS = 99;
 const MAX_COLUMNS = 26;
@@ -105,14 +106,14 @@ async function request(path, body) {
   if (controller) init.signal = controller.signal;
   const response = await fetch(path, init);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.message || data.detail || `request failed (${response.status})`);
+  if (!response.ok) throw new Error(data.message || data.detail || t("The request failed ({status}).", { status: response.status }));
   return data;
 }
 
 function setLimits(data) {
   limits = data;
-  $("#limits-note").textContent = `The server solves positions of up to ${data.max_stones} stones, `
-    + `and gives up after ${data.time_limit} s rather than guess.`;
+  $("#limits-note").textContent = t("The server solves positions of up to {stones} stones, and gives up after {seconds} s rather than guess.",
+    { stones: data.max_stones, seconds: data.time_limit });
 }
 
 async function startPosition(rows, columns) {
@@ -135,7 +136,7 @@ async function analyse() {
   $("#analyse").disabled = true;
   const tick = () => {
     const seconds = (performance.now() - started) / 1000;
-    $("#progress-text").textContent = `Solving… ${seconds.toFixed(0)} s (at most ${limits.time_limit} s)`;
+    $("#progress-text").textContent = t("Solving… {seconds} s (at most {limit} s)", { seconds: seconds.toFixed(0), limit: limits.time_limit });
   };
   tick();
   ticker = setInterval(tick, 1000);
@@ -166,7 +167,7 @@ function cancel(tell = true) {
   if (!controller) return;
   controller.abort();  // the server sees the request go and stops its worker
   done();
-  if (tell) say("Analysis cancelled.");
+  if (tell) say(t("Analysis cancelled."));
 }
 
 function say(text, isError = false) {
@@ -260,8 +261,8 @@ function draw(focus = null) {
   const height = rows * CELL + MARGIN;
   const editing = stepping === null;
   const label = editing
-    ? `Clobber board being set up, ${PLAYER[side]} to move`
-    : `Principal line, move ${stepping} of ${analysis.line.length}`;
+    ? t("Clobber board being set up, {player} to move", { player: PLAYER[side] })
+    : t("Principal line, move {n} of {total}", { n: stepping, total: analysis.line.length });
   const pic = canvas(width, height, label);
   shown.ranks.forEach((rank, r) => [...rank].forEach((mark, c) => {
     const name = FILES[c] + String(rows - r);
@@ -277,7 +278,7 @@ function draw(focus = null) {
     }
     if (editing) {
       const put_ = tool();
-      const what = put_ === "." || put_ === mark ? "empty it" : `put a ${STONE[put_]}`;
+      const what = put_ === "." || put_ === mark ? t("empty it") : t("put a {stone}", { stone: STONE[put_] });
       playable(group, `${name}, ${STONE[mark]}: ${what}`, () => put(name));
     }
     pic.append(group);
@@ -309,17 +310,19 @@ function drawStatus() {
   const status = $("#status");
   if (stepping !== null && analysis) {
     const shown = shownPosition();
-    status.textContent = stepping === 0 ? "The position analysed" : `After ${analysis.line[stepping - 1].move}: ${PLAYER[shown.side]} to move`;
+    status.textContent = stepping === 0 ? t("The position analysed")
+      : t("After {move}: {player} to move", { move: analysis.line[stepping - 1].move, player: PLAYER[shown.side] });
     return;
   }
   if (analysis && analysis.solved) status.textContent = analysis.summary;
-  else status.textContent = `${PLAYER[side]} to move. Set up a position, then press Analyse.`;
+  else status.textContent = t("{player} to move. Set up a position, then press Analyse.", { player: PLAYER[side] });
 }
 
 function moveWords(move, player) {
   const from = move.match(/^[a-z]\d+/)[0];
   const to = move.match(/[a-z]\d+$/)[0];
-  return `${player ? `${PLAYER[player]}: ` : ""}${from} takes ${to}`;
+  const words = t("{from} takes {to}", { from, to });
+  return player ? t("{player}: {move}", { player: PLAYER[player], move: words }) : words;
 }
 
 function drawPanels() {
@@ -330,28 +333,30 @@ function drawPanels() {
   if (!solved) { drawStepper(); return; }
   const mover = analysis.to_move;
   const winner = analysis.winner;
-  $("#winner").textContent = `${PLAYER[winner]} wins`;
+  $("#winner").textContent = t("{player} wins", { player: PLAYER[winner] });
   const count = analysis.winning_moves.length;
   $("#moves-text").textContent = winner === mover
-    ? `${PLAYER[mover]} to move. Winning move${count > 1 ? "s" : ""} (the arrows): ${analysis.winning_moves.map((m) => moveWords(m)).join(", ")}.`
+    ? tn("{player} to move. Winning move (the arrows): {moves}.", "{player} to move. Winning moves (the arrows): {moves}.", count,
+      { player: PLAYER[mover], moves: analysis.winning_moves.map((m) => moveWords(m)).join(", ") })
     : analysis.regions.length === 0
-      ? `${PLAYER[mover]} has no move left.`
-      : `${PLAYER[mover]} to move has no winning move: every move loses against perfect play.`;
-  $("#stats").textContent = `${analysis.nodes.toLocaleString("en")} position${analysis.nodes === 1 ? "" : "s"} searched in ${analysis.seconds.toFixed(2)} s.`;
+      ? t("{player} has no move left.", { player: PLAYER[mover] })
+      : t("{player} to move has no winning move: every move loses against perfect play.", { player: PLAYER[mover] });
+  $("#stats").textContent = tn("{count} position searched in {seconds} s.", "{count} positions searched in {seconds} s.", analysis.nodes,
+    { count: number(analysis.nodes), seconds: number(analysis.seconds, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) });
 
   const list = $("#regions");
   list.replaceChildren();
   analysis.regions.forEach((region, i) => {
     const colour = REGION_COLOURS[i % REGION_COLOURS.length];
-    const value = region.value !== null ? `value ${region.value}` : `value ${region.value_note}`;
+    const value = t("value {value}", { value: region.value !== null ? region.value : region.value_note });
     list.append(el("li", { "data-region": String(i + 1) },
       el("span", { class: "swatch", style: `background:${colour}`, "aria-hidden": "true" }),
       el("span", { class: "region-text" },
-        el("strong", { text: `Region ${i + 1}, ${region.stones} stones: ` }),
-        el("span", { text: `${region.outcome_text}; ${value}.` }))));
+        el("strong", { text: tn("Region {i}, {n} stone: ", "Region {i}, {n} stones: ", region.stones, { i: i + 1 }) }),
+        el("span", { text: t("{outcome}; {value}.", { outcome: region.outcome_text, value }) }))));
   });
   $("#total-value").textContent = analysis.value !== null && analysis.regions.length > 1
-    ? `Value of the whole position: ${analysis.value}.` : "";
+    ? t("Value of the whole position: {value}.", { value: analysis.value }) : "";
 
   const line = $("#line");
   line.replaceChildren();
@@ -361,8 +366,8 @@ function drawPanels() {
       el("span", { class: "what", text: step.move })));
   }
   $("#line-note").textContent = analysis.line_complete
-    ? "The winner's move that leaves the fewest replies, the loser's reply that leaves the fewest winning answers, to the end."
-    : "The winner's move that leaves the fewest replies, the loser's most stubborn reply: as far as the time allowed.";
+    ? t("The winner's move that leaves the fewest replies, the loser's reply that leaves the fewest winning answers, to the end.")
+    : t("The winner's move that leaves the fewest replies, the loser's most stubborn reply: as far as the time allowed.");
 }
 
 function drawStepper() {
@@ -377,8 +382,8 @@ function drawStepper() {
   slider.value = String(stepping);
   const step = stepping > 0 ? analysis.line[stepping - 1] : null;
   $("#line-label").textContent = step
-    ? `Move ${stepping} of ${analysis.line.length}: ${moveWords(step.move, step.player)}`
-    : `The start of the line (${analysis.line.length} moves)`;
+    ? t("Move {n} of {total}: {move}", { n: stepping, total: analysis.line.length, move: moveWords(step.move, step.player) })
+    : tn("The start of the line ({n} move)", "The start of the line ({n} moves)", analysis.line.length);
   for (const item of $("#line").children) {
     const current = Number(item.dataset.step) === stepping;
     item.classList.toggle("current", current);
@@ -416,7 +421,7 @@ $("#load").addEventListener("click", () => {
   if (!setPosition(text)) {
     // not a position this page can draw: the server says what is wrong with it
     request("/api/analyse/clobber", { position: text })
-      .then(() => say("This position cannot be drawn here.", true))
+      .then(() => say(t("This position cannot be drawn here."), true))
       .catch((err) => say(err.message, true));
   }
 });
@@ -440,6 +445,6 @@ if (asked && readPosition(asked)) {
   setPosition(asked);
   analyse();
 } else {
-  if (asked) say("The position in this link cannot be read: set one up here.", true);
+  if (asked) say(t("The position in this link cannot be read: set one up here."), true);
   startPosition(4, 5);
 }

@@ -7,20 +7,20 @@
 // the friend, as in a correspondence game); at a table with a clock the page says that the
 // friend's time starts with that move.
 import { $, copyRow, el } from "./common.js";
+import { andList, t } from "./i18n.js";
 
-// Every string a player reads here (one place, for the translations to come).
+// Every string a player reads here, in one place.
 const TEXT = {
-  statusMine: (names) => `Your turn · ${names} has not joined yet`,
-  statusMineMany: (names) => `Your turn · ${names} have not joined yet`,
-  title: (names) => `Waiting for ${names} to join`,
-  waiting: (name) => `Waiting for ${name} to join the table`,
-  send: "Send this invitation link. It is their seat's key: send it to them only.",
-  sendMany: "Send each invitation link to one friend only: it is their seat's key.",
-  first: "You may make your first move now: it will be waiting for them.",
-  clock: "This table has a clock: once you move, your friend's time runs even before they arrive.",
-  others: "Waiting for the invited players to open their invitations.",
-  link: (names) => `Invitation for ${names}`,
-  and: " and ",
+  statusMine: (names) => t("Your turn · {names} has not joined yet", { names }),
+  statusMineMany: (names) => t("Your turn · {names} have not joined yet", { names }),
+  title: (names) => t("Waiting for {names} to join", { names }),
+  waiting: (name) => t("Waiting for {name} to join the table", { name }),
+  send: t("Send this invitation link. It is their seat's key: send it to them only."),
+  sendMany: t("Send each invitation link to one friend only: it is their seat's key."),
+  first: t("You may make your first move now: it will be waiting for them."),
+  clock: t("This table has a clock: once you move, your friend's time runs even before they arrive."),
+  others: t("Waiting for the invited players to open their invitations."),
+  link: (names) => t("Invitation for {names}", { names }),
 };
 
 // The seats of people who have not come yet (never named, nobody there), not held here.
@@ -31,7 +31,7 @@ export function missing(latest, mySeats) {
 }
 
 function names(seats, seatName) {
-  return seats.map((s) => seatName(s.seat)).join(TEXT.and);
+  return andList(seats.map((s) => seatName(s.seat)));
 }
 
 // The status line while it is this player's turn and someone has not joined (else null).
@@ -59,7 +59,7 @@ export function draw(latest, mySeats, seatName) {
   if (invites.length) {
     parts.push(el("p", { text: invites.length > 1 ? TEXT.sendMany : TEXT.send }));
     for (const invite of invites) {
-      parts.push(copyRow(TEXT.link(invite.seats.map((s) => seatName(s)).join(TEXT.and)), invite.url));
+      parts.push(copyRow(TEXT.link(andList(invite.seats.map((s) => seatName(s)))), invite.url));
     }
     if (mySeats.includes(latest.to_act)) parts.push(el("p", { class: "muted", text: TEXT.first }));
     if (latest.clock) parts.push(el("p", { class: "attention", text: TEXT.clock }));

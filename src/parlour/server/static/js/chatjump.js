@@ -3,10 +3,11 @@
 // messages come while the chat is out of sight, it counts them, and a button with the count
 // also appears in the corner of the screen until they are read.
 import { $, el } from "./common.js";
+import { t, tn } from "./i18n.js";
 
 const WORDS = {
-  chat: "Chat",
-  label: (n) => (n ? `Chat: ${n} new message${n === 1 ? "" : "s"}` : "Go to the chat"),
+  chat: t("Chat"),
+  label: (n) => (n ? tn("Chat: {n} new message", "Chat: {n} new messages", n) : t("Go to the chat")),
 };
 
 let unread = 0;

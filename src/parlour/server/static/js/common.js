@@ -1,5 +1,6 @@
 // Helpers shared by the lobby and the table page. No game rule lives in the browser.
 // Names and links are always put on the page as text (textContent), never as HTML.
+import { t, tn } from "./i18n.js";
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -22,7 +23,9 @@ export async function api(path, body) {
   const response = await fetch(path, init);
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    throw new Error(data.detail || data.message || `request failed (${response.status})`);
+    const error = new Error(data.detail || data.message || t("The request failed ({status}).", { status: response.status }));
+    error.status = response.status;
+    throw error;
   }
   return data;
 }
@@ -36,7 +39,7 @@ export function copyRow(label, path) {
   const url = absolute(path);
   const text = el("a", { class: "link-text", href: url, text: url });
   const copy = el("button", {
-    class: "quiet copy", type: "button", text: "Copy", "aria-label": `Copy the link: ${label}`,
+    class: "quiet copy", type: "button", text: t("Copy"), "aria-label": t("Copy the link: {label}", { label }),
     onclick: async () => {
       try {
         await navigator.clipboard.writeText(url);
@@ -48,8 +51,8 @@ export function copyRow(label, path) {
         selection.addRange(range);
         document.execCommand("copy");
       }
-      copy.textContent = "Copied";
-      setTimeout(() => { copy.textContent = "Copy"; }, 2000);
+      copy.textContent = t("Copied");
+      setTimeout(() => { copy.textContent = t("Copy"); }, 2000);
     },
   });
   return el("div", { class: "link-row" }, el("span", { class: "link-label", text: label }), text, copy);
@@ -83,7 +86,7 @@ export function cleanName(text) {
 export function myName() {
   let name = cleanName(stored(NAME_KEY));
   if (!name) {
-    name = `Guest ${100 + Math.floor(Math.random() * 900)}`;
+    name = t("Guest {n}", { n: 100 + Math.floor(Math.random() * 900) });
     store(NAME_KEY, name);
   }
   return name;

@@ -1,7 +1,9 @@
 // Pictures of real positions in the rules (the rules page and the table's Rules dialog). The
 // server puts the engine's view of each example position in a [data-board] element; this
 // draws it with the game's own board code, as the table would, with nothing to click.
-const NAMES = (i) => `Player ${i + 1}`;
+import { t } from "./i18n.js";
+
+const NAMES = (i) => t("Player {n}", { n: i + 1 });
 
 export function drawFigures(root, renderer) {
   for (const box of root.querySelectorAll("[data-board]")) {

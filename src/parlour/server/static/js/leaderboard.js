@@ -1,15 +1,17 @@
 // Leaderboards per game (and player count): the top established ratings, provisional apart.
 import { $, api, el } from "./common.js";
 import { header, profileUrl } from "./account.js";
+import { t, tn } from "./i18n.js";
 
 const parts = window.location.pathname.split("/").filter(Boolean);
+const BOTS = new URLSearchParams(window.location.search).get("bots") === "1";
 const GAMES = [["clobber", "Clobber"], ["stomple", "Stomple"], ["stomp-the-plank", "Stomp the Plank"], ["gobblestones", "GobbleStones"]];
 
 function rows(body, players) {
   body.replaceChildren(...players.map((p, i) => el("tr", {},
     el("td", { text: String(i + 1) }),
     el("td", {}, el("a", { href: profileUrl(p.username), text: p.username }),
-      p.bot ? el("span", { class: "tag", text: "bot" }) : null),
+      p.bot ? el("span", { class: "tag", text: t("bot") }) : null),
     el("td", { class: "num", text: p.shown }),
     el("td", { class: "num", text: `${p.low}–${p.high}` }),
     el("td", { class: "num", text: String(p.games) }))));
@@ -22,14 +24,18 @@ async function main() {
   const links = new Map(GAMES);
   for (const p of known) links.set(p.pool, p.title);
   $("#pools").replaceChildren(...[...links].map(([key, title]) => el("a", {
-    href: `/leaderboard/${key}`, class: key === pool ? "button" : "button quiet", text: title,
+    href: `/leaderboard/${key}${BOTS ? "?bots=1" : ""}`, class: key === pool ? "button" : "button quiet", text: title,
     "aria-current": key === pool ? "page" : false })));
+  $("#pools").append(el("a", { href: `/leaderboard/${pool}${BOTS ? "" : "?bots=1"}`, id: "bots-toggle",
+    class: "button quiet", text: BOTS ? t("People") : t("Bots") }));
   let board;
-  try { board = await api(`/api/leaderboard/${pool}`); } catch (err) {
+  try { board = await api(`/api/leaderboard/${pool}${BOTS ? "?bots=true" : ""}`); } catch (err) {
     $("#board-title").textContent = err.message; return;
   }
-  $("#board-title").textContent = `Leaderboard: ${board.title}`;
-  document.title = `parlour: ${board.title} leaderboard`;
+  $("#board-title").textContent = BOTS ? t("Bots' leaderboard: {title}", { title: board.title })
+    : t("Leaderboard: {title}", { title: board.title });
+  document.title = BOTS ? t("parlour: {title} bots' leaderboard", { title: board.title })
+    : t("parlour: {title} leaderboard", { title: board.title });
   rows($("#top tbody"), board.players);
   rows($("#prov tbody"), board.provisional);
   $("#top").hidden = !board.players.length;

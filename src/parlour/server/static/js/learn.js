@@ -4,24 +4,26 @@
 // rule: it shows what the server says. Progress is remembered in this browser.
 import { $, api, el, myName } from "./common.js";
 import { loadRenderer } from "./figures.js";
+import { t, tn } from "./i18n.js";
 
-// Every string a player reads on this page (one place, for the translations to come).
+// Every string a player reads on this page, in one place.
 const TEXT = {
-  progress: (title, n, total) => `${title} · step ${n} of ${total}`,
-  dot: (n, title, done) => `Step ${n}: ${title}${done ? " (done)" : ""}`,
-  right: "That's it.",
-  missed: "Not quite.",
-  shown: "Here is one way.",
-  next: "Next step",
-  last: "Finish",
-  again: "Start again",
-  tryAgain: "Try again",
+  progress: (title, n, total) => t("{title} · step {n} of {total}", { title, n, total }),
+  dot: (n, title, done) => (done ? t("Step {n}: {title} (done)", { n, title })
+    : t("Step {n}: {title}", { n, title })),
+  right: t("That's it."),
+  missed: t("Not quite."),
+  shown: t("Here is one way."),
+  next: t("Next step"),
+  last: t("Finish"),
+  again: t("Start again"),
+  tryAgain: t("Try again"),
   you: () => myName(),
-  opponent: "Opponent",
-  mover: (mine) => (mine ? "You" : "Opponent"),
-  finishTitle: "You are ready to play",
-  other: { bluffing: "Learn the bluffing game", basics: "Back to the basic game" },
-  noGame: "This game has no tutorial.",
+  opponent: t("Opponent"),
+  mover: (mine) => (mine ? t("You") : t("Opponent")),
+  finishTitle: t("You are ready to play"),
+  other: { bluffing: t("Learn the bluffing game"), basics: t("Back to the basic game") },
+  noGame: t("This game has no tutorial."),
 };
 const STORE = "parlour.learn";
 
@@ -110,7 +112,7 @@ function drawDots() {
 function moveList() {
   if (!reply.log || !reply.log.length) return null;
   return el("ul", { class: "step-moves" }, ...reply.log.map((line) => el("li", {},
-    el("span", { class: "who", text: `${TEXT.mover(line.player === reply.learner)}: ` }),
+    el("span", { class: "who", text: t("{name}: ", { name: TEXT.mover(line.player === reply.learner) }) }),
     el("span", { text: line.text }))));
 }
 
@@ -247,7 +249,7 @@ async function main() {
     return;
   }
   tutorial = course.tutorials.find((t) => t.id === path[2]) || course.tutorials[0];
-  document.title = `parlour: ${tutorial.title}`;
+  document.title = t("parlour: {title}", { title: tutorial.title });
   $("#title").textContent = course.title;
   $("#rules-link").href = `/rules/${GAME}`;
   $("#finish-rules").href = `/rules/${GAME}`;

@@ -8,50 +8,52 @@ import { cover as picture } from "./boards/art/covers.js";
 import { header, send } from "./account.js";
 import * as queue from "./queue.js";
 import * as turns from "./turns.js";
+import { challengeNotices } from "./challenges.js";
+import { andList, t, tn } from "./i18n.js";
 
 let signedIn = null;     // the signed-in account, or null for a guest
 const GAMES_REFRESH_MS = 15000;
 
-const STRENGTHS = [["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"]];
+const STRENGTHS = [["easy", t("Easy")], ["medium", t("Medium")], ["hard", t("Hard")]];
 
 // What a player reads about each game (the catalogue from the server gives the rest).
 const ABOUT = {
   clobber: {
-    blurb: "Move onto a neighbouring enemy stone to capture it; whoever makes the last move wins.",
-    length: "5–10 min",
+    blurb: t("Move onto a neighbouring enemy stone to capture it; whoever makes the last move wins."),
+    length: t("5–10 min"),
   },
   stomple: {
-    blurb: "Hop your stomper over a tray of marbles, stomping strings of one colour; outlast the others.",
-    length: "15–30 min",
+    blurb: t("Hop your stomper over a tray of marbles, stomping strings of one colour; outlast the others."),
+    length: t("15–30 min"),
   },
   "stomp-the-plank": {
-    blurb: "Push your luck turning treasure cards; stop in time, or your plank tips into the sea.",
-    length: "10–15 min",
+    blurb: t("Push your luck turning treasure cards; stop in time, or your plank tips into the sea."),
+    length: t("10–15 min"),
   },
   gobblestones: {
-    blurb: "Lay coloured tiles in straight lines on a patchwork board and score the squares you cover.",
-    length: "30–45 min",
+    blurb: t("Lay coloured tiles in straight lines on a patchwork board and score the squares you cover."),
+    length: t("30–45 min"),
   },
 };
 
 // The options shown in a player's words; every other parameter is "Advanced".
 const OPTIONS = {
   clobber: [
-    { param: "size", label: "Board", choices: [["", "5 x 6"], ["6x7", "6 x 7"], ["8x8", "8 x 8"], ["10x10", "10 x 10"]] },
-    { param: "first", label: "Who starts", choices: [["white", "White"], ["black", "Black"]] },
-    { param: "cannibal", label: "Cannibal Clobber: stones may also capture their own colour", kind: "bool" },
+    { param: "size", label: t("Board"), choices: [["", "5 x 6"], ["6x7", "6 x 7"], ["8x8", "8 x 8"], ["10x10", "10 x 10"]] },
+    { param: "first", label: t("Who starts"), choices: [["white", t("White")], ["black", t("Black")]] },
+    { param: "cannibal", label: t("Cannibal Clobber: stones may also capture their own colour"), kind: "bool" },
   ],
   stomple: [
-    { param: "players", label: "Players", players: true },
-    { param: "rounds", label: "Length", choices: [["0", "Play to the target"], ["1", "One round"]] },
-    { param: "target", label: "Target points", kind: "int", placeholder: "as usual" },
+    { param: "players", label: t("Players"), players: true },
+    { param: "rounds", label: t("Length"), choices: [["0", t("Play to the target")], ["1", t("One round")]] },
+    { param: "target", label: t("Target points"), kind: "int", placeholder: t("as usual") },
   ],
   "stomp-the-plank": [
-    { param: "players", label: "Players", players: true },
+    { param: "players", label: t("Players"), players: true },
   ],
   gobblestones: [
-    { param: "players", label: "Players", players: true },
-    { param: "bluff", label: "Bluffing variant: tiles face down, plays may be challenged", kind: "bool" },
+    { param: "players", label: t("Players"), players: true },
+    { param: "bluff", label: t("Bluffing variant: tiles face down, plays may be challenged"), kind: "bool" },
   ],
 };
 
@@ -73,7 +75,7 @@ function optionInput(game, option, id) {
   if (option.players) {
     input = el("select", { id, "data-param": option.param, "data-kind": "int" });
     for (let n = game.min_players; n <= game.max_players; n++) {
-      input.append(el("option", { value: String(n), text: `${n} players` }));
+      input.append(el("option", { value: String(n), text: tn("{n} player", "{n} players", n) }));
     }
     input.value = String(game.default_players);
   } else if (option.choices) {
@@ -127,15 +129,15 @@ function seatChoices(card, game, n) {
   for (let i = 0; i < n; i++) {
     const id = `${game.name}-seat-${i}`;
     const select = el("select", { id, "data-seat": i });
-    select.append(el("option", { value: "me", text: "Me" }),
-      el("option", { value: "invite", text: "A friend (invitation link)" }),
-      el("option", { value: "hotseat", text: "Someone at this screen" }));
+    select.append(el("option", { value: "me", text: t("Me") }),
+      el("option", { value: "invite", text: t("A friend (invitation link)") }),
+      el("option", { value: "hotseat", text: t("Someone at this screen") }));
     for (const agent of ais) {
-      const text = (catalogue && catalogue.agent_names && catalogue.agent_names[agent]) || `Computer (${agent})`;
-      select.append(el("option", { value: `ai:${agent}`, text }));
+      const named = catalogue && catalogue.agent_names && catalogue.agent_names[agent];
+      select.append(el("option", { value: `ai:${agent}`, text: named || t("Computer ({agent})", { agent }) }));
     }
     select.value = old[i] || (i === 0 ? "me" : "ai:easy");
-    box.append(el("div", { class: "seat-choice" }, el("label", { for: id, text: `Seat ${i + 1}` }), select));
+    box.append(el("div", { class: "seat-choice" }, el("label", { for: id, text: t("Seat {n}", { n: i + 1 }) }), select));
   }
 }
 
@@ -178,10 +180,11 @@ async function create(card, game, mode) {
     const links = $("#links");
     links.replaceChildren();
     for (const invite of table.invites) {
-      links.append(copyRow(`Invitation for seat ${invite.seats.map((s) => s + 1).join(", ")}`, invite.url));
+      links.append(copyRow(tn("Invitation for seat {seats}", "Invitation for seats {seats}", invite.seats.length,
+        { seats: andList(invite.seats.map((s) => s + 1)) }), invite.url));
     }
-    links.append(copyRow("Spectators", table.watch));
-    if (table.seats.length) links.append(copyRow("Your own seat (to come back later)", table.url));
+    links.append(copyRow(t("Spectators"), table.watch));
+    if (table.seats.length) links.append(copyRow(t("Your own seat (to come back later)"), table.url));
     $("#go").href = table.url;
     $("#created").hidden = false;
     $("#created").scrollIntoView({ behavior: "smooth" });
@@ -193,11 +196,12 @@ async function create(card, game, mode) {
 
 function gameCard(game) {
   const about = ABOUT[game.name] || { blurb: "", length: "" };
-  const players = game.min_players === game.max_players ? `${game.min_players} players`
-    : `${game.min_players} to ${game.max_players} players`;
+  const players = game.min_players === game.max_players
+    ? tn("{n} player", "{n} players", game.min_players)
+    : t("{min} to {max} players", { min: game.min_players, max: game.max_players });
   const titleId = `${game.name}-title`;
   const card = el("section", { class: "panel card", "data-game": game.name, "aria-labelledby": titleId });
-  const strength = el("fieldset", { class: "strength" }, el("legend", { text: "Computer's strength" }));
+  const strength = el("fieldset", { class: "strength" }, el("legend", { text: t("Computer's strength") }));
   for (const [value, text] of STRENGTHS) {
     if (!game.agents.includes(value)) continue;
     const id = `${game.name}-strength-${value}`;
@@ -205,7 +209,7 @@ function gameCard(game) {
     if (value === "easy") radio.checked = true;
     strength.append(el("label", { for: id }, radio, text));
   }
-  const options = el("details", { class: "options" }, el("summary", { text: "Options" }));
+  const options = el("details", { class: "options" }, el("summary", { text: t("Options") }));
   for (const option of OPTIONS[game.name] || []) {
     if (!game.params.some((p) => p.name === option.param)) continue;
     if (option.players && game.min_players === game.max_players) continue;
@@ -216,16 +220,16 @@ function gameCard(game) {
     const id = `${game.name}-rated`;
     options.append(el("div", { class: "option check" },
       el("input", { id, type: "checkbox", class: "rated-choice" }),
-      el("label", { for: id, text: "Rated (an open table with a clock: your rating changes)" })));
+      el("label", { for: id, text: t("Rated (an open table with a clock: your rating changes)") })));
   }
   const shownParams = new Set((OPTIONS[game.name] || []).map((o) => o.param));
-  const advanced = el("details", { class: "advanced" }, el("summary", { text: "Advanced" }),
-    el("p", { class: "muted", text: "The engine's own settings, and who sits where." }));
+  const advanced = el("details", { class: "advanced" }, el("summary", { text: t("Advanced") }),
+    el("p", { class: "muted", text: t("The engine's own settings, and who sits where.") }));
   for (const p of game.params) {
     if (!shownParams.has(p.name)) advanced.append(advancedInput(game, p, `${game.name}-adv-${p.name}`));
   }
   advanced.append(el("div", { class: "seat-choices" }),
-    el("button", { type: "button", class: "quiet", "data-mode": "custom", text: "Create with these seats",
+    el("button", { type: "button", class: "quiet", "data-mode": "custom", text: t("Create with these seats"),
       onclick: () => create(card, game, "custom") }));
   advanced.addEventListener("toggle", async () => {
     if (!advanced.open) return;
@@ -238,18 +242,18 @@ function gameCard(game) {
     picture(game.name),
     el("p", { class: "blurb", text: about.blurb }),
     el("p", { class: "facts" }, el("span", { text: players }), el("span", { text: about.length }),
-      el("a", { href: `/learn/${game.name}`, text: "Learn to play" }),
-      el("a", { href: `/rules/${game.name}`, text: "Rules" }),
-      game.name === "clobber" ? el("a", { href: "/analyse/clobber", text: "Analysis board" }) : null),
+      el("a", { href: `/learn/${game.name}`, text: t("Learn to play") }),
+      el("a", { href: `/rules/${game.name}`, text: t("Rules") }),
+      game.name === "clobber" ? el("a", { href: "/analyse/clobber", text: t("Analysis board") }) : null),
     el("div", { class: "modes" },
       strength,
-      el("button", { type: "button", "data-mode": "computer", text: "Play the computer",
+      el("button", { type: "button", "data-mode": "computer", text: t("Play the computer"),
         onclick: () => create(card, game, "computer") }),
-      el("button", { type: "button", class: "quiet", "data-mode": "invite", text: "Invite a friend",
+      el("button", { type: "button", class: "quiet", "data-mode": "invite", text: t("Invite a friend"),
         onclick: () => create(card, game, "invite") }),
-      el("button", { type: "button", class: "quiet", "data-mode": "hotseat", text: "Hot-seat: one screen",
+      el("button", { type: "button", class: "quiet", "data-mode": "hotseat", text: t("Hot-seat: one screen"),
         onclick: () => create(card, game, "hotseat") }),
-      el("button", { type: "button", class: "quiet", "data-mode": "open", text: "Open table: anyone may join",
+      el("button", { type: "button", class: "quiet", "data-mode": "open", text: t("Open table: anyone may join"),
         onclick: () => create(card, game, "open") })),
     queue.cardPart(game, signedIn),
     options,
@@ -259,24 +263,26 @@ function gameCard(game) {
 
 // -- your games -------------------------------------------------------------------------------
 function whoseTurn(state) {
-  const name = (i) => (state.seats[i] && state.seats[i].name) || `Player ${i + 1}`;
+  const name = (i) => (state.seats[i] && state.seats[i].name) || t("Player {n}", { n: i + 1 });
   const mine = state.hand ? state.hand.seats : [];
   if (state.terminal) {
     const winners = state.result.returns.map((r, i) => (r > 0 ? i : -1)).filter((i) => i >= 0);
-    if (winners.length === 1 && mine.length === 1 && winners[0] === mine[0]) return ["Finished: you won", false];
-    return [`Finished: ${winners.length ? `${winners.map(name).join(" and ")} won` : "nobody won"}`, false];
+    if (winners.length === 1 && mine.length === 1 && winners[0] === mine[0]) return [t("Finished: you won"), false];
+    return [winners.length ? t("Finished: {names} won", { names: andList(winners.map(name)) })
+      : t("Finished: nobody won"), false];
   }
-  if (state.to_act < 0) return ["Dealing", false];
-  if (mine.includes(state.to_act)) return ["Your turn", true];
-  return [`Waiting for ${name(state.to_act)}`, false];
+  if (state.to_act < 0) return [t("Dealing"), false];
+  if (mine.includes(state.to_act)) return [t("Your turn"), true];
+  return [t("Waiting for {name}", { name: name(state.to_act) }), false];
 }
 
 function accountRow(g) {
-  const text = g.your_turn ? "Your turn" : g.finished
-    ? `Finished${g.result ? `: ${{ win: "you won", loss: "you lost", draw: "a draw" }[g.result]}` : ""}`
-    : g.archived ? "Archived" : g.to_act === null ? "Waiting for players" : "Waiting";
+  const finished = { win: t("Finished: you won"), loss: t("Finished: you lost"), draw: t("Finished: a draw") };
+  const text = g.your_turn ? t("Your turn") : g.finished ? finished[g.result] || t("Finished")
+    : g.archived ? t("Archived") : g.to_act === null ? t("Waiting for players") : t("Waiting");
+  const title = g.rated ? t("{title} (rated)", { title: g.title }) : g.title;
   return el("li", {},
-    el("a", { href: g.url, text: `${g.title}${g.rated ? " (rated)" : ""}${g.with.length ? ` with ${g.with.join(", ")}` : ""}` }),
+    el("a", { href: g.url, text: g.with.length ? t("{title} with {names}", { title, names: andList(g.with) }) : title }),
     el("span", { class: g.your_turn ? "state mine" : "state", text }));
 }
 
@@ -300,7 +306,7 @@ async function yourGames() {
     try {
       return [g, await api(`/api/play/${token}`)];
     } catch (err) {
-      if (/no seat has this link/.test(err.message)) forgetGame(g.url);
+      if (err.status === 404) forgetGame(g.url);
       return [g, null];
     }
   }));
@@ -310,12 +316,12 @@ async function yourGames() {
     const [text, mine] = whoseTurn(state);
     if (mine) waiting.push({ url: g.url, title: state.title, key: state.version });
     const others = state.seats.filter((s) => !state.hand.seats.includes(s.seat))
-      .map((s) => s.name || `Player ${s.seat + 1}`);
+      .map((s) => s.name || t("Player {n}", { n: s.seat + 1 }));
     list.append(el("li", {},
-      el("a", { href: g.url, text: `${state.title}${others.length ? ` with ${others.join(", ")}` : ""}` }),
+      el("a", { href: g.url, text: others.length ? t("{title} with {names}", { title: state.title, names: andList(others) }) : state.title }),
       el("span", { class: mine ? "state mine" : "state", text }),
-      el("button", { type: "button", class: "quiet small", text: "Forget",
-        "aria-label": `Forget ${state.title} from your games`,
+      el("button", { type: "button", class: "quiet small", text: t("Forget"),
+        "aria-label": t("Forget {title} from your games", { title: state.title }),
         onclick: () => { forgetGame(g.url); yourGames(); } })));
   }
   $("#your-games").hidden = list.children.length === 0;
@@ -324,6 +330,7 @@ async function yourGames() {
 
 async function main() {
   signedIn = await header();
+  challengeNotices();
   if (signedIn) {
     setMyName(signedIn.username);
     $("#my-name-label").hidden = true;

@@ -1,18 +1,19 @@
 // The public lobby: open tables with a free seat (take one), and games being played (watch),
 // newest first, refreshed every few seconds. Private tables never appear here.
 import { $, api, el, myName, rememberGame } from "./common.js";
+import { t, tn } from "./i18n.js";
 
 const REFRESH_MS = 4000;
 let page = 0;
 let titles = {};
 
 export const CLOCKS = [
-  ["", "No clock"],
-  ['{"per_move": 30}', "30 seconds a move"],
-  ['{"per_move": 120}', "2 minutes a move"],
-  ['{"per_move": 86400}', "1 day a move"],
-  ['{"initial": 300, "increment": 3}', "5 minutes + 3 seconds a move"],
-  ['{"initial": 900, "increment": 10}', "15 minutes + 10 seconds a move"],
+  ["", t("No clock")],
+  ['{"per_move": 30}', t("30 seconds a move")],
+  ['{"per_move": 120}', t("2 minutes a move")],
+  ['{"per_move": 86400}', t("1 day a move")],
+  ['{"initial": 300, "increment": 3}', t("5 minutes + 3 seconds a move")],
+  ['{"initial": 900, "increment": 10}', t("15 minutes + 10 seconds a move")],
 ];
 
 // A "Clock" choice for a game card's options.
@@ -20,7 +21,7 @@ export function clockInput(gameName) {
   const id = `${gameName}-clock`;
   const select = el("select", { id, class: "clock-choice" });
   for (const [value, text] of CLOCKS) select.append(el("option", { value, text }));
-  return el("div", { class: "option" }, el("label", { for: id, text: "Clock" }), select);
+  return el("div", { class: "option" }, el("label", { for: id, text: t("Clock") }), select);
 }
 
 export function readClock(card) {
@@ -37,11 +38,11 @@ function seatsText(entry) {
 function optionsText(entry) {
   const parts = [];
   const p = entry.params || {};
-  if (p.rows && p.columns) parts.push(`board ${p.rows} x ${p.columns}`);
-  if (p.size) parts.push(`board ${p.size}`);
-  if (p.bluff) parts.push("bluffing");
-  if (entry.custom_start) parts.push("custom start");
-  if (entry.rated) parts.push("rated");
+  if (p.rows && p.columns) parts.push(t("board {rows} x {columns}", { rows: p.rows, columns: p.columns }));
+  if (p.size) parts.push(t("board {size}", { size: p.size }));
+  if (p.bluff) parts.push(t("bluffing"));
+  if (entry.custom_start) parts.push(t("custom start"));
+  if (entry.rated) parts.push(t("rated"));
   if (entry.clock) parts.push(entry.clock);
   return parts.join(", ");
 }
@@ -63,18 +64,18 @@ function openRow(entry) {
   return el("li", { class: "listing" },
     el("span", { class: "listing-title", text: label }),
     el("span", { class: "muted", text: seatsText(entry) }),
-    el("button", { type: "button", text: "Take a seat", "aria-label": `Take a seat at ${label}`,
+    el("button", { type: "button", text: t("Take a seat"), "aria-label": t("Take a seat at {label}", { label }),
       onclick: () => take(entry, seat.seat) }),
-    el("a", { href: entry.watch, class: "button quiet", text: "Watch",
-      "aria-label": `Watch ${label}` }));
+    el("a", { href: entry.watch, class: "button quiet", text: t("Watch"),
+      "aria-label": t("Watch {label}", { label }) }));
 }
 
 function playingRow(entry) {
   const label = `${entry.title}${optionsText(entry) ? ` (${optionsText(entry)})` : ""}`;
   return el("li", { class: "listing" },
     el("span", { class: "listing-title", text: label }),
-    el("span", { class: "muted", text: `${entry.moves} moves so far` }),
-    el("a", { href: entry.watch, class: "button quiet", text: "Watch", "aria-label": `Watch ${label}` }));
+    el("span", { class: "muted", text: tn("{n} move so far", "{n} moves so far", entry.moves) }),
+    el("a", { href: entry.watch, class: "button quiet", text: t("Watch"), "aria-label": t("Watch {label}", { label }) }));
 }
 
 export async function refresh() {
@@ -114,17 +115,17 @@ export function setup(catalogue) {
   titles = Object.fromEntries(catalogue.games.map((g) => [g.name, g.title]));
   const section = el("section", { class: "panel public-lobby", id: "public-lobby", hidden: true,
     "aria-labelledby": "public-title" },
-    el("h2", { id: "public-title", text: "Open tables" }),
-    el("p", { id: "open-intro", class: "muted", text: "Tables anyone may join: take a free seat, or watch." }),
+    el("h2", { id: "public-title", text: t("Open tables") }),
+    el("p", { id: "open-intro", class: "muted", text: t("Tables anyone may join: take a free seat, or watch.") }),
     el("ul", { id: "open-list", class: "listings" }),
-    el("p", { id: "open-empty", class: "muted", text: "No open table right now: start one with \u201cOpen table\u201d on a game\u2019s card." }),
-    el("h3", { id: "playing-title", text: "Being played" }),
+    el("p", { id: "open-empty", class: "muted", text: t("No open table right now: start one with \u201cOpen table\u201d on a game\u2019s card.") }),
+    el("h3", { id: "playing-title", text: t("Being played") }),
     el("ul", { id: "playing-list", class: "listings" }),
-    el("p", { id: "playing-empty", class: "muted", text: "No open game is being played right now." }),
+    el("p", { id: "playing-empty", class: "muted", text: t("No open game is being played right now.") }),
     el("div", { id: "lobby-more", class: "controls", hidden: true },
-      el("button", { id: "lobby-prev", type: "button", class: "quiet", text: "Newer",
+      el("button", { id: "lobby-prev", type: "button", class: "quiet", text: t("Newer"),
         onclick: () => { page = Math.max(0, page - 1); refresh(); } }),
-      el("button", { id: "lobby-next", type: "button", class: "quiet", text: "Older",
+      el("button", { id: "lobby-next", type: "button", class: "quiet", text: t("Older"),
         onclick: () => { page += 1; refresh(); } })),
     el("p", { id: "open-error", class: "error", role: "alert" }));
   $("#cards").after(section);  // placed by refresh(), once it knows what is listed

@@ -3,10 +3,11 @@
 // the card offers the computer instead. Leaving the page leaves the queue.
 import { api, el, myName, rememberGame } from "./common.js";
 import { send } from "./account.js";
+import { t, tn } from "./i18n.js";
 
 const POLL_MS = 1500;
 const COMPUTER_AFTER_S = 30;
-const CONTROLS = [["3+2", "3 min + 2 s"], ["10+5", "10 min + 5 s"], ["1d", "A day a move"]];
+const CONTROLS = [["3+2", t("3 min + 2 s")], ["10+5", t("10 min + 5 s")], ["1d", t("A day a move")]];
 let waiting = null;  // {ticket, timer}
 
 function leave(keepalive = false) {
@@ -61,8 +62,10 @@ async function start(game, account, box) {
       window.location.href = now.url;
       return;
     }
-    status.textContent = `Looking for someone${rated ? " rated near you" : ""}: ${Math.round(now.waited)} s`
-      + (now.waiting > 1 ? ` · ${now.waiting} waiting` : "");
+    const seconds = Math.round(now.waited);
+    status.textContent = (rated ? t("Looking for someone rated near you: {seconds} s", { seconds })
+      : t("Looking for someone: {seconds} s", { seconds }))
+      + (now.waiting > 1 ? t(" · {n} waiting", { n: now.waiting }) : "");
     box.querySelector(".queue-computer").hidden = now.waited < COMPUTER_AFTER_S;
     me.timer = setTimeout(poll, POLL_MS);
   };
@@ -79,17 +82,17 @@ export function cardPart(game, account) {
   const box = el("div", { class: "queue", "data-queue": game.name });
   box.append(
     el("div", { class: "queue-start controls" },
-      el("label", { for: id, class: "visually-hidden", text: "Time control" }), select,
+      el("label", { for: id, class: "visually-hidden", text: t("Time control") }), select,
       account ? el("span", { class: "option check" },
         el("input", { id: ratedId, type: "checkbox", class: "queue-rated", checked: true }),
-        el("label", { for: ratedId, text: "Rated" })) : null,
-      el("button", { type: "button", class: "queue-go", text: "Play someone now",
+        el("label", { for: ratedId, text: t("Rated") })) : null,
+      el("button", { type: "button", class: "queue-go", text: t("Play someone now"),
         onclick: () => start(game, account, box) })),
     el("div", { class: "queue-wait controls", hidden: true },
-      el("button", { type: "button", class: "quiet queue-cancel", text: "Stop looking",
+      el("button", { type: "button", class: "quiet queue-cancel", text: t("Stop looking"),
         onclick: () => { leave(); idle(box); box.querySelector(".queue-status").textContent = ""; } }),
       el("button", { type: "button", class: "quiet queue-computer", hidden: true,
-        text: "Play the computer instead", onclick: () => playComputer(game, select.value, box) })),
+        text: t("Play the computer instead"), onclick: () => playComputer(game, select.value, box) })),
     el("p", { class: "queue-status muted", role: "status", "aria-live": "polite" }));
   return box;
 }

@@ -5,13 +5,14 @@
 // Browsers start audio only after the player has clicked or pressed a key on the page; until
 // then a sound is asked for and nothing is heard. ``played`` lists the sounds asked for while
 // sound is on (the browser tests read it: a headless browser has no speakers).
+import { t, tn } from "./i18n.js";
 
 const KEY = "parlour.sound";
 const MIN_GAP_MS = 90;  // sounds asked for closer together than this are one sound
 const WORDS = {
-  label: "Sound",
-  on: "Sound is on: click to mute",
-  off: "Sound is off: click to hear the moves",
+  label: t("Sound"),
+  on: t("Sound is on: click to mute"),
+  off: t("Sound is off: click to hear the moves"),
 };
 
 export const played = [];

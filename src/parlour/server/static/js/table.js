@@ -15,6 +15,7 @@ import * as sound from "./sound.js";
 import * as ratings from "./tableratings.js";
 import * as turns from "./turns.js";
 import { header, profileUrl } from "./account.js";
+import { andList, t, tn } from "./i18n.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
 const MODE = path[0] === "play" ? "play" : "watch";
@@ -63,20 +64,20 @@ function personOf(i) {
 
 // The short name of a seat, for sentences: "Ada", "Computer (hard)", "White", "Player 2".
 function shortName(i) {
-  if (i === null || i === undefined || i < 0) return "chance";
+  if (i === null || i === undefined || i < 0) return t("chance");
   const person = personOf(i);
   if (person) return person;
   const colour = colourOf(i);
-  return colour && renderer.colourIsName ? colour : `Player ${i + 1}`;
+  return colour && renderer.colourIsName ? colour : t("Player {n}", { n: i + 1 });
 }
 
 // The full name of a seat, with its colour: "Ada (White)", "Computer (hard, green)".
 function seatName(i) {
-  if (i === null || i === undefined || i < 0) return "chance";
+  if (i === null || i === undefined || i < 0) return t("chance");
   const person = personOf(i);
   const colour = colourOf(i);
   if (!colour || (renderer.colourIsName && !person)) return shortName(i);
-  const base = person || `Player ${i + 1}`;
+  const base = person || t("Player {n}", { n: i + 1 });
   return base.endsWith(")") ? `${base.slice(0, -1)}, ${colour})` : `${base} (${colour})`;
 }
 
@@ -115,17 +116,20 @@ function replace(steps) {
 }
 
 function connect() {
-  $("#conn").textContent = "connecting…";
+  $("#conn").textContent = t("connecting…");
+  $("#conn").dataset.state = "connecting";
   socket = new WebSocket(WS);
   socket.addEventListener("open", () => {
     retry = 500;
-    $("#conn").textContent = "live";
+    $("#conn").textContent = t("live");
+    $("#conn").dataset.state = "live";
     if (inflight) send(inflight);  // same client id: stored at most once
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
-    $("#conn").textContent = "reconnecting…";
-    if (event.code === 4404) { $("#conn").textContent = "no such table"; return; }
+    $("#conn").textContent = t("reconnecting…");
+    $("#conn").dataset.state = "reconnecting";
+    if (event.code === 4404) { $("#conn").textContent = t("no such table"); return; }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   });
@@ -153,7 +157,7 @@ async function receive(msg) {
       renderer = await loadRenderer(msg.game);
       rendererGame = msg.game;
       $("#title").textContent = msg.title;
-      document.title = `parlour: ${msg.title}`;
+      document.title = t("parlour: {title}", { title: msg.title });
     }
     if (!latest || msg.version !== latest.version || msg.viewer !== latest.viewer) {
       previous = latest && msg.viewer === latest.viewer && msg.version !== latest.version
@@ -178,7 +182,7 @@ async function receive(msg) {
     if (inflight && msg.client_id === inflight.client_id) inflight = null;
     pending = msg.steps;
     shown = { ...latest, ...msg };
-    say(pending.length ? "Go on with your turn, or undo." : "");
+    say(pending.length ? t("Go on with your turn, or undo.") : "");
     draw();
   } else if (msg.type === "ack") {
     if (inflight && msg.client_id === inflight.client_id) inflight = null;
@@ -215,31 +219,32 @@ function resultText(result) {
   if (!result) return "";
   const winners = result.returns.map((r, i) => (r > 0 ? i : -1)).filter((i) => i >= 0);
   const mine = MODE === "play" ? mySeats() : [];
-  if (winners.length === 0) return "Nobody wins.";
-  if (mine.length === 1 && winners.length === 1 && winners[0] === mine[0]) return "You win!";
+  if (winners.length === 0) return t("Nobody wins.");
+  if (mine.length === 1 && winners.length === 1 && winners[0] === mine[0]) return t("You win!");
   const names = winners.map(shortName);
   const sentence = winners.length > 1
-    ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win.`
-    : `${names[0]} wins.`;
-  if (mine.length === 1 && winners.includes(mine[0])) return `You share the win: ${sentence}`;
+    ? t("{names} share the win.", { names: andList(names) })
+    : t("{name} wins.", { name: names[0] });
+  if (mine.length === 1 && winners.includes(mine[0])) return t("You share the win: {sentence}", { sentence });
   return sentence;
 }
 
 function statusText(model) {
   if (model.terminal) return resultText(model.result);
-  if (model.started === false) return "Waiting for players to sit down…";
-  if (model.to_act < 0) return "Dealing…";
+  if (model.started === false) return t("Waiting for players to sit down…");
+  if (model.to_act < 0) return t("Dealing…");
   const mine = MODE === "play" && mySeats().includes(model.to_act);
   const waiting = MODE === "play" ? arrivals.statusText(latest, mySeats(), seatName) : null;
   if (waiting) return waiting;
   if (mine) {
-    if (mySeats().length > 1) return `${seatName(model.to_act)}: your turn`;
+    if (mySeats().length > 1) return t("{name}: your turn", { name: seatName(model.to_act) });
     const colour = colourOf(model.to_act);
-    if (!colour) return "Your turn";
-    return `Your turn · ${renderer.youPlay ? renderer.youPlay(colour) : `you play ${colour}`}`;
+    if (!colour) return t("Your turn");
+    const playing = renderer.youPlay ? renderer.youPlay(colour) : t("you play {colour}", { colour });
+    return t("Your turn · {colour}", { colour: playing });
   }
-  if (MODE === "watch") return `${seatName(model.to_act)} to move`;
-  return `Waiting for ${seatName(model.to_act)}…`;
+  if (MODE === "watch") return t("{name} to move", { name: seatName(model.to_act) });
+  return t("Waiting for {name}…", { name: seatName(model.to_act) });
 }
 
 function drawSeats(model) {
@@ -252,13 +257,14 @@ function drawSeats(model) {
     const you = MODE === "play" && mySeats().includes(s.seat);
     const acting = model.to_act === s.seat && !model.terminal;
     const item = el("li", { class: acting ? "acting" : "", "data-seat": s.seat },
-      el("span", { class: online ? "dot on" : "dot", title: online ? "here" : "away",
-        "aria-label": online ? "here" : "away", role: "img" }),
+      el("span", { class: online ? "dot on" : "dot", title: online ? t("here") : t("away"),
+        "aria-label": online ? t("here") : t("away"), role: "img" }),
       s.account && s.name && s.name !== "deleted player"
         ? el("a", { class: "seat-name", href: profileUrl(s.name), text: seatName(s.seat) })
         : el("span", { class: "seat-name", text: seatName(s.seat) }),
-      you ? el("span", { class: "tag", text: "you" }) : null,
-      acting ? el("span", { class: "visually-hidden", text: "to move" }) : null,
+      you ? el("span", { class: "tag", text: t("you") }) : null,
+      s.bot ? el("span", { class: "tag", text: t("bot"), title: t("a program plays this seat") }) : null,
+      acting ? el("span", { class: "visually-hidden", text: t("to move") }) : null,
       el("span", { class: "score", text: scores && scores[s.seat] !== undefined ? String(scores[s.seat]) : "" }));
     list.append(item);
   }
@@ -268,7 +274,7 @@ function drawSeats(model) {
   if (target === null || document.activeElement === $("#my-name")) return;
   // hot-seat: the person at the screen names the seat they are playing now
   const hot = mySeats().length > 1;
-  $("#name-label").textContent = hot ? `Name of ${shortName(target)}` : "Your name";
+  $("#name-label").textContent = hot ? t("Name of {name}", { name: shortName(target) }) : t("Your name");
   $("#my-name").value = hot ? personOf(target) || "" : myName();
 }
 
@@ -286,7 +292,7 @@ function drawLog() {
   for (const line of latest.log) {
     log.append(el("li", { value: line.turn, "data-turn": line.turn },
       el("span", { class: "who", text: shortName(line.player) }),
-      el("span", { class: "what", text: line.text === null ? "moved" : line.text })));
+      el("span", { class: "what", text: line.text === null ? t("moved") : line.text })));
   }
   log.scrollTop = log.scrollHeight;
 }
@@ -333,7 +339,7 @@ function drawPrivate(model) {
   const info = renderer.info ? renderer.info(model.view, model.viewer, shortName) : null;
   $("#private-panel").hidden = !info;
   const mine = MODE === "play" && mySeats().length && !model.view.racks;  // racks turned up at the end
-  $("#private-title").textContent = mine ? "What you hold" : "What the players hold";
+  $("#private-title").textContent = mine ? t("What you hold") : t("What the players hold");
   if (info) $("#private").replaceChildren(info);
 }
 
@@ -341,8 +347,8 @@ function drawLegal(model, interactive) {
   const box = $("#legal-list");
   box.replaceChildren();
   $("#typed-help").textContent = interactive && model.legal.length
-    ? `Write a move in the game's notation, for example ${model.legal[0].s}; or choose one below.`
-    : "Moves can be typed here when it is your turn.";
+    ? t("Write a move in the game's notation, for example {move}; or choose one below.", { move: model.legal[0].s })
+    : t("Moves can be typed here when it is your turn.");
   if (!interactive) return;
   for (const move of model.legal) {
     box.append(el("button", { class: "quiet", type: "button", text: move.s, "data-action": move.a,
@@ -356,7 +362,7 @@ function drawCompose() {
   if (!on) return;
   const model = shown || latest;
   $("#compose-text").textContent = renderer.composeText ? renderer.composeText(model.view, pending)
-    : "Your turn is not over: go on, or undo.";
+    : t("Your turn is not over: go on, or undo.");
 }
 
 function drawEnd() {
@@ -366,7 +372,8 @@ function drawEnd() {
   if (!over) return;
   $("#result").textContent = resultText(latest.result);
   const reason = latest.result && latest.result.reason;
-  const details = reason ? `${shortName(latest.result.loser)} ${reason === "time" ? "ran out of time" : "resigned"}.`
+  const loser = reason ? shortName(latest.result.loser) : "";
+  const details = reason ? (reason === "time" ? t("{name} ran out of time.", { name: loser }) : t("{name} resigned.", { name: loser }))
     : renderer.resultDetails ? renderer.resultDetails(latest.view, latest.result, shortName) : "";
   $("#result-details").textContent = details || "";
   $("#record-link").href = `${API}/record`;
@@ -380,10 +387,10 @@ function drawShare() {
   const box = $("#share");
   box.replaceChildren();
   for (const invite of latest.invites || []) {
-    const names = invite.seats.map((s) => seatName(s)).join(", ");
-    box.append(copyRow(`Invitation for ${names}`, invite.url));
+    const names = andList(invite.seats.map((s) => seatName(s)));
+    box.append(copyRow(t("Invitation for {names}", { names }), invite.url));
   }
-  box.append(copyRow("Spectators", latest.watch));
+  box.append(copyRow(t("Spectators"), latest.watch));
 }
 
 function drawNotices() {
@@ -399,8 +406,8 @@ function drawHowto(model, interactive) {
   const text = renderer.howTo ? renderer.howTo(model.view) : "";
   box.hidden = !(first && text && !howtoClosed);
   if (!box.hidden) {
-    box.replaceChildren(el("span", { text: `How to move: ${text}` }),
-      el("button", { class: "quiet small", type: "button", text: "Got it", "aria-label": "Hide the how-to-move tip",
+    box.replaceChildren(el("span", { text: t("How to move: {text}", { text }) }),
+      el("button", { class: "quiet small", type: "button", text: t("Got it"), "aria-label": t("Hide the how-to-move tip"),
         onclick: () => { howtoClosed = true; draw(); } }));
   }
 }
@@ -410,7 +417,7 @@ function drawCurtain(model) {
   const needs = hotseat && !replay && !model.terminal && model.to_act === model.viewer &&
     curtainSeen !== model.viewer;
   $("#curtain").classList.toggle("on", needs);
-  if (needs) $("#curtain-text").textContent = `Pass the screen to ${seatName(model.viewer)}.`;
+  if (needs) $("#curtain-text").textContent = t("Pass the screen to {name}.", { name: seatName(model.viewer) });
 }
 
 // Fair play: the analysis board names the winning move, so it is offered only where it cannot
@@ -481,14 +488,15 @@ function drawReplay() {
   const s = replay.steps[replay.index];
   const model = { ...latest, view: s.view, last: s.last, legal: [], version: s.version,
     terminal: false, to_act: -4 };
-  $("#status").textContent = `Replay: step ${replay.index} of ${replay.steps.length - 1}`;
+  $("#status").textContent = t("Replay: step {n} of {total}", { n: replay.index, total: replay.steps.length - 1 });
   $("#status").className = "status";
   $("#howto").hidden = true;
   drawBoard(model, false, replay.index > 0 ? replay.steps[replay.index - 1].view : null);
   drawPrivate(model);
   drawAnalyseLink(s.view);
   const last = s.last;
-  $("#replay-label").textContent = last ? `${shortName(last.player)}: ${last.text ?? "moved"}` : "the start";
+  const moved = last ? last.text ?? t("moved") : "";
+  $("#replay-label").textContent = last ? t("{name}: {move}", { name: shortName(last.player), move: moved }) : t("the start");
   $("#replay-slider").value = String(replay.index);
   drawCompose();
 }
@@ -551,7 +559,7 @@ $("#rules-button").addEventListener("click", async () => {
       $("#rules").innerHTML = data.html;  // rendered server-side from the project's own rules text
       drawFigures($("#rules"), renderer);
       $("#rules").append(el("p", {}, el("a", { href: `/learn/${latest.game}`, target: "_blank",
-        rel: "noopener", text: "Learn to play, step by step" })));
+        rel: "noopener", text: t("Learn to play, step by step") })));
       $("#rules").dataset.loaded = "1";
     } catch (err) { $("#rules").textContent = err.message; }
   }

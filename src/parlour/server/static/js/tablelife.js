@@ -2,6 +2,7 @@
 // seat, undo with consent, and the chat. The server decides everything; this page shows what it
 // says and sends what the player asks. Chat is always put on the page as text.
 import { $, api, el } from "./common.js";
+import { t, tn } from "./i18n.js";
 
 let ctx = null;          // {send, latest, seatName, mySeats, say, isPlay, key}
 let clockTimer = null;
@@ -14,23 +15,23 @@ export function setup(context) {
   const side = document.querySelector(".side");
   const play = document.querySelector(".play-area");
   const clock = el("section", { class: "clock-panel", id: "clock-panel", hidden: true,
-    "aria-label": "Clock" }, el("ul", { id: "clocks", class: "clocks" }),
+    "aria-label": t("Clock") }, el("ul", { id: "clocks", class: "clocks" }),
     el("p", { id: "clock-warning", class: "clock-warning", role: "alert" }));
   play.insertBefore(clock, $("#board"));
   const actions = el("section", { class: "panel", id: "table-actions", hidden: true,
     "aria-labelledby": "table-actions-title" },
-    el("h2", { id: "table-actions-title", text: "At the table" }),
+    el("h2", { id: "table-actions-title", text: t("At the table") }),
     el("p", { id: "table-note", class: "muted" }),
     el("div", { id: "table-buttons", class: "controls" }));
   const chat = el("section", { class: "panel chat", id: "chat-panel", "aria-labelledby": "chat-title" },
-    el("h2", { id: "chat-title", text: "Chat" }),
+    el("h2", { id: "chat-title", text: t("Chat") }),
     el("ol", { id: "chat-log", class: "chat-log", "aria-live": "polite", tabindex: "0",
-      "aria-label": "Chat messages" }),
+      "aria-label": t("Chat messages") }),
     el("form", { id: "chat-form", class: "chat-form" },
-      el("label", { for: "chat-text", class: "visually-hidden", text: "Message" }),
+      el("label", { for: "chat-text", class: "visually-hidden", text: t("Message") }),
       el("input", { id: "chat-text", maxlength: "500", autocomplete: "off",
-        placeholder: "Say something" }),
-      el("button", { type: "submit", text: "Send" })),
+        placeholder: t("Say something") }),
+      el("button", { type: "submit", text: t("Send") })),
     el("p", { id: "chat-error", class: "error", role: "alert" }));
   side.insertBefore(actions, side.firstChild);
   side.append(chat);
@@ -52,7 +53,7 @@ export function handles(msg) {
 export function receive(msg) {
   if (msg.type === "chat_history") {
     chatLines = msg.messages.slice(-MAX_CHAT_SHOWN);
-    $("#chat-title").textContent = msg.channel === "spectators" ? "Spectators' chat" : "Chat";
+    $("#chat-title").textContent = msg.channel === "spectators" ? t("Spectators' chat") : t("Chat");
     drawChat();
   } else if (msg.type === "chat") {
     chatLines.push(msg);
@@ -61,15 +62,15 @@ export function receive(msg) {
     drawChat();
     document.dispatchEvent(new CustomEvent("parlour:chat", { detail: msg }));  // chatjump.js counts it
   } else if (msg.type === "undo" && msg.state === "asked") {
-    ctx.say("Your opponent is asked to let you take your move back.");
+    ctx.say(t("Your opponent is asked to let you take your move back."));
   } else if (msg.type === "undo" && msg.state === "declined") {
-    ctx.say("The move stays: taking it back was declined.");
+    ctx.say(t("The move stays: taking it back was declined."));
   }
 }
 
 export function refused(msg) {
   // errors about chat show under the chat, others where the table shows its errors
-  if (["too_long", "empty"].includes(msg.code) || (msg.code === "rate_limited" && /messages in/.test(msg.message))) {
+  if (["too_long", "empty"].includes(msg.code) || (msg.code === "rate_limited" && msg.scope === "chat")) {
     $("#chat-error").textContent = `${msg.message}.`;
     return true;
   }
@@ -112,7 +113,7 @@ function tickClock() {
   list.replaceChildren(...items);
   const mine = running !== null && ctx.mySeats().includes(running);
   const left = clock.left === null ? null : clock.left - elapsed;
-  const warning = mine && left !== null && left <= 10 ? `${Math.max(0, Math.ceil(left))} seconds left to move` : "";
+  const warning = mine && left !== null && left <= 10 ? tn("{n} second left to move", "{n} seconds left to move", Math.max(0, Math.ceil(left))) : "";
   if ($("#clock-warning").textContent !== warning) $("#clock-warning").textContent = warning;
 }
 
@@ -133,13 +134,14 @@ export function draw(latest) {
   buttons.replaceChildren();
   note.textContent = "";
   const mine = ctx.mySeats();
-  if (latest.archived) note.textContent = "This table was archived: it can be replayed, not played.";
+  if (latest.archived) note.textContent = t("This table was archived: it can be replayed, not played.");
   if (!latest.started) {
     const free = latest.seats.filter((s) => s.kind === "open");
-    note.textContent = `Waiting for ${free.length === 1 ? "a player" : `${free.length} players`} to take the free seat${free.length === 1 ? "" : "s"} from the lobby.`;
+    note.textContent = tn("Waiting for a player to take the free seat from the lobby.",
+      "Waiting for {n} players to take the free seats from the lobby.", free.length);
     if (latest.invites !== undefined && latest.num_players > 2) {  // the creator: start now
       const seated = latest.seats.length - free.length;
-      buttons.append(button(`Start now with ${seated} players`, async () => {
+      buttons.append(button(tn("Start now with {n} player", "Start now with {n} players", seated), async () => {
         try {
           await api(`/api/play/${ctx.key}/start`, {});
         } catch (err) { ctx.say(err.message, true); }
@@ -147,7 +149,7 @@ export function draw(latest) {
     }
     if (latest.invites !== undefined) {  // the creator: fill a seat with the computer
       for (const seat of free) {
-        buttons.append(button(`Computer (medium) in seat ${seat.seat + 1}`, async () => {
+        buttons.append(button(t("Computer (medium) in seat {n}", { n: seat.seat + 1 }), async () => {
           try {
             await api(`/api/play/${ctx.key}/fill`, { seat: seat.seat, agent: "medium" });
           } catch (err) { ctx.say(err.message, true); }
@@ -158,26 +160,26 @@ export function draw(latest) {
   if (mine.length && latest.started && !latest.terminal && !latest.archived) {
     const held = mine.filter((s) => latest.taken_over.includes(s) && !latest.resigned.includes(s));
     if (held.length) {
-      note.textContent = "The computer is playing your seat after your time ran out.";
-      buttons.append(button("Take my seat back", () => ctx.send({ type: "reclaim" }), false));
+      note.textContent = t("The computer is playing your seat after your time ran out.");
+      buttons.append(button(t("Take my seat back"), () => ctx.send({ type: "reclaim" }), false));
     }
     if (!mine.every((s) => latest.resigned.includes(s))) {
-      buttons.append(button("Resign", () => {
-        if (window.confirm(latest.num_players === 2 ? "Resign and lose this game?"
-          : "Resign? The computer plays your seat for the rest of the game.")) {
+      buttons.append(button(t("Resign"), () => {
+        if (window.confirm(latest.num_players === 2 ? t("Resign and lose this game?")
+          : t("Resign? The computer plays your seat for the rest of the game."))) {
           ctx.send({ type: "resign" });
         }
       }));
     }
     const undoable = latest.public && latest.num_players === 2 && !latest.clock && mine.length === 1;
     if (undoable && latest.undo && latest.undo.by !== mine[0]) {
-      note.textContent = `${ctx.seatName(latest.undo.by)} asks to take their last move back.`;
-      buttons.append(button("Allow", () => ctx.send({ type: "undo", answer: "accept" }), false),
-        button("Refuse", () => ctx.send({ type: "undo", answer: "decline" })));
+      note.textContent = t("{name} asks to take their last move back.", { name: ctx.seatName(latest.undo.by) });
+      buttons.append(button(t("Allow"), () => ctx.send({ type: "undo", answer: "accept" }), false),
+        button(t("Refuse"), () => ctx.send({ type: "undo", answer: "decline" })));
     } else if (undoable && !latest.undo && latest.log.some((m) => m.player === mine[0])) {
-      buttons.append(button("Ask to take my move back", () => ctx.send({ type: "undo", answer: "ask" })));
+      buttons.append(button(t("Ask to take my move back"), () => ctx.send({ type: "undo", answer: "ask" })));
     } else if (undoable && latest.undo) {
-      note.textContent = "Waiting for your opponent to answer your request to take your move back.";
+      note.textContent = t("Waiting for your opponent to answer your request to take your move back.");
     }
   }
   panel.hidden = !note.textContent && !buttons.children.length;

@@ -1,6 +1,7 @@
 // "It's your turn" for a game the player is not looking at: the tab's title, and a browser
 // notification if they allowed them. Permission is asked only when they click the button,
 // never on load.
+import { t, tn } from "./i18n.js";
 const base = () => document.title.replace(/^\(\d+\) |^● /, "");
 
 export function canNotify() {
@@ -15,7 +16,7 @@ export function permission() {
 export function askButton(el) {
   if (!canNotify() || Notification.permission !== "default") return null;
   const button = el("button", { type: "button", class: "quiet small", id: "notify-ask",
-    text: "Tell me when it's my turn",
+    text: t("Tell me when it's my turn"),
     onclick: async () => {
       await Notification.requestPermission();
       button.hidden = true;
@@ -39,7 +40,7 @@ export function atTable(mine, version, title) {
   const plain = base();
   if (mine && document.hidden) {
     document.title = `● ${plain}`;
-    notify(`turn:${window.location.pathname}:${version}`, "Your turn", title, null);
+    notify(`turn:${window.location.pathname}:${version}`, t("Your turn"), title, null);
   } else {
     document.title = plain;
   }
@@ -54,6 +55,7 @@ export function inLobby(waiting) {
   const plain = base();
   document.title = waiting.length ? `(${waiting.length}) ${plain}` : plain;
   for (const g of waiting) {
-    notify(`turn:${g.url}:${g.key}`, "Your turn", `${g.title}${g.with ? ` with ${g.with}` : ""}`, g.url);
+    notify(`turn:${g.url}:${g.key}`, t("Your turn"),
+      g.with ? t("{title} with {names}", { title: g.title, names: g.with }) : g.title, g.url);
   }
 }

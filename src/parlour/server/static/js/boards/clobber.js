@@ -3,11 +3,12 @@
 // Legal moves come from the server (as notation like "a1b1" or "a-b"); any other pair of
 // squares is sent as typed notation so that the server explains which rule it breaks.
 import { animate, canvas, hint, playable, svg } from "./svg.js";
+import { t, tn } from "../i18n.js";
 
 const CELL = 64;
 const MARGIN = 26;
 const FILES = "abcdefghijklmnopqrstuvwxyz";
-const STONE = { o: "White stone", x: "Black stone" };
+const STONE = { o: t("White stone"), x: t("Black stone") };
 
 function parseMove(text) {
   let m = /^([a-z])(\d+)([a-z])(\d+)$/.exec(text);
@@ -40,19 +41,19 @@ function layout(view) {
 }
 
 export default {
-  seatColour(i) { return ["White", "Black"][i]; },
+  seatColour(i) { return [t("White"), t("Black")][i]; },
   colourIsName: true,  // an unnamed seat is simply "White" or "Black"
   sound(view, before, last) { return last && last.player >= 0 ? "capture" : null; },  // every move takes a stone
 
   howTo() {
-    return "Choose one of your outlined stones, then the enemy stone next to it to capture it.";
+    return t("Choose one of your outlined stones, then the enemy stone next to it to capture it.");
   },
 
   resultDetails(view, result, name) {
     // Clobber has no points: the last player able to move wins.
     const winner = result.returns.findIndex((r) => r > 0);
     if (winner < 0) return "";
-    return `${name(winner)} made the last capture; ${name(1 - winner)} had no move left.`;
+    return t("{winner} made the last capture; {loser} had no move left.", { winner: name(winner), loser: name(1 - winner) });
   },
 
   render(root, model, ui) {
@@ -61,8 +62,9 @@ export default {
     const moves = legal.map((m) => ({ ...m, squares: parseMove(m.s) })).filter((m) => m.squares);
     const lastSquares = last && last.text ? parseMove(last.text) || [] : [];
     const selected = ui.memo.selected;
-    const mover = view.to_move === "o" ? "White" : "Black";
-    const pic = canvas(width, height, `Clobber board, ${view.terminal ? "game over" : `${mover} to move`}`);
+    const mover = view.to_move === "o" ? t("White") : t("Black");
+    const pic = canvas(width, height, view.terminal ? t("Clobber board, game over")
+      : t("Clobber board, {mover} to move", { mover }));
     const grid = Boolean(view.rows);
     let moved = null;
 
@@ -107,17 +109,20 @@ export default {
         group.append(hint("circle", { cx: cell.x + CELL / 2, cy: cell.y + CELL / 2, r: CELL * 0.42 },
           { "data-target": "1" }));
       }
-      const what = STONE[cell.mark] || "empty";
+      const what = STONE[cell.mark] || t("empty");
       const options = sources.map((m) => m.squares[1]);
       if (interactive && (sources.length || target || selected === name || (selected && cell.mark !== "."))) {
         let label = `${name}, ${what}`;
-        if (target) label += `: capture it with ${selected}`;
-        else if (selected === name) label += ", chosen: choose again to put it back";
-        else if (options.length && !selected) label += `, can capture ${options.join(" or ")}`;
+        if (target) label += t(": capture it with {selected}", { selected });
+        else if (selected === name) label += t(", chosen: choose again to put it back");
+        else if (options.length && !selected) {
+          const or = t(" or ");
+          label += t(", can capture {options}", { options: options.join(or) });
+        }
         playable(group, label, () => {
           if (!selected) {
             ui.memo.selected = name;
-            ui.say(sources.length ? "" : `No move starts at ${name}: choose one of the outlined stones.`);
+            ui.say(sources.length ? "" : t("No move starts at {name}: choose one of the outlined stones.", { name }));
           } else if (selected === name) {
             ui.memo.selected = null;
           } else if (target) {
@@ -135,7 +140,7 @@ export default {
       } else if (interactive) {
         group.addEventListener("click", () => {
           if (selected) { ui.memo.selected = null; ui.step(grid ? selected + name : `${selected}-${name}`); return; }
-          ui.say(`No move starts at ${name}: choose one of the outlined stones.`);
+          ui.say(t("No move starts at {name}: choose one of the outlined stones.", { name }));
         });
       }
       pic.append(group);

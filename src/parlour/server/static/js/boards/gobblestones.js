@@ -11,6 +11,7 @@
 // the board goes to it when another player has just played.
 import { animate, canvas, hint, html, playable, svg } from "./svg.js";
 import * as art from "./art/tiles.js";
+import { t, tn } from "../i18n.js";
 
 const SIZE = 15;
 const WIDE_CELL = 34;
@@ -23,44 +24,52 @@ const COLOUR = Object.fromEntries([...ORDER].map((l) => [l, art.PALETTE[l][0]]))
 
 // What a player reads on this board (one place, for translation).
 const WORDS = {
-  colours: { R: "red", Y: "yellow", G: "green", B: "blue", P: "purple" },
-  sections: ["top left", "top middle", "top right", "middle left", "centre", "middle right",
-    "bottom left", "bottom middle", "bottom right"],
-  board: "GobbleStones board",
-  boardPart: (part) => `GobbleStones board, the ${part} board square`,
-  map: "Board map: choose a board square to show",
-  showSection: (part, can, last) => `Show the ${part} board square${can ? " (you can lay tiles there)" : ""}` +
-    `${last ? " (the last play is there)" : ""}`,
-  howToFirst: "covering a dotted centre square (the first play must)",
-  howToLater: "touching the tiles already laid",
-  howToBluff: (where) => `Pick a tile colour in your rack, then tap squares in one straight line, ${where}; End play.`,
-  howTo: (where) => `Tap empty squares of your tiles' colours in one straight line, ${where}; then End play.`,
-  points: (text) => `Points, with 1 for each tile left on the rack: ${text}.`,
-  pickColour: "Choose the colour of the tile to lay: pick one in your rack first.",
-  takeBack: "take your tile back",
-  layFaceDown: (colour) => `lay ${colour ? `a ${colour}` : "a"} tile face down`,
-  lay: "lay a tile",
-  square: (name, colour, value) => `${name}, ${colour} square${value ? ` worth ${value}` : ""}`,
-  buttons: { end: "End play", pass: "Pass", challenge: "Challenge", trust: "Trust" },
-  yourRack: "Your rack:",
-  rackGroup: "Your rack: choose the colour of the tiles to lay",
-  tileOf: (colour) => `${colour} tile`,
-  laying: (colour) => `Laying ${colour} tiles`,
-  chooseColour: "Choose a colour to lay",
-  playSoFar: (n, points) => `Your play so far: ${n} tile${n === 1 ? "" : "s"}, ${points} point${points === 1 ? "" : "s"}.`,
-  noEndFirst: "No End play yet: the game's first play must cover one of the dotted centre squares. " +
-    "Add a tile on one, or tap a tile to take it back.",
-  noEndTouch: "No End play yet: your line must touch a tile already on the board. " +
-    "Add a tile next to one, or tap a tile to take it back.",
-  decides: (who, whose) => `${who} decides: challenge ${whose}'s play, or trust it.`,
-  lastChallenge: (who, whose, honest) => `Last challenge: ${who} challenged ${whose}'s play, which was ${honest ? "honest" : "a bluff"}.`,
-  takeAllBack: "Take the tiles back",
-  seeLast: (name, part) => `See ${name}'s play (${part})`,
-  lastPlay: (name, squares) => `Last play, by ${name}: ${squares}`,
-  holds: (name, tiles) => `${name} holds: ${tiles || "nothing"}`,
-  yourRackText: (tiles) => `Your rack: ${tiles || "empty"}`,
-  rackSizes: (text) => `Tiles in each rack: ${text}`,
-  bag: (n) => `Tiles in the bag: ${n}`,
+  colours: { R: t("red"), Y: t("yellow"), G: t("green"), B: t("blue"), P: t("purple") },
+  sections: [t("top left"), t("top middle"), t("top right"), t("middle left"), t("centre"),
+    t("middle right"), t("bottom left"), t("bottom middle"), t("bottom right")],
+  board: t("GobbleStones board"),
+  boardPart: (part) => t("GobbleStones board, the {part} board square", { part }),
+  map: t("Board map: choose a board square to show"),
+  showSection: (part, can, last) => t("Show the {part} board square", { part })
+    + (can ? t(" (you can lay tiles there)") : "") + (last ? t(" (the last play is there)") : ""),
+  howToFirst: t("covering a dotted centre square (the first play must)"),
+  howToLater: t("touching the tiles already laid"),
+  howToBluff: (where) => t("Pick a tile colour in your rack, then tap squares in one straight line, {where}; End play.", { where }),
+  howTo: (where) => t("Tap empty squares of your tiles' colours in one straight line, {where}; then End play.", { where }),
+  points: (text) => t("Points, with 1 for each tile left on the rack: {text}.", { text }),
+  pickColour: t("Choose the colour of the tile to lay: pick one in your rack first."),
+  takeBack: t("take your tile back"),
+  layFaceDown: (colour) => (colour ? t("lay a {colour} tile face down", { colour }) : t("lay a tile face down")),
+  lay: t("lay a tile"),
+  square: (name, colour, value) => (value ? t("{name}, {colour} square worth {value}", { name, colour, value })
+    : t("{name}, {colour} square", { name, colour })),
+  buttons: { end: t("End play"), pass: t("Pass"), challenge: t("Challenge"), trust: t("Trust") },
+  yourRack: t("Your rack:"),
+  rackGroup: t("Your rack: choose the colour of the tiles to lay"),
+  tileOf: (colour) => t("{colour} tile", { colour }),
+  laying: (colour) => t("Laying {colour} tiles", { colour }),
+  chooseColour: t("Choose a colour to lay"),
+  playSoFar: (n, points) => tn("Your play so far: {n} tile", "Your play so far: {n} tiles", n)
+    + tn(", {n} point.", ", {n} points.", points),
+  noEndFirst: t("No End play yet: the game's first play must cover one of the dotted centre squares. Add a tile on one, or tap a tile to take it back."),
+  noEndTouch: t("No End play yet: your line must touch a tile already on the board. Add a tile next to one, or tap a tile to take it back."),
+  decides: (who, whose) => t("{who} decides: challenge {whose}'s play, or trust it.", { who, whose }),
+  lastChallenge: (who, whose, honest) => (honest
+    ? t("Last challenge: {who} challenged {whose}'s play, which was honest.", { who, whose })
+    : t("Last challenge: {who} challenged {whose}'s play, which was a bluff.", { who, whose })),
+  takeAllBack: t("Take the tiles back"),
+  seeLast: (name, part) => t("See {name}'s play ({part})", { name, part }),
+  lastPlay: (name, squares) => t("Last play, by {name}: {squares}", { name, squares }),
+  holds: (name, tiles) => {
+    const held = tiles || t("nothing");
+    return t("{name} holds: {tiles}", { name, tiles: held });
+  },
+  yourRackText: (tiles) => {
+    const held = tiles || t("empty");
+    return t("Your rack: {tiles}", { tiles: held });
+  },
+  rackSizes: (text) => t("Tiles in each rack: {text}", { text }),
+  bag: (n) => t("Tiles in the bag: {n}", { n }),
 };
 const NAMES = WORDS.colours;
 
@@ -116,7 +125,7 @@ function lastPlay(model) {
     if (squares) {
       const still = squares.filter((s) => covered(view, s));
       if (still.length) return { player: t.player, turn: t.turn, squares: still };
-    } else if (/face down/.test(t.text || "") && k === turns.length - 1 && previous && previous.tiles) {
+    } else if (/^\d+\s/.test(t.text || "") && k === turns.length - 1 && previous && previous.tiles) {  // "3 tiles, face down"
       const found = fresh();
       if (found.length) return { player: t.player, turn: t.turn, squares: found };
     }

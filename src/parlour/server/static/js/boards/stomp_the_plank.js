@@ -7,35 +7,46 @@
 import { animate, canvas, html, svg } from "./svg.js";
 import { transient } from "../motion.js";
 import * as art from "./art/pirates.js";
+import { LANG, andList, t, tn } from "../i18n.js";
 
 // What a player reads on this board (one place, for translation).
 const WORDS = {
-  board: "Stomp the Plank: the ship, the planks and the pontoon",
-  draw: "Draw a card",
-  stop: "Stop",
-  howTo: "Draw a card; then draw again, or stop to load the others' planks with crates.",
-  crates: (n) => `${n} crate${n === 1 ? "" : "s"}`,
-  fromTipping: (n) => `${n} from tipping`,
-  overboard: "overboard!",
-  wins: "wins!",
-  pile: (n) => `${n} card${n === 1 ? "" : "s"}`,
-  discards: (n) => `${n} discarded`,
-  caught: "Caught!",
-  caughtNote: (name) => `Caught by the captain: ${name}'s elephant steps forward.`,
-  stoppedNote: (name, n, others) => (n ? `${name} stopped: ${n} crate${n === 1 ? "" : "s"} to ${others > 1 ? "each other plank" : "the other plank"}.`
-    : `${name} stopped: no crates.`),
-  elephant: (name, step, crates, balance) => `${name}'s plank: elephant ${step === 0 ? "at the start" : `${step} step${step === 1 ? "" : "s"} out`}, ` +
-    `${crates} crate${crates === 1 ? "" : "s"}, ${balance > 0 ? `${balance} more crate${balance === 1 ? "" : "s"} tip it` : "tipped into the sea"}`,
-  spot: (i, prize, treasure) => `Spot ${i}, ${prize}: ${treasure || "empty"}`,
-  prize: (n) => (n === null ? "filling it wins" : `stopping here gives ${n} crate${n === 1 ? "" : "s"}`),
-  leftToDraw: (n, list) => `Still to draw (${n} cards): ${list}.`,
-  rule: (tipAt, step) => `A plank tips under ${tipAt} crates; each step its elephant is pushed forward weighs as much as ${step}.`,
-  supply: (n, total) => `Crates in the supply: ${n} of ${total}.`,
-  youPlay: (colour) => `you are the ${colour} elephant`,
-  lastSpot: (name) => `${name} filled the last spot of the pontoon.`,
-  turnLimit: "The turn limit was reached: nobody's plank tipped.",
-  tipped: (whose, stop) => `${whose} ${stop ? "tipped under the crates" : "tipped when the elephant stepped on"}.`,
-  planks: (names) => (names.length > 1 ? `${names.join(" and ")}'s planks` : `${names[0]}'s plank`),
+  board: t("Stomp the Plank: the ship, the planks and the pontoon"),
+  draw: t("Draw a card"),
+  stop: t("Stop"),
+  howTo: t("Draw a card; then draw again, or stop to load the others' planks with crates."),
+  crates: (n) => tn("{n} crate", "{n} crates", n),
+  fromTipping: (n) => t("{n} from tipping", { n }),
+  overboard: t("overboard!"),
+  wins: t("wins!"),
+  pile: (n) => tn("{n} card", "{n} cards", n),
+  discards: (n) => t("{n} discarded", { n }),
+  caught: t("Caught!"),
+  caughtNote: (name) => t("Caught by the captain: {name}'s elephant steps forward.", { name }),
+  stoppedNote: (name, n, others) => (!n ? t("{name} stopped: no crates.", { name })
+    : others > 1 ? tn("{name} stopped: {n} crate to each other plank.", "{name} stopped: {n} crates to each other plank.", n, { name })
+      : tn("{name} stopped: {n} crate to the other plank.", "{name} stopped: {n} crates to the other plank.", n, { name })),
+  elephant: (name, step, crates, balance) => {
+    const where = step === 0 ? t("at the start") : tn("{n} step out", "{n} steps out", step);
+    const load = tn("{n} crate", "{n} crates", crates);
+    const left = balance > 0 ? tn("{n} more crate tips it", "{n} more crates tip it", balance) : t("tipped into the sea");
+    return t("{name}'s plank: elephant {where}, {crates}, {balance}", { name, where, crates: load, balance: left });
+  },
+  spot: (i, prize, treasure) => {
+    const shown = treasure || t("empty");
+    return t("Spot {i}, {prize}: {treasure}", { i, prize, treasure: shown });
+  },
+  prize: (n) => (n === null ? t("filling it wins") : tn("stopping here gives {n} crate", "stopping here gives {n} crates", n)),
+  leftToDraw: (n, list) => tn("Still to draw ({n} card): {list}.", "Still to draw ({n} cards): {list}.", n, { list }),
+  rule: (tipAt, step) => t("A plank tips under {tipAt} crates; each step its elephant is pushed forward weighs as much as {step}.", { tipAt, step }),
+  supply: (n, total) => t("Crates in the supply: {n} of {total}.", { n, total }),
+  youPlay: (colour) => t("you are the {colour} elephant", { colour }),
+  lastSpot: (name) => t("{name} filled the last spot of the pontoon.", { name }),
+  turnLimit: t("The turn limit was reached: nobody's plank tipped."),
+  tipped: (whose, stop) => (stop ? t("{whose} tipped under the crates.", { whose })
+    : t("{whose} tipped when the elephant stepped on.", { whose })),
+  planks: (names) => (names.length > 1 ? t("{names}'s planks", { names: andList(names) }) : t("{name}'s plank", { name: names[0] })),
+  scarves: { red: t("red"), blue: t("blue"), green: t("green"), orange: t("orange") },
 };
 
 const MAX_LEAN = 7;      // degrees a plank leans just before it tips
@@ -116,7 +127,7 @@ function short(name, chars) {
 }
 
 export default {
-  seatColour(i) { return colourOf(i).word; },
+  seatColour(i) { return WORDS.scarves[colourOf(i).word] || colourOf(i).word; },
   youPlay(colour) { return WORDS.youPlay(colour); },
 
   scores(view) {
@@ -450,7 +461,7 @@ export default {
     const s = g.narrow ? 24 : 26;
     const step = g.narrow ? 49 : 58;
     const x0 = (g.W - step * kinds.length) / 2 + 4;
-    const list = kinds.map((t) => `${view.unseen[t]} ${art.TREASURES[t].name.toLowerCase()}`).join(", ");
+    const list = kinds.map((t) => `${view.unseen[t]} ${art.TREASURES[t].name.toLocaleLowerCase(LANG)}`).join(", ");
     const row = svg("g", { class: "left-to-draw", role: "img", "aria-label": WORDS.leftToDraw(view.draw_pile, list) });
     kinds.forEach((t, i) => {
       const x = x0 + i * step;

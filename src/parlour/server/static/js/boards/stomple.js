@@ -8,6 +8,7 @@
 import { animate, canvas, hint, html, playable, svg } from "./svg.js";
 import { transient } from "../motion.js";
 import * as art from "./art/marbles.js";
+import { andList, t, tn } from "../i18n.js";
 
 const CELL = 62;
 const MARGIN = 24;
@@ -17,37 +18,47 @@ const R = CELL * 0.34;
 
 // What a player reads on this board (one place, for translation).
 const WORDS = {
-  board: "Stomple board",
-  youPlay: (colour) => `you are the ${colour} stomper`,
-  howToString: (colour) => `Keep stomping ${colour} marbles next to your stomper, or stop when none is left.`,
-  howTo: "Stomp one of the outlined marbles: your stomper hops onto it.",
-  empty: "empty hole",
-  marble: (colour) => `${colour} marble`,
-  stomperOf: (name) => `${name}'s stomper`,
-  stompIt: "stomp it",
-  hopTo: "hop to it and stomp it",
-  youTag: "you",
-  yours: (colour) => `You are the ${colour} stomper.`,
-  first: "Your first stomp: any marble of the outer row.",
-  string: (colour) => `Keep stomping the ${colour} string: the marbles next to your stomper are outlined.`,
-  choose: (colour) => `Stomp a marble next to it, or hop to any ${colour} marble:`,
-  marked: "marks them.",
-  noHop: (colour) => `Stomp a marble next to it (no ${colour} marble is left to hop to).`,
-  out: (colour) => `Your ${colour} stomper is out of this round.`,
-  key: "Stompers:",
-  isOut: "(out)",
-  composing: (colour) => (colour ? `Your string goes on: keep stomping ${colour} marbles next to your stomper.`
-    : "Your turn goes on."),
-  round: (n, single, target) => `Round ${n}${single ? " (one-round game)" : ` · first to ${target} points`}`,
-  roundPoints: (n) => `The round's last stomper scores ${n}`,
-  path: (name, holes) => `${name}'s last turn: ${holes.join(" then ")}`,
-  knocked: (names, many) => `${names} ${many ? "were" : "was"} knocked out of the last round. `,
-  gamePoints: (points, rounds) => `Game points: ${points} (${rounds}).`,
-  rounds: (single, n, target) => (single ? "one round" : `${n} round${n > 1 ? "s" : ""}, target ${target}`),
-  noStomper: "No stomper yet this round",
-  yourStomper: (colour) => `Your stomper: ${colour}`,
-  youAreOut: "You are out of this round.",
+  colours: { white: t("white"), yellow: t("yellow"), red: t("red"), blue: t("blue"), green: t("green"),
+    black: t("black"), "cat's eye": t("cat's eye") },
+  board: t("Stomple board"),
+  youPlay: (colour) => t("you are the {colour} stomper", { colour: word(colour) }),
+  howToString: (colour) => t("Keep stomping {colour} marbles next to your stomper, or stop when none is left.", { colour: word(colour) }),
+  howTo: t("Stomp one of the outlined marbles: your stomper hops onto it."),
+  empty: t("empty hole"),
+  marble: (colour) => t("{colour} marble", { colour: word(colour) }),
+  stomperOf: (name) => t("{name}'s stomper", { name }),
+  stompIt: t("stomp it"),
+  hopTo: t("hop to it and stomp it"),
+  youTag: t("you"),
+  yours: (colour) => t("You are the {colour} stomper.", { colour: word(colour) }),
+  first: t("Your first stomp: any marble of the outer row."),
+  string: (colour) => t("Keep stomping the {colour} string: the marbles next to your stomper are outlined.", { colour: word(colour) }),
+  choose: (colour) => t("Stomp a marble next to it, or hop to any {colour} marble:", { colour: word(colour) }),
+  marked: t("marks them."),
+  noHop: (colour) => t("Stomp a marble next to it (no {colour} marble is left to hop to).", { colour: word(colour) }),
+  out: (colour) => t("Your {colour} stomper is out of this round.", { colour: word(colour) }),
+  key: t("Stompers:"),
+  isOut: t("(out)"),
+  composing: (colour) => (colour ? t("Your string goes on: keep stomping {colour} marbles next to your stomper.", { colour: word(colour) })
+    : t("Your turn goes on.")),
+  round: (n, single, target) => (single ? t("Round {n} (one-round game)", { n })
+    : t("Round {n} · first to {target} points", { n, target })),
+  roundPoints: (n) => t("The round's last stomper scores {n}", { n }),
+  path: (name, holes) => {
+    const then = t(" then ");
+    return t("{name}'s last turn: {holes}", { name, holes: holes.join(then) });
+  },
+  knocked: (names, many) => (many ? t("{names} were knocked out of the last round. ", { names })
+    : t("{names} was knocked out of the last round. ", { names })),
+  gamePoints: (points, rounds) => t("Game points: {points} ({rounds}).", { points, rounds }),
+  rounds: (single, n, target) => (single ? t("one round") : tn("{n} round, target {target}", "{n} rounds, target {target}", n, { target })),
+  noStomper: t("No stomper yet this round"),
+  yourStomper: (colour) => t("Your stomper: {colour}", { colour: word(colour) }),
+  youAreOut: t("You are out of this round."),
 };
+
+// A colour as the reader says it (the view names colours in English, as keys).
+function word(colour) { return WORDS.colours[colour] || colour; }
 
 function holeName(r, c) { return FILES[c] + String(7 - r); }
 function rc(name) { return [7 - Number(name[1]), FILES.indexOf(name[0])]; }
@@ -99,7 +110,7 @@ function lastPath(model) {
 
 export default {
   seatColour(i, view) {
-    return view && view.colours ? view.colours[i] || null : null;
+    return view && view.colours && view.colours[i] ? word(view.colours[i]) : null;
   },
   youPlay(colour) { return WORDS.youPlay(colour); },
 
@@ -120,7 +131,7 @@ export default {
     const points = order.map(([s, i]) => `${name(i)} ${s}`).join(", ");
     const rounds = WORDS.rounds(view.single_round, view.round, view.target);
     const out = (view.status || []).map((st, i) => (st === "out" ? i : -1)).filter((i) => i >= 0);
-    const knocked = out.length ? WORDS.knocked(out.map(name).join(" and "), out.length > 1) : "";
+    const knocked = out.length ? WORDS.knocked(andList(out.map(name)), out.length > 1) : "";
     return `${knocked}${WORDS.gamePoints(points, rounds)}`;
   },
 

@@ -3,16 +3,17 @@
 // Every function returns an SVG element drawn around (0, 0) unless it says otherwise; the
 // gradients they use are in defs(), which each picture of the game holds once.
 import { svg } from "../svg.js";
+import { t } from "../../i18n.js";
 
 // The treasures, in the game's order, with the colours of their card.
 export const TREASURES = {
-  coins: { name: "Coins", frame: "#c9961a", tint: "#fff4cf" },
-  ruby: { name: "Ruby", frame: "#b3203f", tint: "#fde3e8" },
-  map: { name: "Map", frame: "#9b6b35", tint: "#f6ead2" },
-  compass: { name: "Compass", frame: "#2f7f83", tint: "#dff1ef" },
-  sword: { name: "Sword", frame: "#5d6b7a", tint: "#e6ebf0" },
-  hook: { name: "Hook", frame: "#3d3a37", tint: "#ebe7e1" },
-  spyglass: { name: "Spyglass", frame: "#8a5a2b", tint: "#f3e4d2" },
+  coins: { name: t("Coins"), frame: "#c9961a", tint: "#fff4cf" },
+  ruby: { name: t("Ruby"), frame: "#b3203f", tint: "#fde3e8" },
+  map: { name: t("Map"), frame: "#9b6b35", tint: "#f6ead2" },
+  compass: { name: t("Compass"), frame: "#2f7f83", tint: "#dff1ef" },
+  sword: { name: t("Sword"), frame: "#5d6b7a", tint: "#e6ebf0" },
+  hook: { name: t("Hook"), frame: "#3d3a37", tint: "#ebe7e1" },
+  spyglass: { name: t("Spyglass"), frame: "#8a5a2b", tint: "#f3e4d2" },
 };
 
 // The elephants' scarves, one colour a seat (the players list names them: "Ada (red)").
