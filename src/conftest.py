@@ -19,6 +19,8 @@ EXTRAS = {
     "parlour/gymnasium.py": ("gymnasium",),
     "parlour/pettingzoo.py": ("gymnasium", "pettingzoo"),
     "parlour/openspiel.py": ("pyspiel",),
+    "parlour/rl/gumbel/model.py": ("torch",),
+    "parlour/rl/gumbel/train.py": ("torch",),
 }
 
 

@@ -45,7 +45,7 @@ ALLOWED = {
     "rl": {"core", "games", "batch", "agents", "i18n"},  # the vector environments: parlour.batch
     "server": {"core", "games", "agents", "analysis", "ratings", "i18n"},  # + the analysis board
     "client": {"core", "games", "agents", "i18n"},  # the Bot API's client, an agent's remote seat
-    "cli": {"core", "games", "agents", "analysis", "arena", "server", "client", "ratings",
+    "cli": {"core", "games", "agents", "analysis", "arena", "rl", "server", "client", "ratings",
             "_version", "i18n"},
     # the adapters' public names: parlour.openspiel, parlour.pettingzoo, parlour.gymnasium
     "openspiel": {"core", "rl"},

@@ -1,77 +1,208 @@
-"""The ``net`` agent: a policy-value network saved by examples/train_clobber.py, as an agent.
+"""The ``net`` agent on numpy alone: the shipped Clobber network, its file format and inference,
+legal play through the agent, the arena and the terminal, and what it has learned.
 
-Needs PyTorch (the optional ``train`` extra); the module is skipped, saying so, without it.
+No PyTorch here: this is what a plain ``pip install parlour`` runs. (Training and the
+PyTorch-to-numpy comparison are in tests/rl/test_gumbel_training.py.)
 """
 
 from __future__ import annotations
 
+import json
 import random
-import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+from typer.testing import CliRunner
 
-torch = pytest.importorskip("torch", reason="the net agent needs the 'train' extra (PyTorch)")
+import parlour
+from parlour.agents import make_agent
+from parlour.agents.learned.games import adapter_for
+from parlour.agents.learned.network import (
+    SHIPPED,
+    Network,
+    NetworkFileError,
+    parameter_shapes,
+    save,
+)
+from parlour.agents.net import shipped_network
+from parlour.analysis import ClobberSolver
+from parlour.cli import app
+from parlour.core import GameRecord
 
-import parlour  # noqa: E402
-from parlour.agents import make_agent  # noqa: E402
-from parlour.agents.net import expand  # noqa: E402
-from parlour.batch import ClobberBatch  # noqa: E402
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def _train(tmp_path: Path, iterations: int) -> Path:
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        import train_clobber
-    finally:
-        sys.path.remove(str(EXAMPLES))
-    out = tmp_path / "net.pt"
-    assert train_clobber.main([
-        "--rows", "3", "--columns", "4", "--iterations", str(iterations), "--batch", "64",
-        "--eval-every", "1000", "--eval-games", "200", "--out", str(out),
-    ]) == 0
-    return out
+SHIPPED_CLOBBER = SHIPPED / "clobber-5x6.npz"
 
 
-@pytest.mark.parametrize("depth", [1, 2, 4])
-def test_a_trained_network_plays_legal_moves_as_an_agent(tmp_path: Path, depth: int) -> None:
-    path = _train(tmp_path, 3)
-    game = parlour.load_game("clobber", rows=3, columns=4)
-    agent = make_agent(f"net:path={path}:depth={depth}", game, seed=1)
-    rng = random.Random(0)
-    for _ in range(5):
+def test_the_clobber_network_ships_small_and_fits_the_default_board():
+    assert SHIPPED_CLOBBER.stat().st_size <= 5 * 1024 * 1024
+    game = parlour.load_game("clobber")
+    assert shipped_network(game) == SHIPPED_CLOBBER
+    net = Network.load(SHIPPED_CLOBBER)
+    assert net.spec["game"] == "clobber" and net.spec["config"]["rows"] == 5
+    assert "Gumbel" in net.spec["trained"]["method"]
+    assert round(net.spec["trained"]["wall_minutes"], 1) <= 60  # the snapshot at 60 minutes
+    adapter = adapter_for(game)
+    net.fits("clobber", adapter.config, adapter.observation_shape, adapter.num_actions)
+    # any start position on that board is the same network's (C6)
+    custom = parlour.load_game("clobber", position="oxox../xoxo../oxoxox/xoxoxo/oxoxox x")
+    make_agent("net", custom, seed=0)
+
+
+def test_other_boards_and_bad_options_are_refused_with_what_to_do(tmp_path: Path):
+    with pytest.raises(ValueError, match=r"no network ships for clobber.*parlour train clobber"):
+        make_agent("net", parlour.load_game("clobber", size="4x5"), seed=0)
+    with pytest.raises(ValueError, match="cannibal=True"):
+        make_agent(f"net:path={SHIPPED_CLOBBER}", parlour.load_game("clobber", cannibal=True))
+    with pytest.raises(ValueError, match="plays only clobber, gobblestones"):
+        make_agent("net", parlour.load_game("stomple"), seed=0)
+    with pytest.raises(ValueError, match="simulations"):
+        make_agent("net:simulations=0", parlour.load_game("clobber"))
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a network")
+    with pytest.raises(ValueError, match="not a parlour network file"):
+        make_agent(f"net:path={bad}", parlour.load_game("clobber"))
+    with pytest.raises(ValueError, match="cannot read"):
+        make_agent(f"net:path={tmp_path / 'missing.npz'}", parlour.load_game("clobber"))
+
+
+def _reference_forward(spec: dict, w: dict, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The network computed the slow, obvious way in float64 (loops over kernel offsets)."""
+    x = x.astype(np.float64)
+
+    def conv(h: np.ndarray, name: str) -> np.ndarray:
+        kernel, bias = w[f"{name}.weight"].astype(np.float64), w[f"{name}.bias"]
+        rows, columns = h.shape[2:]
+        size = kernel.shape[-1]
+        pad = size // 2
+        padded = np.pad(h, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+        out = np.zeros((h.shape[0], kernel.shape[0], rows, columns))
+        for i in range(size):
+            for j in range(size):
+                out += np.einsum("ncij,oc->noij", padded[:, :, i:i + rows, j:j + columns],
+                                 kernel[:, :, i, j])
+        return out + bias[None, :, None, None]
+
+    def dense(h: np.ndarray, name: str) -> np.ndarray:
+        return h @ w[f"{name}.weight"].astype(np.float64).T + w[f"{name}.bias"]
+
+    relu = lambda a: np.maximum(a, 0)  # noqa: E731
+    if spec["trunk"] == "resnet":
+        planes = relu(conv(x, "stem"))
+        for i in range(spec["blocks"]):
+            planes = relu(planes + conv(relu(conv(planes, f"blocks.{i}.conv1")),
+                                        f"blocks.{i}.conv2"))
+        h = planes.reshape(len(x), -1)
+    else:
+        h = x.reshape(len(x), -1)
+        for i in range(len(spec["hidden"])):
+            h = relu(dense(h, f"hidden.{i}"))
+    if spec.get("policy") == "conv":
+        logits = conv(planes, "policy_conv").transpose(0, 2, 3, 1).reshape(len(x), -1)
+        if spec.get("extra_actions"):
+            logits = np.concatenate([logits, dense(planes.mean(axis=(2, 3)), "policy_extra")], 1)
+    else:
+        logits = dense(h, "policy")
+    value = np.tanh(dense(relu(dense(h, "value_hidden")), "value_out"))[:, 0]
+    return logits, value
+
+
+@pytest.mark.parametrize("spec", [
+    {"trunk": "mlp", "hidden": [64, 32], "value_hidden": 16, "input_shape": [3, 5, 6],
+     "actions": 120},
+    {"trunk": "resnet", "channels": 8, "blocks": 2, "value_hidden": 16, "input_shape": [3, 5, 6],
+     "actions": 120},
+    {"trunk": "resnet", "channels": 6, "blocks": 1, "value_hidden": 8, "input_shape": [4, 7, 7],
+     "actions": 51, "policy": "conv", "per_square": 1, "extra_actions": 2},
+], ids=["mlp", "resnet", "resnet-conv-policy"])
+def test_numpy_inference_computes_the_network(spec: dict, tmp_path: Path):
+    rng = np.random.default_rng(3)
+    net = Network.random(spec, rng)
+    path = save(tmp_path / "n.npz", spec, net.weights)
+    loaded = Network.load(path)
+    for name, shape in parameter_shapes(spec).items():
+        assert np.array_equal(loaded.weights[name], net.weights[name]) and (
+            loaded.weights[name].shape == shape)
+    x = (rng.random((20, *spec["input_shape"])) < 0.4).astype(np.float32)
+    logits, value = loaded(x)
+    want_logits, want_value = _reference_forward(spec, net.weights, x)
+    np.testing.assert_allclose(logits, want_logits, atol=1e-5)
+    np.testing.assert_allclose(value, want_value, atol=1e-6)
+
+
+def test_a_network_file_is_checked_before_it_is_trusted(tmp_path: Path):
+    spec = {"trunk": "mlp", "hidden": [8], "value_hidden": 4, "input_shape": [3, 2, 2],
+            "actions": 5}
+    weights = Network.random(spec, np.random.default_rng(0)).weights
+    wrong = dict(weights, **{"policy.weight": np.zeros((5, 9), np.float32)})
+    with pytest.raises(NetworkFileError, match=r"policy\.weight"):
+        save(tmp_path / "w.npz", spec, wrong)
+    with pytest.raises(NetworkFileError, match="finite"):
+        Network(spec, dict(weights, **{"value_out.bias": np.array([np.nan], np.float32)}))
+    with pytest.raises(NetworkFileError, match="out of range"):
+        Network.random({**spec, "hidden": [10**6]}, np.random.default_rng(0))
+    later = save(tmp_path / "later.npz", {**spec, "version": 2}, weights)
+    with pytest.raises(NetworkFileError, match="version 2"):
+        Network.load(later)
+
+
+def test_net_plays_legal_moves_to_the_end_and_its_search_stays_on_the_engine():
+    game = parlour.load_game("clobber")
+    net = make_agent("net:simulations=16", game, seed=3)
+    rng = random.Random(1)
+    for seat in (0, 1):
         state = game.new_initial_state()
         while not state.is_terminal():
-            action = agent.step(state) if state.current_player() == 0 else rng.choice(
-                state.legal_actions())
-            assert action in state.legal_actions()
+            if state.current_player() == seat:
+                action = net.step(state)
+                assert action in state.legal_actions()
+                assert net.last_search["iterations"] in (0, 16)
+            else:
+                action = rng.choice(state.legal_actions())
             state.apply_action(action)
 
 
-def test_the_network_refuses_another_board(tmp_path: Path) -> None:
-    path = _train(tmp_path, 1)
-    with pytest.raises(ValueError, match="network for clobber"):
-        make_agent(f"net:path={path}", parlour.load_game("clobber"), seed=0)
-    with pytest.raises(ValueError, match="net:path"):
-        make_agent("net", parlour.load_game("clobber"), seed=0)
-    with pytest.raises(ValueError, match="depth"):
-        make_agent(f"net:path={path}:depth=0", parlour.load_game("clobber", rows=3, columns=4))
-
-
-def test_the_search_expands_the_same_children_as_the_reference_engine() -> None:
-    game = parlour.load_game("clobber", rows=5, columns=6)
+def test_the_shipped_network_judges_positions_as_the_solver_does():
+    """The value head alone (no search), on positions 10-18 plies into games the network plays
+    itself (with Gumbel noise and one random move in five, for variety), against the exact
+    outcome: it must beat the best constant guess ("the player to move wins", or loses) by a
+    clear margin. The untrained network of the same run does not (its sign is constant)."""
+    game = parlour.load_game("clobber")
+    adapter = adapter_for(game)
+    net = Network.load(SHIPPED_CLOBBER)
+    player = make_agent("net:simulations=16:noise=1", game, seed=1)
+    solver = ClobberSolver(game)
     rng = random.Random(3)
-    state = game.new_initial_state()
-    for _ in range(6):
-        state.apply_action(rng.choice(state.legal_actions()))
-    root = ClobberBatch(game, 1, seed=0)
-    root.set_state(0, state)
-    kids, parent, actions = expand(root)
-    assert list(actions) == list(state.legal_actions())
-    assert set(parent) == {0}
-    for i, action in enumerate(actions):
-        child = state.child(int(action))
-        assert str(kids.state(i)) == str(child)
-        assert kids.current_player()[i] == child.current_player()
+    agree = wins = total = 0
+    while total < 150:
+        state = game.new_initial_state()
+        for _ in range(rng.randint(10, 18)):
+            if state.is_terminal():
+                break
+            state.apply_action(player.step(state) if rng.random() < 0.8 else
+                               rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        _logits, value = net(adapter.observe(adapter.from_state(state)))
+        won = solver.mover_wins(state)
+        agree += (value[0] > 0) == won
+        wins += won
+        total += 1
+    constant = max(wins, total - wins) / total
+    assert agree / total >= constant + 0.05, (agree, wins, total)
+
+
+def test_net_in_the_arena_and_at_the_terminal(tmp_path: Path):
+    runner = CliRunner()
+    arena = runner.invoke(app, ["arena", "clobber", "--agents", "net:simulations=8,random",
+                                "--games", "2", "--workers", "1", "--out", str(tmp_path / "a")])
+    assert arena.exit_code == 0, arena.output
+    lines = [json.loads(line) for line in (tmp_path / "a" / "results.jsonl").read_text()
+             .splitlines()]
+    assert {tuple(line["metadata"]["agents"]) for line in lines} == {
+        ("net:simulations=8", "random"), ("random", "net:simulations=8")}
+    record = tmp_path / "game.json"
+    play = runner.invoke(app, ["play", "clobber", "--vs", "net", "--seat", "1", "--record",
+                               str(record)], input="quit\n")
+    assert play.exit_code == 0, play.output
+    assert "Computer (learned" in " ".join(play.output.split())  # as players name it
+    assert len(GameRecord.load(record).actions) == 1  # the network's first move, then quit

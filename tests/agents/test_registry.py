@@ -112,6 +112,18 @@ def test_the_registry_says_which_games_an_agent_plays() -> None:
         agent_games("nobody")
 
 
+def test_the_registry_says_which_configurations_an_agent_plays() -> None:
+    """``net`` plays the configurations a network ships for: Clobber 5x6, not 6x6, and no
+    GobbleStones; agents without a ``fits`` play every configuration of their games."""
+    from parlour.agents import plays_configuration
+
+    assert plays_configuration("net", parlour.load_game("clobber"))
+    assert not plays_configuration("net", parlour.load_game("clobber", size="6x6"))
+    assert not plays_configuration("net", parlour.load_game("gobblestones"))
+    assert not plays_configuration("net", parlour.load_game("stomple"))
+    assert plays_configuration("hard", parlour.load_game("clobber", size="6x6"))
+
+
 def test_an_agent_refuses_a_game_it_does_not_play(clobber) -> None:
     with pytest.raises(ValueError, match="plays only stomp-the-plank"):
         make_agent("plank-risk", clobber, 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser
 
 from parlour import GameRecord, load_game
@@ -105,3 +106,35 @@ def test_two_browsers_play_a_full_clobber_game_by_clicking(
     finally:
         host_context.close()
         guest_context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_learned_computer_is_a_named_opponent(
+    server: Server, browser: Browser, screenshots: Screenshots, size: str
+):
+    """Seat 2 offers "Computer (learned)" (the shipped network) for Clobber's standard board;
+    it takes the seat by that name and answers a move."""
+    context = named_context(browser, "Ada", size)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(server.base + "/")
+        card = page.locator("[data-game='clobber']")
+        card.locator("summary", has_text="Options").click()
+        card.locator("summary", has_text="Advanced").click()
+        card.locator("#clobber-seat-1").select_option(label="Computer (learned)")
+        card.get_by_role("button", name="Create with these seats").click()
+        page.wait_for_url("**/play/**")
+        page.wait_for_selector("#board svg")
+        state = wait_my_turn(page)
+        assert [s["name"] for s in state["seats"]] == ["Ada", "Computer (learned)"]
+        assert "Computer (learned, Black)" in page.inner_text("#seats")
+        page.locator("#board [role=button]").first.click()  # a stone, then one it captures
+        page.locator("#board g[data-square]:has([data-target])").first.click()
+        state = wait_version(page, state["version"] + 2)  # ours, then the computer's answer
+        assert not state["notices"]
+        assert page.inner_text("#status").startswith("Your turn") or state["terminal"]
+        screenshots.save(page, f"learned-opponent-{size}.png")
+        assert errors == []
+    finally:
+        context.close()

@@ -136,7 +136,8 @@ def test_the_sdist_carries_the_sources_and_the_wheel_the_compiled_engine(dist):
     assert {"parlour/rules/stomple.md", "parlour/server/templates/table.html",
             "parlour/i18n/locale/fr/LC_MESSAGES/parlour.mo",
             "parlour/games/stomple/tutorial.toml", "parlour/games/stomple/rules.md",
-            "parlour/analysis/data/clobber-puzzles.jsonl.gz"} <= set(files)
+            "parlour/analysis/data/clobber-puzzles.jsonl.gz",
+            "parlour/agents/learned/networks/clobber-5x6.npz"} <= set(files)  # the net agent
     assert f"Version: {parlour.__version__}\n" in metadata.decode()
     with zipfile.ZipFile(dist["wheel_nocc"]) as whl:
         assert not any(("_cclobber." in n or "_cclobber_search." in n or "_cplayout." in n)

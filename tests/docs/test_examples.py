@@ -113,10 +113,18 @@ def test_doctests(name, tmp_path, monkeypatch):
 
 
 def command_lines() -> list:
-    """Each ``parlour ...`` and ``python -c ...`` line shown in a shell or plain block."""
+    """Each ``parlour ...`` and ``python -c ...`` line shown in a shell or plain block (a line
+    ending in a backslash continues on the next, as in a shell)."""
     cases = []
     for page, line, body in fenced_blocks({"", "bash", "sh", "console", "shell"}):
-        for offset, text in enumerate(body.splitlines()):
+        lines = body.splitlines()
+        for offset, text in enumerate(lines):
+            if offset and lines[offset - 1].endswith("\\"):
+                continue  # part of the command above
+            end = offset
+            while lines[end].endswith("\\") and end + 1 < len(lines):
+                end += 1
+            text = " ".join(part.removesuffix("\\").strip() for part in lines[offset:end + 1])
             text = text.strip().removeprefix("$ ")
             if text.startswith(("parlour ", "python -c ")):
                 cases.append(pytest.param(text, id=f"{page}:{line + 1 + offset}"))

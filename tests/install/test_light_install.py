@@ -2,7 +2,8 @@
 
 A fresh virtual environment, without the system's packages, gets a plain ``pip install`` of a
 copy of the project: the test then checks that none of the extras' libraries came with it, that
-a game plays to the end from Python and from ``parlour play`` with piped input, and that
+a game plays to the end from Python and from ``parlour play`` with piped input, that the learned
+player (``net``, numpy inference of the shipped network) plays without PyTorch, and that
 ``parlour serve`` says which extra it needs instead of failing with a traceback.
 """
 
@@ -149,6 +150,28 @@ def test_terminal_game_plays_without_the_extras(light_venv, tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "won" in " ".join(result.stdout.split())
     assert json.loads(record.read_text(encoding="utf-8"))["actions"] == [7]
+
+
+@pytest.mark.slow
+def test_the_learned_player_plays_without_pytorch(light_venv, tmp_path):
+    arena = subprocess.run(
+        [light_venv / "bin" / "parlour", "arena", "clobber", "--agents", "net,medium",
+         "--games", "2", "--workers", "1", "--out", str(tmp_path / "arena")],
+        capture_output=True, text=True, env=_env(tmp_path), cwd=tmp_path, timeout=300,
+    )
+    assert arena.returncode == 0, arena.stdout + arena.stderr
+    lines = (tmp_path / "arena" / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [sorted(json.loads(line)["metadata"]["agents"]) for line in lines] == [
+        ["medium", "net"], ["medium", "net"]]
+    record = tmp_path / "net.json"
+    play = subprocess.run(
+        [light_venv / "bin" / "parlour", "play", "clobber", "--vs", "net", "--seat", "1",
+         "--record", str(record)],
+        input="quit\n", capture_output=True, text=True, env=_env(tmp_path), cwd=tmp_path,
+        timeout=120,
+    )
+    assert play.returncode == 0, play.stdout + play.stderr
+    assert len(json.loads(record.read_text(encoding="utf-8"))["actions"]) == 1  # net moved
 
 
 def _refusal(light_venv: Path, tmp_path: Path, *argv: str) -> subprocess.CompletedProcess:

@@ -153,3 +153,24 @@ def test_rematch_rotates_seats_and_is_offered_once(server: ServerProcess):
     assert server.get(f"/api/play/{token_of(second['url'])}").json()["hand"]["seats"] == [0]
     old = server.get(f"/api/play/{them}").json()
     assert old["rematch"] == second["url"]
+
+
+def test_the_learned_player_is_offered_where_a_network_ships(server: ServerProcess):
+    """``net`` is "Computer (learned)" on the web, offered for Clobber 5x6 (its network ships
+    in the package), not for GobbleStones (none ships); another board is refused by name."""
+    catalogue = server.get("/api/games").json()
+    by_name = {g["name"]: g for g in catalogue["games"]}
+    assert "net" in by_name["clobber"]["agents"]
+    assert "net" not in by_name["gobblestones"]["agents"]
+    assert catalogue["agent_names"]["net"] == "Computer (learned)"
+    refused = server.post("/api/tables", {
+        "game": "clobber", "params": {"size": "6x6"},
+        "seats": [{"kind": "me"}, {"kind": "ai", "agent": "net"}]})
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == (
+        "seat 2: Computer (learned) cannot play Clobber with these settings")
+    table = server.create("clobber", seats=[{"kind": "ai", "agent": "net"}, {"kind": "me"}])
+    with server.client(table["url"]) as me:
+        state = me.wait_state(lambda m: bool(m["legal"]) or m["terminal"], timeout=60)
+        assert state["seats"][0]["name"] == "Computer (learned)"
+        assert state["version"] >= 1 and not state["notices"]  # the computer moved, in time

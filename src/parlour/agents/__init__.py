@@ -19,6 +19,7 @@ from parlour.agents.base import (
     make_agent,
     parse_agent_spec,
     plays,
+    plays_configuration,
     register_agent,
 )
 from parlour.agents.evaluation import Knowledge, evaluate, knowledge_for, register_knowledge
@@ -46,6 +47,7 @@ __all__ = [
     "make_agent",
     "parse_agent_spec",
     "plays",
+    "plays_configuration",
     "register_agent",
     "register_knowledge",
 ]

@@ -72,6 +72,8 @@ class AgentEntry:
     description: str
     games: frozenset[str] | None = None
     """The games this agent plays (by registered name); ``None``: every game."""
+    fits: Callable[[Game], bool] | None = None
+    """Whether it plays a given configuration of those games (``None``: every one)."""
 
 
 _AGENTS: dict[str, AgentEntry] = {}
@@ -83,17 +85,21 @@ def register_agent(
     description: str | None = None,
     *,
     games: Iterable[str] | None = None,
+    fits: Callable[[Game], bool] | None = None,
 ) -> None:
     """Make ``factory`` buildable as ``make_agent(name, game, seed, **options)``.
 
     ``games`` names the games the agent can play (a game-specific strategy); leave it out for
     an agent that plays any game. Programs that offer agents to people (the web lobby, the
     server's seat check) ask :func:`agents_for` so nobody is offered an agent that cannot play.
+    ``fits(game)`` says whether it plays a configured game (the learned player: only the
+    configurations a network ships for); :func:`plays_configuration` asks it.
     """
     if not name or ":" in name or "," in name:
         raise ValueError(f"an agent name has no ':' or ',' in it: {name!r}")
     doc = description or (inspect.getdoc(factory) or "").split("\n\n")[0].replace("\n", " ")
-    _AGENTS[name] = AgentEntry(name, factory, doc, frozenset(games) if games is not None else None)
+    _AGENTS[name] = AgentEntry(name, factory, doc, frozenset(games) if games is not None else None,
+                               fits)
 
 
 def agent_names() -> list[str]:
@@ -117,6 +123,14 @@ def plays(name: str, game: str) -> bool:
     """Whether agent ``name`` can play game ``game`` (a registered game name)."""
     games = agent_games(name)
     return games is None or game in games
+
+
+def plays_configuration(name: str, game: Game) -> bool:
+    """Whether agent ``name`` can play the configured ``game`` (its game, then its ``fits``)."""
+    if not plays(name, game.name):
+        return False
+    fits = _AGENTS[parse_agent_spec(name)[0]].fits
+    return fits is None or fits(game)
 
 
 def agents_for(game: str) -> list[str]:

@@ -61,10 +61,10 @@ from parlour.i18n import Message
 
 WORDS: dict[str, str] = {
     "random": Message("random"), "easy": Message("easy"), "medium": Message("medium"),
-    "hard": Message("hard"), "greedy": Message("greedy"),
+    "hard": Message("hard"), "greedy": Message("greedy"), "net": Message("learned"),
 }
-"""The strengths (and the two simplest programs) as players name them, in their language:
-"Computer (easy)" reads "Ordinateur (facile)" in French."""
+"""The strengths (and the two simplest programs, and the learned player) as players name them,
+in their language: "Computer (easy)" reads "Ordinateur (facile)" in French."""
 EASY_SECONDS = 1.0
 """A ceiling on ``easy``'s thinking: reached only on the largest Clobber boards, where greedy
 looking at every move would take twenty seconds."""

@@ -51,12 +51,14 @@ WORKER_START_TIMEOUT = 60.0
 
 WEB_AGENTS: dict[str, str] = {
     name: Message("Computer ({strength})", strength=WORDS[name])
-    for name in ("random", "easy", "medium", "hard", "greedy")
+    for name in ("random", "easy", "medium", "hard", "greedy", "net")
 }
 """Agents the web table offers, each with a time budget well under :data:`AI_DEADLINE`, and
-how a seat they hold is named. Stomp the Plank's fixed strategies (``plank-risk``,
-``plank-stop-N``) answer at once and are accepted too (:func:`is_web_agent`); unbounded
-searches (``mcts``, ``perfect``) are not offered on the web."""
+how a seat they hold is named (``net``, the learned player, takes about 0.1 s a move and plays
+where a network ships for the configuration: ``parlour.agents.plays_configuration``). Stomp
+the Plank's fixed strategies (``plank-risk``, ``plank-stop-N``) answer at once and are
+accepted too (:func:`is_web_agent`); unbounded searches (``mcts``, ``perfect``) are not
+offered on the web."""
 
 
 def is_web_agent(spec: str) -> bool:

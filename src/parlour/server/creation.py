@@ -15,13 +15,13 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
-from parlour.agents import plays
+from parlour.agents import plays, plays_configuration
 from parlour.core import Game, Information, ParlourError, load_game
 from parlour.i18n import Message, text_of
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock, ClockConfig
 from parlour.server.limits import Limits, RateLimiter
-from parlour.server.names import clean_name
+from parlour.server.names import clean_name, computer_name
 from parlour.server.registry import Registry
 from parlour.server.replay import resolve_chance
 from parlour.server.store import ActionData, HandData, SeatData, Store
@@ -121,6 +121,10 @@ class TableMaker:
                 raise CreateError(Message(
                     "seat {n}: the computer player {agent!r} cannot play {game}", n=seat + 1,
                     agent=agent, game=game.get_type().long_name))
+            if not plays_configuration(agent, game):
+                raise CreateError(Message(
+                    "seat {n}: {computer} cannot play {game} with these settings", n=seat + 1,
+                    computer=computer_name(agent), game=game.get_type().long_name))
             return SeatData(seat, "ai", agent)
         if kind == "open":
             return SeatData(seat, "open", None)

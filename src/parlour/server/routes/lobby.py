@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from parlour.agents import agent_names, agents_for
+from parlour.agents import agent_names, agents_for, plays_configuration
 from parlour.analysis.puzzles import GAMES as PUZZLE_GAMES
 from parlour.core import ParlourError, game_class, list_games, load_game
 from parlour.i18n import Message, text_of
@@ -16,6 +16,7 @@ from parlour.server.ai import is_web_agent
 from parlour.server.clocks import ClockConfig
 from parlour.server.creation import SEAT_CHOICES, CreateError, QuotaError
 from parlour.server.deps import HubDep, MaybeAccount, TableDep, client_of, json_body, player_of
+from parlour.server.names import computer_name
 from parlour.server.routes.pages import rules_or_404
 from parlour.server.seats import SeatError
 from parlour.server.store import TableData
@@ -112,7 +113,8 @@ def game_catalogue() -> list[dict[str, Any]]:
                 "default_players": load_game(name).num_players(),
                 "information": kind.information.value,
                 "params": params,
-                "agents": agents_for(name),
+                "agents": [a for a in agents_for(name)
+                           if plays_configuration(a, load_game(name))],
                 "puzzles": name in PUZZLE_GAMES,
             }
         )
@@ -122,7 +124,8 @@ def game_catalogue() -> list[dict[str, Any]]:
 @router.get("/api/games")
 async def games() -> dict[str, Any]:
     agents = [name for name in agent_names() if is_web_agent(name)]
-    return {"games": game_catalogue(), "agents": agents, "seat_kinds": SEAT_CHOICES}
+    return {"games": game_catalogue(), "agents": agents, "seat_kinds": SEAT_CHOICES,
+            "agent_names": {a: computer_name(a) for a in agents}}
 
 
 @router.post("/api/games/{game}/check")

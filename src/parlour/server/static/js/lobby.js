@@ -132,7 +132,10 @@ function seatChoices(card, game, n) {
     select.append(el("option", { value: "me", text: t("Me") }),
       el("option", { value: "invite", text: t("A friend (invitation link)") }),
       el("option", { value: "hotseat", text: t("Someone at this screen") }));
-    for (const agent of ais) select.append(el("option", { value: `ai:${agent}`, text: t("Computer ({agent})", { agent }) }));
+    for (const agent of ais) {
+      const named = catalogue && catalogue.agent_names && catalogue.agent_names[agent];
+      select.append(el("option", { value: `ai:${agent}`, text: named || t("Computer ({agent})", { agent }) }));
+    }
     select.value = old[i] || (i === 0 ? "me" : "ai:easy");
     box.append(el("div", { class: "seat-choice" }, el("label", { for: id, text: t("Seat {n}", { n: i + 1 }) }), select));
   }
