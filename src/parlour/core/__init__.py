@@ -25,6 +25,7 @@ from parlour.core.game import (
     pick_chance_outcome,
 )
 from parlour.core.infostate import View
+from parlour.core.memory import SeatMemory
 from parlour.core.presentation import Presentation, Turn, presentation, register_presentation
 from parlour.core.record import GameRecord, RecordError
 from parlour.core.registry import game_class, list_games, load_game, register_game
@@ -47,6 +48,7 @@ __all__ = [
     "Presentation",
     "RecordError",
     "RulesVersionError",
+    "SeatMemory",
     "State",
     "SupportsRandom",
     "Turn",

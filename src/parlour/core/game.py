@@ -26,6 +26,7 @@ import numpy as np
 from parlour.core import infostate
 from parlour.core.errors import IllegalActionError, InvalidParameterError, NotationError
 from parlour.core.infostate import View
+from parlour.core.memory import SeatMemory
 from parlour.i18n import Message
 
 CHANCE_PLAYER = -1
@@ -279,17 +280,27 @@ class Game(ABC):
         """
 
     def rebuilds_from_view(self) -> bool:
-        """Whether :meth:`state_from_view` can rebuild a state from a player's view alone."""
+        """Whether :meth:`state_from_view` can rebuild a state from a player's view (and their
+        :meth:`seat_memory`): every game of perfect information can; a game with hidden
+        information that implements :meth:`state_from_view` says so."""
         return self.get_type().information is Information.PERFECT
 
-    def state_from_view(self, view: View, player: int) -> State[Any]:
-        """A state for ``player``'s agent to decide from, rebuilt from their view alone (what
-        a remote seat receives: a bot on a server holds no state, only views).
+    def seat_memory(self, player: int) -> SeatMemory:
+        """A new memory of ``player``'s views for :meth:`state_from_view` (see
+        :mod:`parlour.core.memory`); a game whose views hide something it needs overrides it."""
+        return SeatMemory()
+
+    def state_from_view(self, view: View, player: int, memory: SeatMemory | None = None,
+                        rng: random.Random | None = None) -> State[Any]:
+        """A state for ``player``'s agent to decide from, rebuilt from their latest ``view``
+        and their ``memory`` of the earlier ones (what a remote seat holds: a bot on a server
+        has no state, only views). The state shows ``player`` exactly ``view`` and the same
+        legal actions, and holds nothing else they were not shown.
 
         In a game of perfect information the view shows the whole position (its ``position``
         text), so the state is the real one, chance still to come aside. A game with hidden
-        information would have to sample what the view hides, with the player's memory of
-        earlier views; none does yet, and this raises ``NotImplementedError``.
+        information overrides this: it samples what the view hides (with ``rng``) among the
+        possibilities the view and the memory leave. Others raise ``NotImplementedError``.
         """
         if not self.rebuilds_from_view() or not isinstance(view.get("position"), str):
             raise NotImplementedError(
