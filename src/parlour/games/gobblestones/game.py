@@ -55,6 +55,7 @@ from parlour.core import (
     InvalidParameterError,
     NotationError,
     Param,
+    SeatMemory,
     State,
     Utility,
     View,
@@ -62,7 +63,7 @@ from parlour.core import (
     pick_chance_outcome,
     register_game,
 )
-from parlour.games.gobblestones import compiled, worlds
+from parlour.games.gobblestones import compiled, rebuild, worlds
 from parlour.games.gobblestones.board import (
     BOARD_STEPS,
     COLOUR_NAMES,
@@ -201,6 +202,18 @@ class GobbleStonesGame(Game):
         state._begin_history(state.clone())
         return state
 
+    def rebuilds_from_view(self) -> bool:
+        return True
+
+    def seat_memory(self, player: int) -> SeatMemory:
+        return rebuild.GobbleStonesMemory()
+
+    def state_from_view(self, view: View, player: int, memory: SeatMemory | None = None,
+                        rng: random.Random | None = None) -> GobbleStonesState:
+        """The position ``view`` shows, with the tiles ``player`` has not seen dealt at random
+        among those their view and memory allow (:mod:`.rebuild`)."""
+        return rebuild.state_from_view(self, view, player, memory, rng)
+
     def max_history_length(self) -> int:
         """Player actions, plus the board's chance events and one draw per tile (G-1)."""
         return self._game_info.max_game_length + BOARD_STEPS + NUM_COLOURS * TILES_PER_COLOUR
@@ -220,6 +233,9 @@ class GobbleStonesState(State[GobbleStonesGame]):
     state. While chance draws the board, its colours and values are lists (written in place);
     they become tuples, shared by copies, once it is drawn.
     """
+
+    _rebuild: rebuild.Rebuild | None = None
+    """Set on a state rebuilt from a seat's view (``state_from_view``): how to deal it again."""
 
     def __init__(
         self, game: GobbleStonesGame, board: tuple[tuple[int, ...], tuple[int, ...]] | None = None
@@ -887,7 +903,10 @@ class GobbleStonesState(State[GobbleStonesGame]):
         the face-down colours that are not theirs redrawn, with the history to match (see
         :mod:`parlour.games.gobblestones.worlds`). Raises ``WorldSamplingError`` rather than
         ever returning the true state; once the game is over nothing is hidden (G-5) and the
-        world is a copy."""
+        world is a copy. A state rebuilt from ``player``'s view (``state_from_view``) and not
+        played on since deals that view again, keeping what the seat remembers."""
+        if self._rebuild is not None and self._rebuild.player == player and not self._history:
+            return self._rebuild.deal(rng)
         return worlds.sample_world(self, player, rng)
 
     def _information_step_row(
