@@ -408,7 +408,17 @@ def test_a_bots_stream_is_its_seats_view_for_a_whole_game(server: ServerProcess,
     """Ruling G-3: each state line a bot receives is exactly what its seat's view function
     gives for the stored game at that move, with the seat's legal moves and nothing more."""
     table, seen = _bot_game(server, game, params, seed)
+    assert_streams_show_seat_views(server, table, seen)
+
+
+def assert_streams_show_seat_views(server: ServerProcess, table: str,
+                                   seen: dict[str, list[dict[str, Any]]]) -> None:
+    """Every state line of each stream in ``seen`` (all the lines one bot account's game
+    stream sent, first to last) is its seat's view of the stored game at that move, with the
+    seat's legal moves when it is to act and none otherwise."""
     stored_params, actions = _stored_actions(server, table)
+    with sqlite3.connect(server.db_path) as db:
+        (game,) = db.execute("SELECT game FROM parlour_tables WHERE id = ?", (table,)).fetchone()
     loaded = parlour.load_game(game, **stored_params)
     replayed = [loaded.new_initial_state()]
     for action in actions:

@@ -4,19 +4,24 @@ and restarted mid-game, and stopping cleanly on SIGTERM."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
-from .helpers import TIMEOUT, ServerProcess
-from .test_bots import bearer, bot_account
+from parlour.client import BotClient
+
+from .helpers import TIMEOUT, ServerProcess, run_async
+from .test_bots import assert_streams_show_seat_views, bearer, bot_account
 
 PARLOUR = str(Path(sys.executable).with_name("parlour"))
 
@@ -152,24 +157,24 @@ def test_a_bot_comes_back_after_the_server_is_killed_and_resumes(serve: ServePro
                 proc.kill()
 
 
-def test_a_bot_plays_with_anyones_agent_class_and_declines_what_it_cannot_rebuild(
+def test_a_bot_plays_with_anyones_agent_class_and_declines_games_outside_its_list(
         serve: ServeProcess, tmp_path: Path):
     """``module.path:ClassName``: the greedy agent's class plays Clobber from states rebuilt
-    from the seat's views; GobbleStones hides the other racks, so it declines, saying why."""
+    from the seat's views; a game outside ``--games`` is declined, saying why."""
     tokens = {n: bot_account(serve, n)[1] for n in ("bot-greedy", "bot-random")}
     greedy = start_bot(serve, tokens["bot-greedy"], tmp_path / "greedy.log", "--stop-after",
-                       "1", "--agent", "parlour.agents.greedy:GreedyAgent")
+                       "1", "--agent", "parlour.agents.greedy:GreedyAgent", "--games", "clobber")
     rand = start_bot(serve, tokens["bot-random"], tmp_path / "random.log", "--stop-after", "1")
     try:
-        hidden = serve.post("/api/challenges", {"opponent": "bot-greedy",
-                                                "game": "gobblestones"},
-                            headers=bearer(tokens["bot-random"])).json()
-        wait_for(lambda: serve.get(f"/api/challenges/{hidden['id']}",
+        other = serve.post("/api/challenges", {"opponent": "bot-greedy",
+                                               "game": "gobblestones"},
+                           headers=bearer(tokens["bot-random"])).json()
+        wait_for(lambda: serve.get(f"/api/challenges/{other['id']}",
                                    headers=bearer(tokens["bot-random"])).json()["status"]
                  == "declined")
-        reason = serve.get(f"/api/challenges/{hidden['id']}",
+        reason = serve.get(f"/api/challenges/{other['id']}",
                            headers=bearer(tokens["bot-random"])).json()["reason"]
-        assert reason == "this bot's agent does not play gobblestones"
+        assert reason == "this bot plays only clobber"
         played = serve.post("/api/challenges", {"opponent": "bot-greedy", "game": "clobber",
                                                 "params": {"size": "4x4"}},
                             headers=bearer(tokens["bot-random"])).json()
@@ -180,6 +185,52 @@ def test_a_bot_plays_with_anyones_agent_class_and_declines_what_it_cannot_rebuil
         assert "1 games finished" in (tmp_path / "greedy.log").read_text()
     finally:
         for proc in (greedy, rand):
+            if proc.poll() is None:
+                proc.kill()
+
+
+def test_search_agents_play_a_gobblestones_bluffing_game_from_their_seats_views(
+        serve: ServeProcess, tmp_path: Path):
+    """Issue 31: ``--agent medium`` and ``--agent mcts:iterations=50`` play a GobbleStones
+    bluffing game (hidden racks and face-down tiles) to its end, each deciding from states
+    rebuilt from its seat's views and memory; the game stream each bot's token receives is
+    its seat's view of the stored game at every move (G-3)."""
+    specs = {"bot-medium": "medium", "bot-mcts": "mcts:iterations=50"}
+    tokens = {n: bot_account(serve, n)[1] for n in specs}
+    challenge = serve.post("/api/challenges", {
+        "opponent": "bot-medium", "game": "gobblestones", "params": {"bluff": True},
+        "clock": {"per_move": 60}}, headers=bearer(tokens["bot-mcts"])).json()
+    table = serve.post(f"/api/challenges/{challenge['id']}/accept",
+                       headers=bearer(tokens["bot-medium"])).json()["table"]
+    seen: dict[str, list[dict[str, Any]]] = {n: [] for n in specs}
+    streaming = {n: threading.Event() for n in specs}
+
+    async def watch(name: str) -> None:  # the bot's own game stream, as its token reads it
+        async with BotClient(serve.base, tokens[name]) as client:
+            async for line in client.game(table):
+                seen[name].append(line)
+                streaming[name].set()
+
+    async def both() -> None:
+        await asyncio.gather(*(watch(n) for n in specs))
+
+    watcher = threading.Thread(target=run_async, args=(both, 900))
+    watcher.start()
+    for event in streaming.values():
+        assert event.wait(TIMEOUT)
+    # the bots start on a game already under way: the event stream announces it (gameStart)
+    bots = {n: start_bot(serve, tokens[n], tmp_path / f"{n}.log", "--stop-after", "1",
+                         "--agent", spec) for n, spec in specs.items()}
+    try:
+        for name, proc in bots.items():
+            assert proc.wait(timeout=900) == 0, (tmp_path / f"{name}.log").read_text()[-2000:]
+            log = (tmp_path / f"{name}.log").read_text()
+            assert "1 games finished" in log and "refused" not in log, log[-2000:]
+        watcher.join(TIMEOUT)
+        assert finished(serve, [table]) == [True]
+        assert_streams_show_seat_views(serve, table, seen)
+    finally:
+        for proc in bots.values():
             if proc.poll() is None:
                 proc.kill()
 

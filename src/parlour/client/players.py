@@ -2,7 +2,8 @@
 
 A spec is ``random`` (chooses among the legal moves the server lists: plays every game), a
 registered agent (``hard``, ``mcts:iterations=400``: it searches a state the game rebuilds
-from the seat's view, :meth:`parlour.core.Game.state_from_view`), or ``module.path:ClassName``
+from the seat's views, :meth:`parlour.core.Game.state_from_view`, with the seat's memory of
+the earlier ones, :meth:`parlour.core.Game.seat_memory`), or ``module.path:ClassName``
 (a subclass of :class:`parlour.agents.Agent`, built as ``ClassName(game, seed)``, with options
 ``module.path:ClassName:key=value``; a class attribute ``games`` may name the games it plays).
 """
@@ -19,8 +20,11 @@ from parlour.core import Game, load_game
 
 
 class SeatPlayer(Protocol):
-    """Chooses the move for a state message where the seat acts: its notation, or its action
-    id from the message's ``legal`` list."""
+    """Sees every state message of its seat (``observe``, in order) and chooses the move for
+    those where the seat acts: its notation, or its action id from the message's ``legal``
+    list."""
+
+    def observe(self, message: dict[str, Any]) -> None: ...
 
     def choose(self, message: dict[str, Any]) -> str | int: ...
 
@@ -31,21 +35,31 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
+    def observe(self, message: dict[str, Any]) -> None:
+        """It needs no memory: the legal moves are in the message."""
+
     def choose(self, message: dict[str, Any]) -> int:
         move: int = self.rng.choice(message["legal"])["a"]
         return move
 
 
 class AgentPlayer:
-    """A parlour agent, deciding from a state rebuilt from the seat's view."""
+    """A parlour agent, deciding from a state the game rebuilds from the seat's latest view
+    and its memory of the earlier ones (the game's own :class:`parlour.core.SeatMemory`)."""
 
-    def __init__(self, agent: Agent, game: Game, seat: int) -> None:
+    def __init__(self, agent: Agent, game: Game, seat: int, seed: int | None = None) -> None:
         self.agent = agent
         self.game = game
         self.seat = seat
+        self.memory = game.seat_memory(seat)
+        self.rng = random.Random(seed)
+
+    def observe(self, message: dict[str, Any]) -> None:
+        self.memory.observe(message["view"])
 
     def choose(self, message: dict[str, Any]) -> int:
-        state = self.game.state_from_view(message["view"], self.seat)
+        self.memory.observe(message["view"])  # a second look at one view changes nothing
+        state = self.game.state_from_view(message["view"], self.seat, self.memory, self.rng)
         return self.agent.step(PlayerView(state, self.seat))
 
 
@@ -98,7 +112,7 @@ def seat_player(spec: str, seed: int | None = None) -> PlayerFactory:
         game = load_game(game_name, **params)
         if own is not None:
             cls, options = own
-            return AgentPlayer(cls(game, seed, **options), game, seat)
-        return AgentPlayer(make_agent(spec, game, seed), game, seat)
+            return AgentPlayer(cls(game, seed, **options), game, seat, seed)
+        return AgentPlayer(make_agent(spec, game, seed), game, seat, seed)
 
     return build

@@ -186,6 +186,7 @@ class BotRunner:
                     backoff.reset()
                     if message.get("type") != "state":
                         continue
+                    player.observe(message)
                     if message.get("terminal"):
                         self._finished(game["id"], outcome(message))
                         return
