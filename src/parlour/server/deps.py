@@ -60,7 +60,7 @@ async def table_by_id(request: Request, table_id: str) -> Table:
 TableDep = Annotated[Table, Depends(table_by_id)]
 
 
-def client_of(request: Request) -> str:
+def client_of(request: HTTPConnection) -> str:
     """The client's address, hashed as the per-client limits know it."""
     return client_key(request.client.host if request.client else None)
 

@@ -1,16 +1,28 @@
 """The Bot API (issue 31, docs/bots.md): ``GET /api/bot/stream`` (the account's events),
 ``GET /api/bot/game/{id}/stream`` (one game as the bot's seat sees it), and
 ``POST /api/bot/game/{id}/move`` and ``/resign``. Every route takes a ``bot:play`` token of a
-bot account (:func:`parlour.server.auth.bot_caller`); streams are newline-delimited JSON."""
+bot account (:func:`parlour.server.auth.bot_caller`); streams are newline-delimited JSON.
+
+The same two streams are also websockets, ``/api/bot/ws`` and ``/api/bot/game/{id}/ws`` (the
+token in the upgrade's ``Authorization`` header): one source of lines (:class:`BotAPI`'s
+producers, with their limits), two transports. A websocket carries each line as one text
+message and leaves out the keep-alive lines (the websocket's own pings keep it alive); a
+refusal is one ``{"type": "error", "status", "message"}`` message, then the close code
+``4000 + status``."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request, WebSocket
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocketDisconnect
 
 from parlour.server.auth import bot_caller
 from parlour.server.botapi import BotAPI, BotError
@@ -43,7 +55,7 @@ class Move(BaseModel):
         return self.id if self.id is not None else str(self.action)
 
 
-def bots_of(request: Request) -> BotAPI:
+def bots_of(request: HTTPConnection) -> BotAPI:
     bots: BotAPI = request.app.state.botapi
     return bots
 
@@ -99,3 +111,62 @@ async def resign(request: Request, table_id: str) -> JSONResponse:
         raise HTTPException(exc.status, str(exc)) from None
     reply: dict[str, Any] = await hub_of(request).finisher.resign(table, hand.seats[0])
     return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
+
+
+# -- the same streams as websockets ----------------------------------------------------------------
+async def _ws_stream(websocket: WebSocket,
+                     open_lines: Callable[[Any], Awaitable[AsyncIterator[str]]]) -> None:
+    """Serve ``open_lines(account)``'s lines on ``websocket``: one message a line, until the
+    lines end or the client goes away (then the producer is stopped, its counts let go)."""
+    await websocket.accept()
+    try:
+        account = await bot_caller(websocket)
+        lines = await open_lines(account)
+    except (HTTPException, BotError) as exc:
+        status = exc.status_code if isinstance(exc, HTTPException) else exc.status
+        message = exc.detail if isinstance(exc, HTTPException) else str(exc)
+        await websocket.send_json({"type": "error", "status": status, "message": message})
+        await websocket.close(code=4000 + status)
+        return
+
+    async def pump() -> None:
+        async for text in lines:
+            if text.strip():  # the keep-alive lines: the websocket pings instead
+                await websocket.send_text(text.rstrip("\n"))
+
+    async def listen() -> None:  # what the client sends is ignored; its leaving is not
+        with contextlib.suppress(WebSocketDisconnect):
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass
+
+    sender, reader = asyncio.create_task(pump()), asyncio.create_task(listen())
+    try:
+        await asyncio.wait({sender, reader}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (sender, reader):
+            task.cancel()
+        for task in (sender, reader):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await lines.aclose()  # type: ignore[attr-defined]
+    if sender.done() and not sender.cancelled() and sender.exception() is None:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1000)  # the stream ended (the game is over)
+
+
+@router.websocket("/api/bot/ws")
+async def events_ws(websocket: WebSocket) -> None:
+    """``GET /api/bot/stream``'s events on a websocket."""
+    await _ws_stream(websocket, bots_of(websocket).events)
+
+
+@router.websocket("/api/bot/game/{table_id}/ws")
+async def game_ws(websocket: WebSocket, table_id: str) -> None:
+    """``GET /api/bot/game/{id}/stream``'s lines on a websocket."""
+    bots = bots_of(websocket)
+
+    async def lines(account: Any) -> AsyncIterator[str]:
+        return await bots.game(account, table_id, client_of(websocket))
+
+    await _ws_stream(websocket, lines)
