@@ -193,9 +193,11 @@ def test_search_agents_play_a_gobblestones_bluffing_game_from_their_seats_views(
         serve: ServeProcess, tmp_path: Path):
     """Issue 31: ``--agent medium`` and ``--agent mcts:iterations=50`` play a GobbleStones
     bluffing game (hidden racks and face-down tiles) to its end, each deciding from states
-    rebuilt from its seat's views and memory; the game stream each bot's token receives is
-    its seat's view of the stored game at every move (G-3)."""
+    rebuilt from its seat's views and memory, one reading its streams as NDJSON, the other
+    over the websockets; the game stream each bot's token receives is its seat's view of the
+    stored game at every move (G-3)."""
     specs = {"bot-medium": "medium", "bot-mcts": "mcts:iterations=50"}
+    transports = {"bot-medium": "ndjson", "bot-mcts": "websocket"}  # both ways of streaming
     tokens = {n: bot_account(serve, n)[1] for n in specs}
     challenge = serve.post("/api/challenges", {
         "opponent": "bot-medium", "game": "gobblestones", "params": {"bluff": True},
@@ -220,13 +222,16 @@ def test_search_agents_play_a_gobblestones_bluffing_game_from_their_seats_views(
         assert event.wait(TIMEOUT)
     # the bots start on a game already under way: the event stream announces it (gameStart)
     bots = {n: start_bot(serve, tokens[n], tmp_path / f"{n}.log", "--stop-after", "1",
-                         "--agent", spec) for n, spec in specs.items()}
+                         "--agent", spec, "--transport", transports[n])
+            for n, spec in specs.items()}
     try:
         for name, proc in bots.items():
             assert proc.wait(timeout=900) == 0, (tmp_path / f"{name}.log").read_text()[-2000:]
             log = (tmp_path / f"{name}.log").read_text()
             assert "1 games finished" in log and "refused" not in log, log[-2000:]
         watcher.join(TIMEOUT)
+        served = serve.log_path.read_text()
+        assert f'"WebSocket /api/bot/game/{table}/ws" [accepted]' in served
         assert finished(serve, [table]) == [True]
         assert_streams_show_seat_views(serve, table, seen)
     finally:

@@ -1,4 +1,8 @@
-"""The Bot API over HTTP (docs/bots.md): one :class:`BotClient` per server and token."""
+"""The Bot API over HTTP (docs/bots.md): one :class:`BotClient` per server and token.
+
+The streams come as newline-delimited JSON (the default) or, with ``transport="websocket"``,
+as the same lines over the Bot API's websockets (``/api/bot/ws``, ``/api/bot/game/{id}/ws``;
+the ``websockets`` package)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from parlour.core.extras import needs_extra
 with needs_extra("bot", "the bot client"):
     import httpx
 
+TRANSPORTS = ("ndjson", "websocket")
+"""How the streams come: ``ndjson`` (``GET .../stream``) or ``websocket`` (``.../ws``)."""
 STREAM_READ_SECONDS = 30.0
 """A stream that sends nothing, not even its keep-alive line (every 7 s), for this long is
 taken for dead and connected again."""
@@ -32,8 +38,13 @@ class RequestRefused(ValueError):
 class BotClient:
     """The calls a bot makes. ``server`` is the server's address (``http://host:port``)."""
 
-    def __init__(self, server: str, token: str, *, timeout: float = 30.0) -> None:
+    def __init__(self, server: str, token: str, *, timeout: float = 30.0,
+                 transport: str = "ndjson") -> None:
+        if transport not in TRANSPORTS:
+            raise ValueError(f"the streams' transport is one of {', '.join(TRANSPORTS)}")
         self.server = server.rstrip("/")
+        self.transport = transport
+        self._token = token
         self.http = httpx.AsyncClient(
             base_url=self.server, timeout=timeout,
             headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
@@ -106,12 +117,40 @@ class BotClient:
                 if text.strip():
                     yield json.loads(text)
 
+    async def _messages(self, path: str) -> AsyncIterator[dict[str, Any]]:
+        """The same lines over the websocket at ``path``: one message each; a refusal is an
+        ``error`` message and a close code of ``4000 + status``."""
+        with needs_extra("bot", "the bot client's websocket streams"):
+            from websockets.asyncio.client import connect
+            from websockets.exceptions import ConnectionClosedOK
+        url = "ws" + self.server.removeprefix("http") + path
+        headers = {"Authorization": f"Bearer {self._token}"}
+        async with connect(url, additional_headers=headers, open_timeout=10.0,
+                           ping_interval=STREAM_READ_SECONDS / 3,
+                           ping_timeout=STREAM_READ_SECONDS) as socket:
+            first = True
+            try:
+                async for text in socket:
+                    message = json.loads(text)
+                    if first and message.get("type") == "error" and "status" in message:
+                        raise RequestRefused(int(message["status"]),
+                                             {"detail": message.get("message")})
+                    first = False
+                    yield message
+            except ConnectionClosedOK:
+                return
+
+    def _stream(self, name: str) -> AsyncIterator[dict[str, Any]]:
+        if self.transport == "websocket":
+            return self._messages(f"{name}/ws")
+        return self._lines(f"{name}/stream")
+
     def events(self) -> AsyncIterator[dict[str, Any]]:
         """The account's events: ``challenge``, ``challengeGone``, ``gameStart``,
         ``gameFinish`` (ends when the connection does)."""
-        return self._lines("/api/bot/stream")
+        return self._stream("/api/bot")
 
     def game(self, game_id: str) -> AsyncIterator[dict[str, Any]]:
         """One game as the bot's seat sees it: ``gameFull``, then each ``state`` message (the
         one a web seat receives); ends after the game's last state."""
-        return self._lines(f"/api/bot/game/{game_id}/stream")
+        return self._stream(f"/api/bot/game/{game_id}")

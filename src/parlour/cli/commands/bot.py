@@ -33,6 +33,8 @@ def bot(
     stop_after: Annotated[int | None, typer.Option(
         help="stop once this many games have finished")] = None,
     seed: Annotated[int | None, typer.Option(help="the agent's seed")] = None,
+    transport: Annotated[str, typer.Option(
+        help="how the streams come: ndjson (HTTP lines) or websocket")] = "ndjson",
     quiet: Annotated[bool, typer.Option("--quiet", help="print warnings only")] = False,
 ) -> None:
     """Play on a server as a bot: accept challenges, play every game at once, come back after
@@ -42,6 +44,8 @@ def bot(
     except MissingExtraError as exc:
         err_console.print(f"[red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2) from None
+    if transport not in ("ndjson", "websocket"):
+        raise typer.BadParameter("--transport takes ndjson or websocket")
     kinds = {k.strip() for k in accept.split(",") if k.strip()}
     if not kinds or kinds - KINDS:
         raise typer.BadParameter("--accept takes rated, casual or rated,casual")
@@ -55,7 +59,7 @@ def bot(
     chosen = None if games is None else [g.strip() for g in games.split(",") if g.strip()]
 
     async def main() -> int:
-        client = BotClient(server, token)
+        client = BotClient(server, token, transport=transport)
         runner = BotRunner(client, agent, factory, accept=kinds, games=chosen,
                            max_games=max_games, stop_after=stop_after)
         loop = asyncio.get_running_loop()
