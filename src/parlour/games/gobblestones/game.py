@@ -212,7 +212,10 @@ class GobbleStonesGame(Game):
                         rng: random.Random | None = None) -> GobbleStonesState:
         """The position ``view`` shows, with the tiles ``player`` has not seen dealt at random
         among those their view and memory allow (:mod:`.rebuild`)."""
-        return rebuild.state_from_view(self, view, player, memory, rng)
+        deal = rebuild.deal_for(self, view, player, memory)
+        state = deal.state(rng or random.Random())
+        state._rebuild = deal
+        return state
 
     def max_history_length(self) -> int:
         """Player actions, plus the board's chance events and one draw per tile (G-1)."""
@@ -234,7 +237,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
     they become tuples, shared by copies, once it is drawn.
     """
 
-    _rebuild: rebuild.Rebuild | None = None
+    _rebuild: rebuild.Deal[GobbleStonesState] | None = None
     """Set on a state rebuilt from a seat's view (``state_from_view``): how to deal it again."""
 
     def __init__(
@@ -906,7 +909,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
         world is a copy. A state rebuilt from ``player``'s view (``state_from_view``) and not
         played on since deals that view again, keeping what the seat remembers."""
         if self._rebuild is not None and self._rebuild.player == player and not self._history:
-            return self._rebuild.deal(rng)
+            return self._rebuild.state(rng)
         return worlds.sample_world(self, player, rng)
 
     def _information_step_row(

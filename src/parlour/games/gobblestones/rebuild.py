@@ -24,17 +24,27 @@ agent plays moves on it, it samples as every state does (:mod:`.worlds`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from parlour.core import NotationError, SeatMemory, View
 from parlour.games.gobblestones.board import COLOURS, NUM_COLOURS, SIZE, TILES_PER_COLOUR
 from parlour.games.gobblestones.views import HIDDEN
 from parlour.games.gobblestones.worlds import WorldSamplingError
 
-if TYPE_CHECKING:
-    from parlour.games.gobblestones.game import GobbleStonesGame, GobbleStonesState
+S = TypeVar("S")
+S_co = TypeVar("S_co", covariant=True)
+
+
+class _Game(Protocol[S_co]):
+    """What this module asks of the game (``GobbleStonesGame``, which calls this module and
+    so is named by what it offers rather than imported)."""
+
+    @property
+    def bluff(self) -> bool: ...
+    def num_players(self) -> int: ...
+    def state_from_position(self, text: str) -> S_co: ...
 
 ATTEMPTS = 200
 """Deals tried before giving up (a deal fails only when another seat is part-way through a
@@ -76,9 +86,9 @@ Slot = tuple[str, Any]
 or ``("bag", None)``."""
 
 
-def state_from_view(game: GobbleStonesGame, view: View, player: int,
-                    memory: SeatMemory | None, rng: random.Random | None) -> GobbleStonesState:
-    """The state the module docstring describes; ``WorldSamplingError`` if no deal fits."""
+def deal_for(game: _Game[S], view: View, player: int, memory: SeatMemory | None) -> Deal[S]:
+    """The deals of ``view`` for ``player`` with what ``memory`` holds (the module docstring);
+    ``ValueError`` for a view that is not one of ``player``'s in ``game``."""
     if view.get("game") != "gobblestones" or view.get("player") != player:
         raise ValueError(f"gobblestones: not a view of seat {player}")
     if view["players"] != game.num_players() or view["bluff"] != game.bluff:
@@ -86,15 +96,14 @@ def state_from_view(game: GobbleStonesGame, view: View, player: int,
     base = memory if isinstance(memory, GobbleStonesMemory) else GobbleStonesMemory()
     seen = GobbleStonesMemory(list(base.challenges), base._last)
     seen.observe(view)  # the view's own last challenge, should the memory have missed it
-    challenges = tuple(seen.challenges)
-    deal = _Deal(game, dict(view), player, challenges)
-    return deal.state(rng or random.Random())
+    return Deal(game, dict(view), player, seen.challenges)
 
 
-class _Deal:
-    """The unseen tiles of one view and the slots they fill; each :meth:`state` deals anew."""
+class Deal(Generic[S]):
+    """The unseen tiles of one seat's view and the slots they fill; each :meth:`state` is a
+    new deal (``WorldSamplingError`` if none fits in :data:`ATTEMPTS` tries)."""
 
-    def __init__(self, game: GobbleStonesGame, view: View, player: int,
+    def __init__(self, game: _Game[S], view: View, player: int,
                  challenges: Sequence[Challenge]) -> None:
         self.game, self.view, self.player = game, view, player
         self.challenges = tuple(challenges)
@@ -125,14 +134,13 @@ class _Deal:
             raise ValueError("gobblestones: the view does not account for the 100 tiles (B2)")
         self.pool, self.slots = pool, slots
 
-    def state(self, rng: random.Random) -> GobbleStonesState:
+    def state(self, rng: random.Random) -> S:
         for _attempt in range(ATTEMPTS):
             colours = self._deal(rng)
             try:
                 state = self.game.state_from_position(self._position(colours))
             except NotationError:
                 continue  # another seat's play under way that this deal could not finish
-            state._rebuild = Rebuild(self.player, self.state)
             return state
         raise WorldSamplingError(
             f"gobblestones: no deal fits seat {self.player}'s view in {ATTEMPTS} tries")
@@ -228,14 +236,6 @@ class _Deal:
             "last": last_text,
         }
         return "\n".join(f"{key} {value}" for key, value in lines.items())
-
-
-@dataclass(frozen=True)
-class Rebuild:
-    """How a rebuilt state was dealt: for its seat, a world is another deal of the same."""
-
-    player: int
-    deal: Callable[[random.Random], GobbleStonesState]
 
 
 def _phase_text(view: View) -> str:
