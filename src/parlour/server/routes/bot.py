@@ -148,8 +148,10 @@ async def _ws_stream(websocket: WebSocket,
         for task in (sender, reader):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        with contextlib.suppress(Exception):
-            await lines.aclose()  # type: ignore[attr-defined]
+        close = getattr(lines, "aclose", None)  # an async generator's: run its ``finally``
+        if close is not None:
+            with contextlib.suppress(Exception):
+                await close()
     if sender.done() and not sender.cancelled() and sender.exception() is None:
         with contextlib.suppress(Exception):
             await websocket.close(code=1000)  # the stream ended (the game is over)
