@@ -39,7 +39,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from parlour.client import BotClient, RequestRefused
-from web_load import cpu_seconds, percentile, run, start_server
+from web_load import cpu_seconds, run, spread, start_server
 from web_load import report as web_report
 from web_load import run_phase as web_phase
 
@@ -142,11 +142,8 @@ def report(phase: Phase, cpu: float | None) -> dict[str, object]:
         "phase": phase.name,
         "moves": len(latency),
         "games": phase.games,
-        "opponent_sees_p50_ms": round(percentile(latency, 0.50), 2),
-        "opponent_sees_p99_ms": round(percentile(latency, 0.99), 2),
-        "opponent_sees_max_ms": round(max(latency), 2) if latency else None,
-        "move_request_p50_ms": round(percentile(trips, 0.50), 2),
-        "move_request_p99_ms": round(percentile(trips, 0.99), 2),
+        **spread("opponent_sees_", latency),
+        **spread("move_request_", trips, most=False),
         "moves_per_s": round(len(latency) / elapsed, 1) if elapsed else None,
         "refused": phase.refused,
         "refused_why": phase.reasons,

@@ -279,6 +279,18 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def spread(prefix: str, ms: list[float], *, most: bool = True) -> dict[str, float | None]:
+    """The median, 99th percentile (and, with ``most``, the maximum) of ``ms`` as a report's
+    ``PREFIXp50_ms``/``PREFIXp99_ms``/``PREFIXmax_ms`` fields (one summary for every bench)."""
+    fields: dict[str, float | None] = {
+        f"{prefix}p50_ms": round(percentile(ms, 0.50), 2),
+        f"{prefix}p99_ms": round(percentile(ms, 0.99), 2),
+    }
+    if most:
+        fields[f"{prefix}max_ms"] = round(max(ms), 2) if ms else None
+    return fields
+
+
 def report(phase: Phase) -> dict:
     ms = [v * 1000 for v in phase.latencies]
     push = [1000 * (phase.seen_times[k] - t) for k, t in phase.ack_times.items()
@@ -288,13 +300,10 @@ def report(phase: Phase) -> dict:
         "phase": phase.name,
         "moves": len(ms),
         "games": phase.games,
-        "p50_ms": round(percentile(ms, 0.50), 2),
-        "p99_ms": round(percentile(ms, 0.99), 2),
-        "max_ms": round(max(ms), 2) if ms else None,
+        **spread("", ms),
         "mean_ms": round(statistics.fmean(ms), 2) if ms else None,
         "moves_per_s": round(len(ms) / elapsed, 1) if elapsed else None,
-        "push_p50_ms": round(percentile(push, 0.50), 2),
-        "push_p99_ms": round(percentile(push, 0.99), 2),
+        **spread("push_", push, most=False),
         "resends": phase.resends,
         "errors": len(phase.errors),
         "unanswered": phase.unanswered,
