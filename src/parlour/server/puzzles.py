@@ -44,6 +44,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from parlour.analysis import puzzles as library
+from parlour.core import game_class
 from parlour.ratings import NEW_RATING, NEW_RD, NEW_VOLATILITY
 from parlour.server.accounts.models import AccountRow
 from parlour.server.store import Base, Store
@@ -370,6 +371,7 @@ class PuzzleRatings:
                          "provisional": r.rd > PROVISIONAL_RD,
                          "shown": f"{round(r.rating)}{'?' if r.rd > PROVISIONAL_RD else ''}",
                          "attempts": r.attempts, "solved": r.solved,
+                         "title": game_class(r.game).game_type.long_name,
                          "page": f"/puzzles/{r.game}"}
                 for r in rows}
 
