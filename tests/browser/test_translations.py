@@ -15,8 +15,8 @@ from playwright.sync_api import Browser, Page
 
 from parlour import list_games
 from parlour.i18n import catalogs
-from tests.server.helpers import ServerProcess as Server
 from tests.server.helpers import PASSWORD, account
+from tests.server.helpers import ServerProcess as Server
 
 from .conftest import SIZES, Screenshots
 from .pages import WAIT_MS, axe_violations, horizontal_overflow, wait_my_turn, watch_errors
