@@ -15,9 +15,13 @@ Routes (``GAME`` is a game with puzzles, :data:`parlour.analysis.puzzles.GAMES`)
   from the ``rating`` they send (``rating``, ``rd``, ``volatility``, each bounded), which the
   browser then keeps.
 
+The puzzles and their own ratings are in the database (:class:`~parlour.server.puzzles.PuzzleBook`:
+the shipped set and the puzzles mined from finished games); an account's finished attempt also
+moves the puzzle's rating, a guest's never does.
+
 The replies never show what is still to find: a puzzle's line is in a reply only once the
 attempt is over. Every reply is computed from the puzzle and the moves alone (nothing is kept
-between requests but an account's rated attempts), in microseconds.
+between requests but an account's rated attempts and the ratings), in microseconds.
 """
 
 from __future__ import annotations

@@ -66,8 +66,9 @@ async function main() {
     { date: new Date(p.created_at * 1000).toLocaleDateString(LANG), wins: totals.wins });
   const pools = Object.entries(p.ratings);
   $("#ratings").replaceChildren(...pools.map(([pool, r]) => ratingCard(pool, r)));
-  if (!pools.length) $("#ratings").append(el("p", { class: "muted", text: t("No rated games yet.") }));
-  $("#ratings").append(...Object.entries(p.puzzles || {}).map(([game, r]) => puzzleCard(game, r)));
+  const puzzles = Object.entries(p.puzzles || {});
+  $("#ratings").append(...puzzles.map(([game, r]) => puzzleCard(game, r)));
+  if (!pools.length && !puzzles.length) $("#ratings").append(el("p", { class: "muted", text: t("No rated games yet.") }));
   const historyPools = Object.keys(p.history);
   const show = (pool) => {
     $("#history").replaceChildren(plot(p.history[pool], p.ratings[pool] ? p.ratings[pool].title : pool,
