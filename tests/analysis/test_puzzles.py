@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from typer.testing import CliRunner
 
 import parlour
 from parlour.analysis import ClobberSolver
-from parlour.analysis.puzzle_maker import PuzzleMaker, difficulty, grade
+from parlour.analysis.puzzle_maker import PuzzleMaker, difficulty, grade, place, remember
 from parlour.analysis.puzzles import (
     NEAREST,
     Puzzle,
@@ -185,3 +186,31 @@ def test_the_command_line_makes_puzzles_from_records_and_shows_one(tmp_path):
     assert shown.exit_code == 0 and "find the only winning move" in shown.output
     refused = runner.invoke(app, ["puzzles", "stomple", "--generate", "3"])
     assert refused.exit_code == 2
+
+
+def test_a_new_puzzle_is_placed_on_the_shipped_scale_by_its_difficulty():
+    """place() rates a puzzle as grade() rates the set it joins: the rating of its difficulty
+    among the set's, between its neighbours', and the scale's ends beyond them."""
+    graded = shipped()
+    ordered = sorted(graded, key=difficulty)
+    middle = ordered[len(ordered) // 2]
+    assert place(middle, graded).rating == pytest.approx(middle.rating, abs=1)
+    easiest, hardest = ordered[0], ordered[-1]
+    assert place(replace(easiest, nodes=0, moves=1), graded).rating == easiest.rating == 800
+    assert place(replace(hardest, nodes=10**12), graded).rating == hardest.rating == 2400
+    ratings = [place(replace(middle, nodes=n), graded).rating for n in (10, 10**3, 10**5, 10**7)]
+    assert ratings == sorted(ratings) and ratings[0] < ratings[-1]
+
+
+def test_a_puzzle_made_before_is_not_made_again_and_a_position_has_a_time_budget():
+    puzzle = next(p for p in shipped() if len(p.line) == 5)
+    state = parlour.load_game("clobber", position=puzzle.position).new_initial_state()
+    assert PuzzleMaker().make(state) is not None  # proved again from scratch
+    maker = PuzzleMaker()
+    remember(maker, puzzle.position, puzzle.line)
+    assert maker.make(state) is None  # the shipped puzzle is not a new one
+    after = state.child(state.string_to_action(puzzle.line[0]))
+    after = after.child(after.string_to_action(puzzle.line[1]))
+    assert maker.make(after) is None  # nor is a step of its line
+    hurried = PuzzleMaker(position_seconds=0.0)  # no time at all: every candidate skipped
+    assert hurried.make(state) is None and hurried.tried == 1

@@ -155,3 +155,55 @@ def test_a_signed_in_players_rating_is_on_the_account(server: Server, browser: B
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def mined(server: Server) -> dict:
+    """A 4x5 game played to its end on the server by an account and an invited friend, made
+    a puzzle by ``parlour puzzles clobber --from-db URL --add`` (the browsers' server does not
+    mine by itself: the tests turn the background mining off)."""
+    from typer.testing import CliRunner
+
+    from parlour.analysis.puzzles import puzzle_id
+    from parlour.cli import app
+    from tests.server.helpers import account
+    from tests.server.test_puzzle_mining import LINE, OPENING, POSITION, _play
+
+    table = _play(server, account(server, "mined-host"), OPENING + LINE, to_the_end=True,
+                  friend=True)
+    out = server.db_path.with_name("mined.jsonl")
+    result = CliRunner().invoke(app, ["puzzles", "clobber", "--generate", "3", "--from-db",
+                                      str(server.db_path), "--add", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "added to the database" in result.output
+    return {"id": puzzle_id(POSITION), "table": table["table"], "line": LINE}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_puzzle_from_a_game_on_this_server(server: Server, browser: Browser,
+                                             screenshots: Screenshots, axe_source: str,
+                                             mined: dict, size: str):
+    context = named_context(browser, "Ada", size)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(f"{server.base}/puzzles/clobber/{mined['id']}")
+        page.wait_for_function("window.parlour && window.parlour.puzzle", timeout=WAIT_MS)
+        assert page.inner_text("#task") == "Black to play and win"
+        assert page.inner_text("#source") == "From a game played on this server."
+        assert page.locator("#source a").count() == 0  # the game's moves wait for the end
+        for move in mined["line"][::2]:
+            _move(page, move)
+        assert page.evaluate("window.parlour.reply.status") == "solved"
+        link = page.locator("#source a")
+        assert link.inner_text() == "See the game"
+        assert link.get_attribute("href") == f"/watch/{mined['table']}"
+        assert axe_violations(page, axe_source) == []
+        assert horizontal_overflow(page) == 0
+        screenshots.save(page, f"puzzle-from-this-server-{size}.png")
+        link.click()
+        page.wait_for_url(f"**/watch/{mined['table']}")
+        page.wait_for_selector("#board svg")
+        assert errors == []
+    finally:
+        context.close()

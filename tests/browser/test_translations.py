@@ -15,8 +15,8 @@ from playwright.sync_api import Browser, Page
 
 from parlour import list_games
 from parlour.i18n import catalogs
+from tests.server.helpers import PASSWORD, account
 from tests.server.helpers import ServerProcess as Server
-from tests.server.helpers import account
 
 from .conftest import SIZES, Screenshots
 from .pages import WAIT_MS, axe_violations, horizontal_overflow, wait_my_turn, watch_errors
@@ -93,8 +93,10 @@ def french_page(browser: Browser, size: str) -> Page:
     return context.new_page()
 
 
-DOCS = {"fr-lobby-desktop.png", "fr-learn-done-desktop.png", "fr-table-stomp-the-plank-phone.png"}
-"""The screenshots docs/translations.md shows (rewritten with PARLOUR_UPDATE_SCREENSHOTS=1)."""
+DOCS = {"fr-lobby-desktop.png", "fr-learn-done-desktop.png", "fr-table-stomp-the-plank-phone.png",
+        "fr-profile-puzzles-desktop.png"}
+"""The screenshots docs/translations.md and docs/web.md show (rewritten with
+PARLOUR_UPDATE_SCREENSHOTS=1)."""
 
 
 def check(page: Page, screenshots: Screenshots, name: str, axe_source: str) -> None:
@@ -206,5 +208,50 @@ def test_the_headers_choice_switches_the_language_and_is_remembered(server: Serv
         with page.expect_navigation():
             page.select_option("#language-short", "en")
         assert page.inner_text("h2") == "The board"
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_puzzle_page_and_a_puzzle_rating_on_a_profile_in_french(
+        server: Server, browser: Browser, screenshots: Screenshots, axe_source: str, size: str):
+    """A Clobber puzzle in French from its start to a solve (the solver's reply and the
+    verdict in French), one missed, and the player's puzzle rating on their profile."""
+    from .test_puzzles import _move, _puzzle, _wrong
+
+    puzzle = _puzzle()
+    page = french_page(browser, size)
+    errors = watch_errors(page)
+    try:
+        name = f"fr-puzzler-{size}"
+        made = page.request.post(f"{server.base}/api/accounts",
+                                 data={"username": name, "password": PASSWORD})
+        assert made.status == 201
+        page.goto(f"{server.base}/puzzles/clobber/{puzzle.id}")
+        page.wait_for_function("window.parlour && window.parlour.puzzle", timeout=WAIT_MS)
+        colour = "blancs" if puzzle.to_move == "o" else "noirs"
+        assert page.inner_text("#task") == f"Les {colour} jouent et gagnent"
+        assert "3 coups à trouver" in page.inner_text("#about")
+        check(page, screenshots, f"fr-puzzle-{size}.png", axe_source)
+        _move(page, puzzle.line[0])
+        assert f"Le solveur a répondu {puzzle.line[1]}" in page.inner_text("#feedback")
+        check(page, screenshots, f"fr-puzzle-going-{size}.png", axe_source)
+        _move(page, puzzle.line[2])
+        _move(page, puzzle.line[4])
+        assert "Résolu !" in page.inner_text("#feedback")
+        check(page, screenshots, f"fr-puzzle-solved-{size}.png", axe_source)
+        page.goto(f"{server.base}/puzzles/clobber/{puzzle.id}")  # again: not rated again
+        page.wait_for_function("window.parlour && window.parlour.puzzle", timeout=WAIT_MS)
+        _move(page, _wrong(puzzle))
+        assert "Ce n'est pas le coup gagnant" in page.inner_text("#feedback")
+        check(page, screenshots, f"fr-puzzle-failed-{size}.png", axe_source)
+
+        page.goto(f"{server.base}/players/{name}")
+        card = page.locator("[data-puzzles=clobber]")
+        card.wait_for(timeout=WAIT_MS)
+        assert card.locator("h3").inner_text() == "Problèmes de Clobber"
+        assert "1 problème résolu sur 1" in card.inner_text()
+        check(page, screenshots, f"fr-profile-puzzles-{size}.png", axe_source)
+        assert errors == []
     finally:
         page.context.close()

@@ -25,11 +25,14 @@ TIMEOUT = 30.0
 FOR_TESTS = (
     "tables_burst=100000,requests_burst=100000,connects_burst=100000,"
     "open_tables_per_client=100000,connections_per_client=10000,messages_burst=100000,"
-    "analyses_burst=100000,sign_in_free_per_address=100000,sign_ups_burst=100000"
+    "analyses_burst=100000,sign_in_free_per_address=100000,sign_ups_burst=100000,"
+    "puzzle_mining_seconds_per_hour=0"
 )
 """The limits of a server that many tests share from one address: one client's rate limits
-raised so that the tests' hundreds of tables and connections are not throttled. The tests of
-the limits themselves start a server with the defaults (``limits=""``)."""
+raised so that the tests' hundreds of tables and connections are not throttled, and no
+mining of the finished Clobber games for puzzles (the suite finishes hundreds; the mining's
+own test turns it on). The tests of the limits themselves start a server with the defaults
+(``limits=""``)."""
 
 
 def free_port() -> int:

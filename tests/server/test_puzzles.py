@@ -5,6 +5,7 @@ puzzle, and hostile answers refused with nothing rated."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import httpx
 import pytest
@@ -82,7 +83,9 @@ def test_a_puzzle_solved_move_by_move(server: ServerProcess):
     done = _answer(server, puzzle, list(puzzle.line[::2]), rating=guest).json()
     assert done["status"] == "solved" and done["legal"] == []
     assert done["solution"] == list(puzzle.line) and done["found"] == 5
-    (rating, rd, vol), _ = rate_attempt((1600.0, 120.0, 0.06), puzzle, True)
+    now = start["puzzle_rating"]  # the puzzle's rating as it stands (accounts move it)
+    (rating, rd, vol), _ = rate_attempt((1600.0, 120.0, 0.06), replace(
+        puzzle, rating=now["rating"], rd=now["rd"], volatility=now["volatility"]), True)
     assert done["you"] == pytest.approx({"account": False, "rating": rating, "rd": rd,
                                          "volatility": vol, "change": rating - 1600.0,
                                          "rated": True})
@@ -131,11 +134,14 @@ def test_an_accounts_rating_moves_once_per_puzzle(server: ServerProcess):
     mine = browser.get("/api/puzzles/clobber/next").json()
     assert mine["you"] == {"account": True, "rating": NEW_RATING, "rd": NEW_RD,
                            "volatility": NEW_VOLATILITY, "attempts": 0, "solved": 0}
-    puzzle = next(p for p in shipped() if p.id == mine["id"])
+    rated = mine["puzzle_rating"]  # the puzzle's own rating as it stands (attempts move it)
+    puzzle = replace(next(p for p in shipped() if p.id == mine["id"]), rating=rated["rating"],
+                     rd=rated["rd"], volatility=rated["volatility"])
     solved = _answer(server, puzzle, list(puzzle.line[::2]), browser,
                      rating={"rating": 3000}).json()  # an account's own rating, not the body's
-    (rating, rd, _), _ = rate_attempt((NEW_RATING, NEW_RD, NEW_VOLATILITY), puzzle, True)
+    (rating, rd, _), theirs = rate_attempt((NEW_RATING, NEW_RD, NEW_VOLATILITY), puzzle, True)
     assert solved["you"]["rated"] and solved["you"]["rating"] == pytest.approx(rating)
+    assert solved["puzzle_rating"]["rating"] == pytest.approx(theirs[0])  # the puzzle's moved
     again = _answer(server, puzzle, [_wrong_move(puzzle)], browser).json()
     assert again["status"] == "failed" and not again["you"]["rated"]
     assert again["you"]["rating"] == pytest.approx(rating) and again["you"]["change"] == 0

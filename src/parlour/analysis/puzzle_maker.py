@@ -19,6 +19,7 @@ The games come from anywhere: arena games between strong agents (``parlour puzzl
 
 from __future__ import annotations
 
+import bisect
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -61,8 +62,13 @@ class PuzzleMaker:
     solver's normal forms), so a position met again, turned or mirrored, is not a new puzzle."""
 
     def __init__(self, *, solve_seconds: float = SOLVE_SECONDS, min_moves: int = MIN_MOVES,
-                 max_stones: int = MAX_STONES) -> None:
+                 max_stones: int = MAX_STONES, position_seconds: float | None = None) -> None:
         self.solve_seconds = solve_seconds
+        self.position_seconds = position_seconds
+        """All the solves of one candidate together (its winning moves, its line's replies,
+        its effort) stop after this many seconds, and the position is skipped (none: each
+        solve has its own limit only)."""
+        self._until: float | None = None
         self.min_moves = min_moves
         self.max_stones = max_stones
         self.solvers: dict[tuple[int, int], ClobberSolver] = {}
@@ -80,11 +86,21 @@ class PuzzleMaker:
         solver = self.solver(state.get_game())
         return tuple(sorted(solver.regions(state)))
 
+    def _limit(self, seconds: float) -> float | None:
+        """``seconds``, or what is left of the candidate's time if less (``None``: none)."""
+        if self._until is None:
+            return seconds
+        left = self._until - time.monotonic()
+        return min(seconds, left) if left > 0.01 else None
+
     def winning(self, state: ClobberState) -> tuple[int, ...] | None:
         """Every winning move of ``state``, or ``None`` when it was not solved in time."""
+        limit = self._limit(self.solve_seconds)
+        if limit is None:
+            return None
         try:
             solution = self.solver(state.get_game()).solve(
-                state, all_moves=True, time_limit=self.solve_seconds)
+                state, all_moves=True, time_limit=limit)
         except SolverTimeout:
             return None
         return solution.winning_actions
@@ -103,6 +119,15 @@ class PuzzleMaker:
         if key in self.seen:
             return None
         self.tried += 1
+        if self.position_seconds is not None:
+            self._until = time.monotonic() + self.position_seconds
+        try:
+            return self._make(state, source, key, legal)
+        finally:
+            self._until = None
+
+    def _make(self, state: ClobberState, source: str, key: Any, legal: list[int]
+              ) -> Puzzle | None:
         winning = self.winning(state)
         if winning is None or len(winning) != 1:
             return None
@@ -144,9 +169,12 @@ class PuzzleMaker:
 
     def effort(self, state: ClobberState) -> int | None:
         """Nodes a fresh solver needs to prove the winning move and refute every other."""
+        limit = self._limit(4 * self.solve_seconds)
+        if limit is None:
+            return None
         fresh = ClobberSolver(state.get_game(), tt_bits=EFFORT_TT_BITS)
         try:
-            return fresh.solve(state, all_moves=True, time_limit=4 * self.solve_seconds).nodes
+            return fresh.solve(state, all_moves=True, time_limit=limit).nodes
         except SolverTimeout:
             return None
 
@@ -165,24 +193,37 @@ class PuzzleMaker:
         the positions on it are not made puzzles again (they are its later steps)."""
         found: list[Puzzle] = []
         for games, record in enumerate(records, 1):
-            made = 0
             label = _label(record)
-            for state, ply in positions(record):
-                if made >= per_game or len(found) >= limit:
-                    break
-                if deadline is not None and time.monotonic() > deadline:
-                    return found
-                puzzle = self.make(state, f"{label}, ply {ply}")
-                if puzzle is not None:
-                    found.append(puzzle)
-                    made += 1
-                    if found_one is not None:
-                        found_one(puzzle)
+            for _ply, puzzle in self.from_positions(positions(record), label, per_game,
+                                                    deadline, limit - len(found)):
+                found.append(puzzle)
+                if found_one is not None:
+                    found_one(puzzle)
             if progress is not None:
                 progress(len(found), games)
-            if len(found) >= limit:
+            if len(found) >= limit or (deadline is not None and time.monotonic() > deadline):
                 break
         return found
+
+    def from_positions(
+        self,
+        states: Iterable[tuple[ClobberState, int]],
+        label: str,
+        per_game: int = 3,
+        deadline: float | None = None,
+        limit: int | None = None,
+    ) -> Iterator[tuple[int, Puzzle]]:
+        """``(ply, puzzle)`` for the puzzles among one game's positions (``(state, ply)`` in
+        the order played), at most ``per_game`` (and ``limit``), until ``deadline``."""
+        most = per_game if limit is None else min(per_game, limit)
+        made = 0
+        for state, ply in states:
+            if made >= most or (deadline is not None and time.monotonic() > deadline):
+                return
+            puzzle = self.make(state, f"{label}, ply {ply}")
+            if puzzle is not None:
+                made += 1
+                yield ply, puzzle
 
 
 def _label(record: Any) -> str:
@@ -193,6 +234,18 @@ def _label(record: Any) -> str:
     who = " vs ".join(agents) if agents else "a game"
     match = metadata.get("match")
     return f"{size} {who}" + (f" (game {match})" if match is not None else "")
+
+
+def remember(maker: PuzzleMaker, position: str, line: Iterable[str]) -> None:
+    """Make ``maker`` leave out a puzzle made before: its position and its line's steps."""
+    import parlour
+
+    state: Any = parlour.load_game("clobber", position=position).new_initial_state()
+    maker.seen.add(maker.key(state))
+    for move in line:
+        state = state.child(state.string_to_action(move))
+        if not state.is_terminal():
+            maker.seen.add(maker.key(state))
 
 
 def unique(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
@@ -235,3 +288,23 @@ def grade(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
         replace(p, rating=round(LOW_RATING + (HIGH_RATING - LOW_RATING) * i / last))
         for i, p in enumerate(ordered)
     ]
+
+
+def place(puzzle: Puzzle, graded: Iterable[Puzzle]) -> Puzzle:
+    """``puzzle`` rated on the scale of a graded set: the rating a puzzle of its difficulty
+    has in ``graded`` (between the two nearest difficulties, in proportion; the ends of the
+    set's scale beyond them). A puzzle added to a set later is rated as :func:`grade` would
+    have rated it among the set, without moving the set's ratings."""
+    scale = sorted((difficulty(p), p.rating) for p in graded)
+    if not scale:
+        return replace(puzzle, rating=(LOW_RATING + HIGH_RATING) / 2)
+    hard = difficulty(puzzle)
+    at = bisect.bisect_left(scale, (hard, -math.inf))
+    if at == 0:
+        rating = scale[0][1]
+    elif at == len(scale):
+        rating = scale[-1][1]
+    else:
+        (d0, r0), (d1, r1) = scale[at - 1], scale[at]
+        rating = r0 if d1 == d0 else r0 + (r1 - r0) * (hard - d0) / (d1 - d0)
+    return replace(puzzle, rating=float(round(rating)))

@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException
 
 from parlour import i18n
 from parlour.analysis.puzzles import GAMES as PUZZLE_GAMES
+from parlour.analysis.puzzles import shipped as shipped_puzzles
 from parlour.server.accounts.accounts import Accounts
 from parlour.server.accounts.mail import Mailer
 from parlour.server.accounts.matchmaking import Matchmaker
@@ -43,7 +44,8 @@ from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db
 from parlour.server.hub import Hub
 from parlour.server.language import Language, LocalisedJSON
 from parlour.server.limits import Limits
-from parlour.server.puzzles import PuzzleRatings, PuzzleSet
+from parlour.server.puzzle_mining import Miner
+from parlour.server.puzzles import PuzzleBook, PuzzleRatings
 from parlour.server.routes import ROUTERS
 from parlour.server.routes.pages import STATIC
 from parlour.server.security import LOOPBACK_HOSTS, Guard, install_redaction
@@ -97,7 +99,9 @@ def create_app(
         app.state.passkeys = Passkeys(store, limits, accounts.throttle)
         app.state.ratings = ratings = Ratings(store)
         app.state.puzzle_ratings = PuzzleRatings(store)
-        app.state.puzzle_sets = {game: PuzzleSet(game) for game in PUZZLE_GAMES}
+        app.state.puzzle_book = book = PuzzleBook(store)
+        for game in PUZZLE_GAMES:  # the shipped set, once (a row kept keeps its rating)
+            await store.run(book.stock, game, shipped_puzzles())
         app.state.matchmaker = matchmaker = Matchmaker(
             store, limits, ratings.rating_of, hub.maker.create_paired)
         app.state.tokens = Tokens(store, limits)
@@ -108,6 +112,8 @@ def create_app(
         await hub.start()
         hub.spawn(matchmaker.run())
         hub.spawn(rounds.run())
+        app.state.puzzle_miner = miner = Miner(store, book, limits, hub.cluster.owner)
+        hub.spawn(miner.run())
         app.state.mailer = mailer = Mailer(store, limits, smtp, public_url)
         hub.changes.after_each(lambda table: mailer.after_change(table, hub.spawn))
         log.info("parlour server ready; tables waiting for a computer player resume now")

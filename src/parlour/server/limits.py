@@ -125,6 +125,15 @@ class Limits:
     """Event streams one bot account may hold open at once (each game stream apart)."""
     bot_games_at_once: int = 50
     """Unfinished games one bot account may play at once: a challenge past it is refused."""
+    # puzzles from the server's finished games (issue 32, docs/web.md "Puzzles")
+    puzzle_mining_seconds_per_hour: float = 300.0
+    """Solver time an hour that mining finished Clobber games for puzzles may take, every
+    process together (a twelfth of a core); 0 turns the mining off."""
+    puzzle_game_seconds: float = 60.0
+    """Solver time one finished game gets (its candidate positions in the order played)."""
+    puzzle_position_seconds: float = 10.0
+    """Solver time one candidate position gets, all its solves together (its winning moves,
+    its line's replies, its effort); past it the position is skipped."""
 
     @classmethod
     def from_text(cls, text: str | None, base: Limits | None = None) -> Limits:

@@ -37,6 +37,16 @@ def puzzles(
         typer.Option(help="take the positions from these game records instead (an arena's "
                      "results.jsonl, or saved records)"),
     ] = None,
+    from_db: Annotated[
+        str | None,
+        typer.Option("--from-db", help="take the positions from the finished Clobber games of "
+                     "a parlour server's database instead (an SQLAlchemy URL, or an SQLite "
+                     "file)"),
+    ] = None,
+    add: Annotated[
+        bool, typer.Option(help="with --from-db: also add the puzzles to that database, "
+                           "where its server serves them (rated on the shipped set's scale)"),
+    ] = False,
     merge: Annotated[
         list[Path] | None,
         typer.Option(help="instead: merge puzzle files (a stopped run's .partial too), drop "
@@ -55,8 +65,9 @@ def puzzles(
     """Clobber puzzles: positions from real games where exactly one move wins.
 
     Without --generate, shows one of the puzzles that ship with parlour. With --generate N,
-    plays arena games between strong agents (or reads --games), keeps the positions where the
-    solver proves exactly one winning move, grades them by difficulty and writes them to --out.
+    plays arena games between strong agents (or reads --games, or a server database's
+    finished games with --from-db), keeps the positions where the solver proves exactly one
+    winning move, grades them by difficulty and writes them to --out.
     """
     from parlour.analysis.puzzles import GAMES
 
@@ -73,6 +84,9 @@ def puzzles(
     if not 1 <= generate <= 100_000:
         err_console.print("[red]error:[/] --generate takes 1 to 100,000 puzzles")
         raise typer.Exit(2)
+    if from_db is not None:
+        _from_db(from_db, generate, per_game, out, add)
+        return
     from parlour.analysis.puzzle_maker import PuzzleMaker, grade
     from parlour.analysis.puzzles import save
 
@@ -101,6 +115,57 @@ def puzzles(
     if len(graded) < generate:
         err_console.print(f"[yellow]only {len(graded):,} of {generate:,}:[/] the games ran out "
                           "(give more games or boards)")
+
+
+FROM_DB_GAMES = 100_000
+"""``--from-db`` reads at most this many finished games (the most recently finished first)."""
+
+
+def _from_db(url: str, generate: int, per_game: int, out: Path, add: bool) -> None:
+    """Puzzles from a server database's finished Clobber games, read through the server's
+    own store (never a game still being played); with ``add``, stored there too."""
+    import math
+
+    from parlour.analysis.puzzle_maker import grade
+    from parlour.analysis.puzzles import Puzzle, save, shipped
+    from parlour.server.config import normalise_db_url
+    from parlour.server.puzzle_mining import finished_games, mine, record_mined
+    from parlour.server.puzzles import PuzzleBook
+    from parlour.server.store import Store
+
+    try:
+        store = Store(normalise_db_url(url))
+    except Exception as exc:  # a URL the database layer cannot open
+        err_console.print(f"[red]error:[/] cannot open the database: {escape(str(exc))}")
+        raise typer.Exit(2) from None
+    book = PuzzleBook(store)
+    try:
+        known = [(p.id, p.position, list(p.line)) for p in shipped()]
+        if add:  # the database's puzzles are not made again (the file has what the games give)
+            known += book.known("clobber")
+        games = finished_games(store, limit=FROM_DB_GAMES, unmined=False)
+        found: list[Puzzle] = []
+        added = 0
+        with err_console.status("making puzzles...") as status:
+            for played, game in enumerate(games, 1):
+                result = mine(game, known, math.inf, None, per_game, fresh=played == 1)
+                puzzles = result["puzzles"][: generate - len(found)]
+                found += [Puzzle.from_dict(p["puzzle"]) for p in puzzles]
+                if add:
+                    added += record_mined(store, game, {**result, "puzzles": puzzles}, book)
+                status.update(f"{len(found):,} of {generate:,} puzzles from {played:,} games")
+                if len(found) >= generate:
+                    break
+    finally:
+        store.close()
+    graded = grade(found)
+    save(graded, out)
+    console.print(f"{len(graded):,} puzzles from {len(games):,} finished games written to "
+                  f"[cyan]{escape(str(out))}[/]" + (f"; {added:,} added to the database"
+                                                    if add else ""), soft_wrap=True)
+    if len(graded) < generate:
+        err_console.print(f"[yellow]only {len(graded):,} of {generate:,}:[/] the finished "
+                          "games ran out")
 
 
 def _merge(paths: list[Path], out: Path) -> None:

@@ -10,6 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from parlour.i18n import Message
 from parlour.server.accounts.passwords import MAX_USERNAME, username_key
 from parlour.server.accounts.ratings import Ratings, parse_pool
+from parlour.server.puzzles import PuzzleRatings
 
 router = APIRouter()
 
@@ -21,13 +22,16 @@ def ratings_of(request: Request) -> Ratings:
 
 @router.get("/api/players/{username}")
 async def profile(request: Request, username: str) -> dict[str, Any]:
-    """A player's ratings per pool, games and wins, last games and rating history."""
+    """A player's ratings per pool, games and wins, last games and rating history, and their
+    puzzle ratings (``puzzles``: per game, the rating and the puzzles tried and solved)."""
     ratings = ratings_of(request)
-    found = (await ratings.store.run(ratings.profile, username_key(username))
+    key = username_key(username)
+    found = (await ratings.store.run(ratings.profile, key)
              if len(username) <= MAX_USERNAME else None)
     if found is None:
         raise HTTPException(404, Message("no player {username!r}", username=username))
-    return found
+    puzzles: PuzzleRatings = request.app.state.puzzle_ratings
+    return {**found, "puzzles": await puzzles.store.run(puzzles.profile, key)}
 
 
 @router.get("/api/leaderboard")

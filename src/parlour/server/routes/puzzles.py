@@ -15,9 +15,13 @@ Routes (``GAME`` is a game with puzzles, :data:`parlour.analysis.puzzles.GAMES`)
   from the ``rating`` they send (``rating``, ``rd``, ``volatility``, each bounded), which the
   browser then keeps.
 
+The puzzles and their own ratings are in the database (:class:`~parlour.server.puzzles.PuzzleBook`:
+the shipped set and the puzzles mined from finished games); an account's finished attempt also
+moves the puzzle's rating, a guest's never does.
+
 The replies never show what is still to find: a puzzle's line is in a reply only once the
 attempt is over. Every reply is computed from the puzzle and the moves alone (nothing is kept
-between requests but an account's rated attempts), in microseconds.
+between requests but an account's rated attempts and the ratings), in microseconds.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.analysis import puzzles as library
@@ -36,8 +40,8 @@ from parlour.ratings import NEW_RATING, NEW_RD, NEW_VOLATILITY
 from parlour.server.accounts.accounts import Account
 from parlour.server.deps import MaybeAccount, json_body
 from parlour.server.protocol import Step
-from parlour.server.puzzles import PuzzleRatings, PuzzleSet, Rated, Rating, guest_attempt
-from parlour.server.routes.pages import STATIC
+from parlour.server.puzzles import PuzzleBook, PuzzleRatings, Rated, Rating, Stored, guest_attempt
+from parlour.server.templating import page
 from parlour.server.views import Note, state_payload
 
 MAX_MOVES = (library.MAX_LINE + 1) // 2
@@ -67,12 +71,15 @@ class PuzzleAnswer(BaseModel):
     rating: GuestRating | None = None
 
 
-def _set(request: Request, game: str) -> PuzzleSet:
-    sets: dict[str, PuzzleSet] = request.app.state.puzzle_sets
-    found = sets.get(game)
-    if found is None:
-        raise HTTPException(404, f"no puzzles for {game!r}; puzzles: {', '.join(sets)}")
-    return found
+def _game(game: str) -> str:
+    if game not in library.GAMES:
+        raise HTTPException(404, f"no puzzles for {game!r}; puzzles: {', '.join(library.GAMES)}")
+    return game
+
+
+def _book(request: Request) -> PuzzleBook:
+    book: PuzzleBook = request.app.state.puzzle_book
+    return book
 
 
 def _ratings(request: Request) -> PuzzleRatings:
@@ -80,9 +87,12 @@ def _ratings(request: Request) -> PuzzleRatings:
     return ratings
 
 
-def _puzzle(request: Request, game: str, puzzle_id: str) -> library.Puzzle:
-    found = _set(request, game).by_id.get(puzzle_id[:MAX_ID])
-    if found is None or len(puzzle_id) > MAX_ID:
+async def _puzzle(request: Request, game: str, puzzle_id: str) -> Stored:
+    _game(game)
+    book = _book(request)
+    found = (None if len(puzzle_id) > MAX_ID
+             else await book.store.run(book.get, game, puzzle_id))
+    if found is None:
         raise HTTPException(404, f"no puzzle {puzzle_id[:MAX_ID]!r}")
     return found
 
@@ -91,8 +101,10 @@ def _start(game: str, puzzle: library.Puzzle) -> Any:
     return load_game(game, position=puzzle.position).new_initial_state()
 
 
-def _about(game: str, puzzle: library.Puzzle) -> dict[str, Any]:
-    """What a player may know of a puzzle before trying it (not its line)."""
+def _about(game: str, stored: Stored) -> dict[str, Any]:
+    """What a player may know of a puzzle before trying it (not its line): its rating as it
+    stands (``rating`` rounded, ``puzzle_rating`` in full) and where it comes from."""
+    puzzle = stored.puzzle
     state = _start(game, puzzle)
     player = state.current_player()
     return {
@@ -103,7 +115,8 @@ def _about(game: str, puzzle: library.Puzzle) -> dict[str, Any]:
         "moves_to_find": puzzle.player_moves,
         "player": player,
         "colour": presentation(state.get_game()).seat_colour(state, player),
-        "source": puzzle.source,
+        "source": stored.source(),
+        "puzzle_rating": stored.rating(),
         **state_payload(state, player, None),
     }
 
@@ -117,12 +130,12 @@ async def _player(request: Request, account: Account | None, game: str) -> dict[
 
 @router.get("/puzzles/{game}", include_in_schema=False)
 @router.get("/puzzles/{game}/{puzzle_id}", include_in_schema=False)
-async def puzzle_page(request: Request, game: str, puzzle_id: str | None = None) -> FileResponse:
+async def puzzle_page(request: Request, game: str, puzzle_id: str | None = None) -> HTMLResponse:
     if puzzle_id is None:
-        _set(request, game)
+        _game(game)
     else:
-        _puzzle(request, game, puzzle_id)
-    return FileResponse(STATIC / "puzzles.html")
+        await _puzzle(request, game, puzzle_id)
+    return page("puzzles.html")
 
 
 @router.get("/api/puzzles/{game}/next")
@@ -135,14 +148,15 @@ async def next_puzzle(
 ) -> dict[str, Any]:
     """A puzzle for the player's rating that they have not finished yet (an account's from
     the database, a guest's from ``rating`` and ``seen``)."""
-    puzzles = _set(request, game)
+    _game(game)
+    book = _book(request)
     ids = [s for s in seen.split(",") if s][:MAX_SEEN]
     if account is not None:
         ratings = _ratings(request)
         rating = (await ratings.store.run(ratings.rating_of, account.id, game))[0]
         ids += await ratings.store.run(ratings.seen, account.id, game)
     try:
-        chosen = puzzles.next(rating, ids)
+        chosen = await book.store.run(book.next, game, rating, ids)
     except library.PuzzleError as exc:
         raise HTTPException(404, str(exc)) from None
     return {**_about(game, chosen), "you": await _player(request, account, game)}
@@ -152,8 +166,8 @@ async def next_puzzle(
 async def one_puzzle(request: Request, game: str, puzzle_id: str, account: MaybeAccount
                      ) -> dict[str, Any]:
     """A puzzle by its id (a link to it)."""
-    puzzle = _puzzle(request, game, puzzle_id)
-    return {**_about(game, puzzle), "you": await _player(request, account, game)}
+    stored = await _puzzle(request, game, puzzle_id)
+    return {**_about(game, stored), "you": await _player(request, account, game)}
 
 
 def _refusal(game: str, exc: ParlourError) -> str:
@@ -216,7 +230,8 @@ def play_out(game: str, puzzle: library.Puzzle, moves: list[int | str]) -> dict[
 async def answer(request: Request, game: str, puzzle_id: str, account: MaybeAccount
                  ) -> dict[str, Any]:
     """Check the player's moves; once the attempt is over, rate it."""
-    puzzle = _puzzle(request, game, puzzle_id)
+    stored = await _puzzle(request, game, puzzle_id)
+    puzzle = stored.puzzle
     body = await json_body(request, PuzzleAnswer)
     result = play_out(game, puzzle, body.moves)
     if result["status"] != "going":
@@ -230,4 +245,5 @@ async def answer(request: Request, game: str, puzzle_id: str, account: MaybeAcco
             before: Rating = (guest.rating, guest.rd, guest.volatility)
             rated = guest_attempt(before, puzzle, solved)
         result["you"] = {"account": account is not None, **rated.as_dict()}
+        result["puzzle_rating"] = rated.puzzle_dict()
     return result

@@ -20,6 +20,15 @@ function ratingCard(pool, r) {
     el("a", { href: `/leaderboard/${pool}`, text: t("Leaderboard") }));
 }
 
+function puzzleCard(game, r) {  // a puzzle rating, beside the game ratings
+  return el("div", { class: "rating-card", "data-puzzles": game },
+    el("h3", { text: t("{game} puzzles", { game: r.title }) }),
+    el("p", { class: "rating-big", text: r.shown }),
+    el("p", { class: "muted", text: tn("{n} puzzle solved of {tried} tried",
+      "{n} puzzles solved of {tried} tried", r.solved, { tried: r.attempts }) }),
+    el("a", { href: r.page, text: t("Puzzles") }));
+}
+
 function gameRow(g) {
   const others = g.players.filter((p) => !p.you);
   const with_ = others.map((p) => (p.account && p.name !== "deleted player"
@@ -57,7 +66,9 @@ async function main() {
     { date: new Date(p.created_at * 1000).toLocaleDateString(LANG), wins: totals.wins });
   const pools = Object.entries(p.ratings);
   $("#ratings").replaceChildren(...pools.map(([pool, r]) => ratingCard(pool, r)));
-  if (!pools.length) $("#ratings").append(el("p", { class: "muted", text: t("No rated games yet.") }));
+  const puzzles = Object.entries(p.puzzles || {});
+  $("#ratings").append(...puzzles.map(([game, r]) => puzzleCard(game, r)));
+  if (!pools.length && !puzzles.length) $("#ratings").append(el("p", { class: "muted", text: t("No rated games yet.") }));
   const historyPools = Object.keys(p.history);
   const show = (pool) => {
     $("#history").replaceChildren(plot(p.history[pool], p.ratings[pool] ? p.ratings[pool].title : pool,

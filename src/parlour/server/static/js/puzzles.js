@@ -6,25 +6,38 @@
 import { $, api, el } from "./common.js";
 import { header } from "./account.js";
 import { loadRenderer } from "./figures.js";
+import { t, tn } from "./i18n.js";
 
-// Every string a player reads on this page (one place, for the translations to come).
+// Every string a player reads on this page, in the reader's language (the catalog).
+const COLOUR_TASK = { White: () => t("White to play and win"), Black: () => t("Black to play and win") };
 const TEXT = {
-  title: (game) => `${game} puzzles`,
-  about: (rating, n) => `Puzzle rated ${rating} · ${n === 1 ? "one move" : `${n} moves`} to find`,
-  task: (colour) => `${colour} to play and win`,
-  first: "Find the only winning move.",
-  more: (reply) => `The solver answered ${reply}. Find the next winning move.`,
-  right: "Right.",
-  solved: "Solved! The win is clear now.",
-  failed: (move) => `Not the winning move. The one that wins was ${move}.`,
-  shown: "The winning line, played out.",
-  line: (moves) => `Your moves: ${moves.filter((_, i) => i % 2 === 0).join(", ")}` +
-    (moves.length > 1 ? ` · the solver's replies: ${moves.filter((_, i) => i % 2).join(", ")}` : ""),
-  rating: (shown) => `Your puzzle rating: ${shown}`,
+  title: (game) => t("{game} puzzles", { game }),
+  about: (rating, n) => tn("Puzzle rated {rating} · one move to find",
+    "Puzzle rated {rating} · {n} moves to find", n, { rating }),
+  task: (colour) => (COLOUR_TASK[colour] ? COLOUR_TASK[colour]() : t("{colour} to play and win", { colour })),
+  first: () => t("Find the only winning move."),
+  more: (reply) => t("The solver answered {move}. Find the next winning move.", { move: reply }),
+  right: () => t("Right."),
+  solved: () => t("Solved! The win is clear now."),
+  failed: (move) => t("Not the winning move. The one that wins was {move}.", { move }),
+  shown: () => t("The winning line, played out."),
+  line: (moves) => {
+    const mine = moves.filter((_, i) => i % 2 === 0).join(", ");
+    const replies = moves.filter((_, i) => i % 2).join(", ");
+    return moves.length > 1
+      ? t("Your moves: {moves} · the solver's replies: {replies}", { moves: mine, replies })
+      : t("Your moves: {moves}", { moves: mine });
+  },
+  rating: (shown) => t("Your puzzle rating: {rating}", { rating: shown }),
   change: (d) => (d >= 0 ? `+${d}` : `${d}`),
-  unrated: "(tried before: not rated again)",
-  guest: "Kept in this browser. Sign in to keep it on your account.",
-  none: "No puzzle found.",
+  unrated: () => t("(tried before: not rated again)"),
+  guest: () => t("Kept in this browser. Sign in to keep it on your account."),
+  none: () => t("No puzzle found."),
+  you: () => t("You"),
+  solver: () => t("The solver"),
+  arena: () => t("From a game between two strong computer players."),
+  server: () => t("From a game played on this server."),
+  replay: () => t("See the game"),
 };
 const STORE = "parlour.puzzles";
 const MAX_SEEN = 200;       // as the server's limit for ?seen=
@@ -117,7 +130,7 @@ function stepTo(choice) {
 
 // -- drawing ---------------------------------------------------------------------------------
 function seatName(i) {
-  return i === puzzle.player ? "You" : "The solver";
+  return i === puzzle.player ? TEXT.you() : TEXT.solver();
 }
 
 function shownRating(r) {
@@ -132,9 +145,9 @@ function drawRating() {
     parts.push(" ", el("span", { class: `change ${outcome.change >= 0 ? "up" : "down"}`,
       text: TEXT.change(outcome.change) }));
   } else if (outcome) {
-    parts.push(" ", el("span", { class: "muted", text: TEXT.unrated }));
+    parts.push(" ", el("span", { class: "muted", text: TEXT.unrated() }));
   }
-  if (!account) parts.push(el("br"), el("span", { class: "muted", text: TEXT.guest }));
+  if (!account) parts.push(el("br"), el("span", { class: "muted", text: TEXT.guest() }));
   box.replaceChildren(...parts);
 }
 
@@ -147,11 +160,11 @@ function drawFeedback() {
     box.replaceChildren(el("p", { text: reply.message }));
   } else if (showing) {
     box.classList.add("missed");
-    box.replaceChildren(el("p", { class: "verdict", text: TEXT.shown }),
+    box.replaceChildren(el("p", { class: "verdict", text: TEXT.shown() }),
       el("p", { class: "line", text: TEXT.line(reply.solution) }));
   } else if (status === "solved") {
     box.classList.add("right");
-    box.replaceChildren(el("p", { class: "verdict", text: TEXT.solved }),
+    box.replaceChildren(el("p", { class: "verdict", text: TEXT.solved() }),
       el("p", { class: "line", text: TEXT.line(reply.solution) }));
   } else if (status === "failed") {
     box.classList.add("missed");
@@ -159,7 +172,7 @@ function drawFeedback() {
     box.replaceChildren(el("p", { class: "verdict", text: TEXT.failed(wanted) }));
   } else if (reply.reply) {
     box.classList.add("right");
-    box.replaceChildren(el("p", { class: "verdict", text: TEXT.right }),
+    box.replaceChildren(el("p", { class: "verdict", text: TEXT.right() }),
       el("p", { text: TEXT.more(reply.reply) }));
   } else {
     box.replaceChildren();
@@ -187,12 +200,22 @@ function drawBoard() {
   }, { step: stepTo, replace: () => {}, say: () => {}, memo, keep, redraw: () => drawBoard() });
 }
 
+function drawSource(over) {
+  // where the position comes from; the game's replay only once the attempt is over (the
+  // game may show the winning move)
+  const source = puzzle.source || {};
+  const parts = [el("span", { text: source.kind === "server" ? TEXT.server() : TEXT.arena() })];
+  if (over && source.replay) parts.push(" ", el("a", { href: source.replay, text: TEXT.replay() }));
+  $("#source").replaceChildren(...parts);
+}
+
 function draw() {
   if (!puzzle || !reply) return;
   const status = reply.status || "going";
+  drawSource(status !== "going");
   $("#about").textContent = TEXT.about(puzzle.rating, puzzle.moves_to_find);
   $("#task").textContent = TEXT.task(puzzle.colour);
-  $("#instruction").textContent = status === "going" ? TEXT.first : "";
+  $("#instruction").textContent = status === "going" ? TEXT.first() : "";
   $("#instruction").hidden = status !== "going";
   drawFeedback();
   drawRating();
@@ -215,7 +238,7 @@ async function open(found) {
   memo = {};
   if (found.you && found.you.account) you = found.you;
   $("#title").textContent = TEXT.title(found.title);
-  document.title = `parlour: ${TEXT.title(found.title)}`;
+  document.title = t("parlour: {title}", { title: TEXT.title(found.title) });
   history.replaceState(null, "", `/puzzles/${GAME}/${found.id}`);
   draw();
 }
@@ -226,7 +249,7 @@ async function nextPuzzle() {
   try {
     await open(await api(`/api/puzzles/${GAME}/next${query}`));
   } catch (err) {
-    $("#feedback").replaceChildren(el("p", { text: err.message || TEXT.none }));
+    $("#feedback").replaceChildren(el("p", { text: err.message || TEXT.none() }));
   }
 }
 
