@@ -25,7 +25,7 @@ from parlour.server.names import clean_name, computer_name
 from parlour.server.registry import Registry
 from parlour.server.replay import resolve_chance
 from parlour.server.store import ActionData, HandData, SeatData, Store
-from parlour.server.table import Table, to_act
+from parlour.server.table import Table, invited_seats, to_act
 from parlour.server.unit import Changes
 from parlour.server.views import HIDDEN_PARAMS, Note
 
@@ -229,7 +229,9 @@ class TableMaker:
         resolve_chance(state, seed, rows, notes, now)
         table = Table(table_id, game, seed, tuple(seats), tuple(hands), state, notes, {},
                       listed=listed, created_at=now, created_by=client, rated=rated,
-                      clock=None if clock is None else Clock(clock, game.num_players()))
+                      clock=None if clock is None else Clock(clock, game.num_players()),
+                      awaited=invited_seats(tuple(hands)),
+                      expires_at=now + self.limits.invitation_seconds)
         table.custom_start = any(k in game.non_default_parameters() for k in HIDDEN_PARAMS)
         table.tick(now)
         await self.store.run(
