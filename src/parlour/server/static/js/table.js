@@ -242,7 +242,8 @@ function statusText(model) {
     if (mySeats().length > 1) return t("{name}: your turn", { name: seatName(model.to_act) });
     const colour = colourOf(model.to_act);
     if (!colour) return t("Your turn");
-    const playing = renderer.youPlay ? renderer.youPlay(colour) : t("you play {colour}", { colour });
+    const playing = (renderer.youPlay && renderer.youPlay(model.to_act, model.view))
+      || t("you play {colour}", { colour });
     return t("Your turn · {colour}", { colour: playing });
   }
   if (MODE === "watch") return t("{name} to move", { name: seatName(model.to_act) });
