@@ -41,7 +41,7 @@ class RulesTextError(ValueError):
 class Figure:
     """A picture of the rules: the position after its moves, and how it came."""
 
-    state: State
+    state: State[Any]
     viewer: int | None
     previous: dict[str, Any] | None
     """The viewer's view before the last move (what changed is marked)."""
