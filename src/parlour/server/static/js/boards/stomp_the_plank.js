@@ -48,7 +48,7 @@ const WORDS = {
   planks: (names) => (names.length > 1 ? t("{names}'s planks", { names: andList(names) }) : t("{name}'s plank", { name: names[0] })),
   scarves: { red: t("red"), blue: t("blue"), green: t("green"), orange: t("orange") },
   // the elephant's colour, agreeing with the elephant in French ("l'éléphant vert")
-  elephant: { red: tc("elephant", "red"), blue: tc("elephant", "blue"),
+  elephantColour: { red: tc("elephant", "red"), blue: tc("elephant", "blue"),
     green: tc("elephant", "green"), orange: tc("elephant", "orange") },
 };
 
@@ -133,7 +133,7 @@ export default {
   seatColour(i) { return WORDS.scarves[colourOf(i).word] || colourOf(i).word; },
   youPlay(seat) {
     const word = colourOf(seat).word;
-    return WORDS.youPlay(WORDS.elephant[word] || word);
+    return WORDS.youPlay(WORDS.elephantColour[word] || word);
   },
 
   scores(view) {
