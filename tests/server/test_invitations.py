@@ -63,7 +63,7 @@ def test_the_game_starts_when_the_friend_opens_the_link(server: ServerProcess):
             started = host.wait_state(lambda m: m["started"])
             assert started["legal"] and started["clock"]["running"] == 0
             assert started["clock"]["deadline"] is not None
-            assert any("arrived" in n for n in started["notices"])
+            assert "Everyone is here: the game starts" in started["notices"]
             move = started["legal"][0]["a"]
             reply = host.act([move], at=started["version"])
             assert reply["type"] == "ack"

@@ -146,8 +146,8 @@ def _arrived(table: Table, event: EventData) -> None:
     table.awaited.discard(event.seat)
     if table.started:  # the last invited player came: the game and its clock start
         table.tick(event.created_at)
-        table.notice(Message("{name} has arrived: the game starts",
-                             name=table.seat_name(event.seat)))
+        # no name: the friend's page names them just after it connects
+        table.notice(Message("Everyone is here: the game starts"))
 
 
 def _expired(table: Table, event: EventData) -> None:
