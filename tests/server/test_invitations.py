@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .helpers import FOR_TESTS, ServerProcess, token_of
+from .helpers import FOR_TESTS, ServerProcess, account, token_of
 
 
 def _invitation(server: ServerProcess, **extra: object) -> dict:
@@ -143,3 +143,20 @@ def test_an_arrival_survives_a_restart(tmp_path: Path):
         assert state["started"] is True and state["legal"]
     finally:
         server.stop()
+
+
+def test_a_signed_in_hosts_games_list_says_waiting_until_the_friend_arrives(
+        server: ServerProcess):
+    host = account(server, "Invita")
+    made = host.post("/api/tables", json={"game": "clobber", "params": {"rows": 3, "columns": 4},
+                                          "seats": [{"kind": "me"}, {"kind": "invite"}]})
+    assert made.status_code == 201, made.text
+    table = made.json()
+
+    def listed() -> dict:
+        games = host.get("/api/account/games").json()["games"]
+        return next(g for g in games if g["table"] == table["table"])
+
+    assert listed()["your_turn"] is False and listed()["to_act"] is None
+    server.get(f"/api/play/{token_of(table['invites'][0]['url'])}")  # the friend comes
+    assert listed()["your_turn"] is True and listed()["to_act"] == 0

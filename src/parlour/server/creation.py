@@ -237,7 +237,9 @@ class TableMaker:
         await self.store.run(
             lambda: self.store.create_table(
                 table_id, game.name, game.non_default_parameters(), seed, seats, hands, rows,
-                rematch_of, state.is_terminal(), to_act(state), client,
+                rematch_of, state.is_terminal(),
+                None if table.awaited else to_act(state),  # nobody's turn before the friends
+                client,
                 listed=listed, clock=None if clock is None else clock.to_json(),
                 created_at=now, rules_version=game.rules_version, rated=rated,
             )

@@ -77,6 +77,8 @@ class Seats:
                 return
             for seat in sorted(table.awaited.intersection(hand.seats)):
                 await unit.record(EventKind.ARRIVE, seat)
+            if table.started:  # the game starts: someone's turn now (the lists of games)
+                await self.store.run(self.store.set_to_act, table.id, to_act(table.state))
 
     @staticmethod
     def _check_free(table: Table, seat: int, message: str) -> None:
