@@ -229,11 +229,12 @@ def test_the_lobby_reads_as_a_players_page(
         assert all(len(token) >= 12 for token in tokens)  # whole, underscores and all
         page.click("#go")
         page.wait_for_selector("#board svg")
-        # "Your games" remembers the table, with whose turn it is
+        # "Your games" remembers the table: it waits for the invited friend (not "Your turn")
         page.goto(server.base + "/")
         page.wait_for_selector("#your-games:not([hidden])")
         assert "Stomp the Plank" in page.inner_text("#your-games")
-        assert "Your turn" in page.inner_text("#your-games")
+        assert "Waiting for Player 2" in page.inner_text("#your-games")
+        assert "Your turn" not in page.inner_text("#your-games")
         assert errors == []
     finally:
         context.close()

@@ -255,3 +255,33 @@ def test_the_puzzle_page_and_a_puzzle_rating_on_a_profile_in_french(
         assert errors == []
     finally:
         page.context.close()
+
+
+AGREEING = {  # the status line says which piece is yours, its colour agreeing with it
+    "stomple": ("vous êtes l'écraseur ", ("blanc", "jaune", "rouge", "bleu", "vert", "noir")),
+    "stomp-the-plank": ("vous êtes l'éléphant ", ("rouge", "bleu", "vert", "orange")),
+}
+MARBLES = ("blanche", "jaune", "rouge", "bleue", "verte", "noire", "œil-de-chat")
+
+
+@pytest.mark.parametrize("game", sorted(AGREEING))
+def test_colour_words_agree_with_their_nouns_on_a_french_table(server: Server, browser: Browser,
+                                                               game: str):
+    """French colours agree with the noun (the catalog's contexts): "l'écraseur vert", "la
+    bille verte", "l'éléphant vert"; never the feminine of every piece."""
+    table = server.create(game, seats=[ME, COMPUTER])
+    page = french_page(browser, "desktop")
+    try:
+        page.goto(server.base + table["url"])
+        wait_my_turn(page)
+        status = page.inner_text("#status")
+        prefix, forms = AGREEING[game]
+        assert any(f"{prefix}{form}" == status.split("· ")[-1] for form in forms), status
+        if game == "stomple":
+            labels = page.evaluate("[...document.querySelectorAll('#board [aria-label]')]"
+                                   ".map(e => e.getAttribute('aria-label'))")
+            marbles = [label.split(", ", 1)[1].split(":")[0] for label in labels
+                       if ", bille " in label]
+            assert marbles and all(m.removeprefix("bille ") in MARBLES for m in marbles), marbles
+    finally:
+        page.context.close()

@@ -98,10 +98,13 @@ def test_undo_takes_back_my_move_and_the_computers_reply():
     assert final.position() == game.new_initial_state().position()
 
 
-def test_rules_prints_the_projects_own_rules_with_ruling_ids():
+def test_rules_prints_the_players_rules_and_the_reference_with_ruling_ids():
     result = runner.invoke(app, ["rules", "clobber"])
     assert result.exit_code == 0
-    assert "C6" in flat(result.output) and "Cannibal" in flat(result.output)
+    assert "Cannibal" in flat(result.output) and "C6" not in flat(result.output)
+    reference = runner.invoke(app, ["rules", "clobber", "--reference"])
+    assert reference.exit_code == 0
+    assert "C6" in flat(reference.output) and "Cannibal" in flat(reference.output)
 
 
 def test_replay_prints_every_move(tmp_path):

@@ -22,8 +22,9 @@ PLACEHOLDER = re.compile(r"\{(\w*)(?:![rsa])?(?::[^{}]*)?\}")
 RULE_AT_END = re.compile(r"\((?:rulebook: [^)]+|[A-Z]-?\d+)\)$")
 
 
-def _ids(catalog) -> set[str]:
-    return {m.id[0] if isinstance(m.id, tuple) else m.id for m in catalog if m.id}
+def _ids(catalog) -> set[tuple[str | None, str]]:
+    """Each entry as gettext finds it: its context (``msgctxt``, or none) and message id."""
+    return {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in catalog if m.id}
 
 
 @pytest.fixture(scope="module")

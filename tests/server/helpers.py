@@ -126,13 +126,26 @@ class ServerProcess:
         return httpx.post(self.base + path, json=body, timeout=TIMEOUT, **kwargs)
 
     def create(self, game: str, params: dict[str, Any] | None = None,
-               seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+               seats: list[dict[str, Any]] | None = None, *, arrive: bool = True
+               ) -> dict[str, Any]:
+        """A new table; its invited players open their links at once (``arrive``), so the
+        game has started, unless ``arrive=False`` keeps it waiting for them."""
         body: dict[str, Any] = {"game": game, "params": params or {}}
         if seats is not None:
             body["seats"] = seats
         response = self.post("/api/tables", body)
         assert response.status_code == 201, response.text
-        return response.json()
+        table = response.json()
+        if arrive:
+            self.arrive(table)
+        return table
+
+    def arrive(self, table: dict[str, Any]) -> None:
+        """Every invited player of a table just created opens their link (the seat's API),
+        as a friend does: the game starts once all have (an invitation table waits)."""
+        for invite in table.get("invites", []):
+            response = self.get(f"/api/play/{token_of(invite['url'])}")
+            assert response.status_code == 200, response.text
 
     def client(self, url: str, source: str | None = None) -> Client:
         """A websocket client for a page URL like ``/play/TOKEN`` or ``/watch/ID``; ``source``

@@ -73,6 +73,8 @@ def test_other_tables_play_on_while_an_ai_thinks(inprocess: str):
     busy = httpx.get(f"{base}/api/play/{slow['url'].rsplit('/', 1)[1]}", timeout=10).json()
     assert busy["to_act"] == 0 and busy["version"] == 0
     other = httpx.post(f"{base}/api/tables", json={"game": "clobber"}, timeout=10).json()
+    friend = other["invites"][0]["url"].rsplit("/", 1)[1]
+    httpx.get(f"{base}/api/play/{friend}", timeout=10)  # the invited friend arrives
     with _client(inprocess, other["url"]) as me:
         message = me.wait_state(timeout=10)
         assert me.act([message["legal"][0]["a"]], at=0, )["type"] == "ack"

@@ -54,6 +54,8 @@ STATE_KEYS = {
     "custom_start",
     "notices",
     "started",
+    "awaited",
+    "expires_at",
     "listed",
     "archived",
     "taken_over",

@@ -15,8 +15,10 @@ from .helpers import ServerProcess, play_turn, token_of
 
 
 def _create(server: ServerProcess, body: dict) -> dict:
+    """A table; its invited players open their links at once, so the game has started."""
     response = server.post("/api/tables", body)
     assert response.status_code == 201, response.text
+    server.arrive(response.json())
     return response.json()
 
 

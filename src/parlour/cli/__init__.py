@@ -16,10 +16,12 @@ import typer
 from parlour import i18n
 from parlour._version import __version__
 from parlour.cli import commands as _commands
+from parlour.cli.locale import localised
+from parlour.i18n import N_
 
 app = typer.Typer(
     name="parlour",
-    help="Play, study and solve Clobber, Stomple, Stomp the Plank and GobbleStones.",
+    help=N_("Play, study and solve Clobber, Stomple, Stomp the Plank and GobbleStones."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -37,7 +39,8 @@ def _options(
     version: Annotated[
         bool,
         typer.Option(
-            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+            "--version", callback=_print_version, is_eager=True,
+            help=N_("Print the version and exit.")
         ),
     ] = False,
 ) -> None:
@@ -49,5 +52,7 @@ for _module in sorted(pkgutil.iter_modules(_commands.__path__), key=lambda m: m.
 
 
 def main() -> None:
-    i18n.set_language(i18n.from_environment())  # the platform's locale: LANGUAGE, LC_ALL, LANG
-    app()
+    """The ``parlour`` command: in the platform's language (LANGUAGE, LC_ALL, LC_MESSAGES,
+    LANG), its help included (:mod:`parlour.cli.locale`)."""
+    i18n.set_language(i18n.from_environment())
+    localised(app)(prog_name="parlour")

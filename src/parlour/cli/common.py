@@ -13,9 +13,17 @@ from rich.markup import escape
 
 import parlour
 from parlour.core import Game, GameRecord, ParlourError
+from parlour.i18n import _, text_of, translate
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
+
+
+def error_text(problem: BaseException | str) -> str:
+    """A command-line error as the terminal prints it (Rich markup), in the reader's
+    language: "error: ..." ("erreur : ...")."""
+    text = translate(text_of(problem)) if isinstance(problem, BaseException) else problem
+    return _("[red]error:[/] {message}").format(message=escape(text))
 
 
 def parse_params(pairs: list[str] | None) -> dict[str, str]:
@@ -24,7 +32,8 @@ def parse_params(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or []:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
-            raise typer.BadParameter(f"write parameters as key=value, not {pair!r}")
+            raise typer.BadParameter(_("write parameters as key=value, not {pair!r}").format(
+                pair=pair))
         params[key.strip()] = value.strip()
     return params
 
@@ -34,7 +43,7 @@ def build_game(name: str, params: dict[str, Any]) -> Game:
     try:
         return parlour.load_game(name, **params)
     except ParlourError as exc:
-        err_console.print(f"[red]error:[/] {escape(str(exc))}")
+        err_console.print(error_text(exc))
         raise typer.Exit(2) from None
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from parlour.i18n import Message
+
 
 class ParlourError(ValueError):
     """Base class of every input error parlour raises."""
@@ -20,7 +22,8 @@ class UnknownGameError(ParlourError):
     def __init__(self, name: str, known: Iterable[str]) -> None:
         self.name = name
         self.known = sorted(known)
-        super().__init__(f"unknown game {name!r}; known games: {', '.join(self.known)}")
+        super().__init__(Message("unknown game {name!r}; known games: {known}", name=name,
+                                 known=", ".join(self.known)))
 
 
 class InvalidParameterError(ParlourError):

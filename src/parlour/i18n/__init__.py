@@ -100,6 +100,13 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current.get()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, read under ``context`` (gettext's ``msgctxt``):
+    the same English word may need other words elsewhere (a colour agrees with its noun in
+    French: "bille verte", "écraseur vert")."""
+    return translations(_current.get()).pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalog without translating it (it is translated where read)."""
     return message
@@ -117,6 +124,8 @@ class Message(str):
     msgid: str
     params: Mapping[str, Any]
     plural: tuple[str, int] | None
+    context: str | None = None
+    """The catalog's ``msgctxt`` for this message (:func:`in_context`), if any."""
 
     def __new__(cls, msgid: str, /, **params: Any) -> Message:
         text = msgid.format(**params) if params else msgid
@@ -127,16 +136,18 @@ class Message(str):
         return made
 
     def __reduce__(self) -> Any:  # copies and pickles keep the English text's identity
-        return (_rebuild, (self.msgid, dict(self.params), self.plural))
+        return (_rebuild, (self.msgid, dict(self.params), self.plural, self.context))
 
     def with_params(self, **params: Any) -> Message:
         """This message with some parameters changed."""
-        return _rebuild(self.msgid, {**self.params, **params}, self.plural)
+        return _rebuild(self.msgid, {**self.params, **params}, self.plural, self.context)
 
     def translated(self, language: str | None = None) -> str:
         """This message in ``language`` (default: the current one)."""
         catalog = translations(choose(language) if language else _current.get())
-        if self.plural is None:
+        if self.context is not None:
+            template = catalog.pgettext(self.context, self.msgid)
+        elif self.plural is None:
             template = catalog.gettext(self.msgid)
         else:
             template = catalog.ngettext(self.msgid, *self.plural)
@@ -190,7 +201,20 @@ def message_n(singular: str, plural: str, n: int, /, **params: Any) -> Message:
     return made
 
 
-def _rebuild(msgid: str, params: dict[str, Any], plural: tuple[str, int] | None) -> Message:
+def in_context(context: str, msgid: str, /, **params: Any) -> Message:
+    """A :class:`Message` read in the catalog under ``context`` (its ``msgctxt``): a word
+    whose translation depends on where it stands, such as a colour, which agrees in French
+    with the noun it describes (``in_context("marble", "green")`` is "verte", and
+    ``in_context("stomper", "green")`` "vert"). English reads ``msgid``."""
+    made = Message(msgid, **params)
+    made.context = context
+    return made
+
+
+def _rebuild(msgid: str, params: dict[str, Any], plural: tuple[str, int] | None,
+             context: str | None = None) -> Message:
+    if context is not None:
+        return in_context(context, msgid, **params)
     if plural is None:
         return Message(msgid, **params)
     rest = {k: v for k, v in params.items() if k != "n"}
@@ -257,10 +281,12 @@ __all__ = [
     "current",
     "from_environment",
     "gettext",
+    "in_context",
     "languages",
     "localise",
     "message_n",
     "ngettext",
+    "pgettext",
     "set_language",
     "translate",
     "translations",

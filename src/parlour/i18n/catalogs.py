@@ -30,9 +30,12 @@ TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 KEYWORDS = {
     "_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "Message": None,
     "message_n": (1, 2), "t": None, "tn": (1, 2),
+    "pgettext": ((1, "c"), 2), "in_context": ((1, "c"), 2), "tc": ((1, "c"), 2),
 }
 """The calls whose string arguments are messages: Python's ``_``/``gettext``/``ngettext``,
-``N_``, ``Message`` and ``message_n`` (:mod:`parlour.i18n`), the pages' ``t`` and ``tn``."""
+``N_``, ``Message`` and ``message_n`` (:mod:`parlour.i18n`), the pages' ``t`` and ``tn``;
+with a context first (the catalog's ``msgctxt``): ``pgettext``, ``in_context`` and the
+pages' ``tc``."""
 
 
 def po_path(language: str) -> Path:

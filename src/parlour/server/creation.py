@@ -25,7 +25,7 @@ from parlour.server.names import clean_name, computer_name
 from parlour.server.registry import Registry
 from parlour.server.replay import resolve_chance
 from parlour.server.store import ActionData, HandData, SeatData, Store
-from parlour.server.table import Table, to_act
+from parlour.server.table import Table, invited_seats, to_act
 from parlour.server.unit import Changes
 from parlour.server.views import HIDDEN_PARAMS, Note
 
@@ -229,13 +229,17 @@ class TableMaker:
         resolve_chance(state, seed, rows, notes, now)
         table = Table(table_id, game, seed, tuple(seats), tuple(hands), state, notes, {},
                       listed=listed, created_at=now, created_by=client, rated=rated,
-                      clock=None if clock is None else Clock(clock, game.num_players()))
+                      clock=None if clock is None else Clock(clock, game.num_players()),
+                      awaited=invited_seats(tuple(hands)),
+                      expires_at=now + self.limits.invitation_seconds)
         table.custom_start = any(k in game.non_default_parameters() for k in HIDDEN_PARAMS)
         table.tick(now)
         await self.store.run(
             lambda: self.store.create_table(
                 table_id, game.name, game.non_default_parameters(), seed, seats, hands, rows,
-                rematch_of, state.is_terminal(), to_act(state), client,
+                rematch_of, state.is_terminal(),
+                None if table.awaited else to_act(state),  # nobody's turn before the friends
+                client,
                 listed=listed, clock=None if clock is None else clock.to_json(),
                 created_at=now, rules_version=game.rules_version, rated=rated,
             )

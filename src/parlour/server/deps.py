@@ -45,6 +45,18 @@ async def seat_link(request: Request, token: str) -> tuple[Table, HandData]:
 
 
 SeatLink = Annotated[tuple[Table, HandData], Depends(seat_link)]
+"""A seat link as a page opens it (a link preview fetches the page too: nobody arrives)."""
+
+
+async def seat_in_use(request: Request, token: str) -> tuple[Table, HandData]:
+    """A seat link its holder uses through the seat's API: an invited player doing so has
+    arrived (:meth:`parlour.server.seats.Seats.arrive`)."""
+    found = await seat_link(request, token)
+    await hub_of(request).seats.arrive(*found)
+    return found
+
+
+SeatInUse = Annotated[tuple[Table, HandData], Depends(seat_in_use)]
 
 
 async def table_by_id(request: Request, table_id: str) -> Table:

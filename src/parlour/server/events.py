@@ -30,6 +30,12 @@ class EventKind(enum.StrEnum):
     """A player gave up."""
     UNDO = "undo"
     """Both players agreed to take a turn back."""
+    ARRIVE = "arrive"
+    """An invited player opened their seat's link for the first time (a websocket or the
+    seat's API): the game waits, no move and no clock, until every invited seat has arrived."""
+    EXPIRE = "expire"
+    """An invitation nobody took in time (``Limits.invitation_seconds``): the game never
+    started and ends with no result."""
 
 
 HISTORY_CHANGES = frozenset({EventKind.UNDO, EventKind.JOIN, EventKind.FILL, EventKind.START})
@@ -53,3 +59,5 @@ class Ending(enum.StrEnum):
 
     TIME = "time"
     RESIGNATION = "resignation"
+    EXPIRED = "expired"
+    """An invited seat was never taken: the game did not start (no winner, nothing rated)."""

@@ -139,8 +139,9 @@ def js_catalog(language: str) -> dict[str, Any]:
             continue
         if isinstance(message.id, tuple):
             reply["messages"][message.id[0]] = list(message.string or ())
-        elif message.string:
-            reply["messages"][message.id] = message.string
+        elif message.string:  # a message with a context is keyed "context\x04id", as gettext
+            key = message.id if message.context is None else f"{message.context}\x04{message.id}"
+            reply["messages"][key] = message.string
     form_of = gettext.c2py(catalog.plural_expr)
     rule = Locale.parse(language).plural_form
     for n in range(0, 1001):

@@ -121,6 +121,9 @@ class Limits:
     """Challenges one account may send a minute (a burst of as many)."""
     challenge_seconds: float = 600.0
     """How long a challenge waits for its answer before it lapses."""
+    invitation_seconds: float = 86400.0
+    """How long a table waits for its invited players to open their links; then it ends
+    unplayed (a friend has a day to come; nobody's clock runs meanwhile)."""
     bot_streams_per_account: int = 8
     """Event streams one bot account may hold open at once (each game stream apart)."""
     bot_games_at_once: int = 50

@@ -139,6 +139,10 @@ class Mover:
             return error("archived", ARCHIVED, **ref)
         if table.over:
             return error("game_over", Message("the game is over: no more moves"), **ref)
+        if table.awaited:
+            return error("waiting", Message(
+                "the game has not started: it waits for {name} to open their invitation link",
+                name=table.seat_name(min(table.awaited))), **ref)
         if not table.started:
             return error("waiting", Message("the table waits for its free seats to be taken"),
                          **ref)

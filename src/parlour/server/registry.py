@@ -25,7 +25,8 @@ Refresh = Callable[[Table], Awaitable[None]]
 rebuilds it from there (``reload``), telling its listeners if it moved."""
 
 REPLACED = ("game", "seed", "seats", "hands", "state", "notes", "acks", "clock", "events",
-            "outcome", "covered", "taken_over", "resigned", "timeouts", "archived")
+            "outcome", "covered", "taken_over", "resigned", "timeouts", "archived", "awaited",
+            "expires_at")
 """What a rebuild from the database replaces in a loaded table (its listeners, lock and tasks
 stay)."""
 
@@ -91,10 +92,9 @@ class Registry:
             hand = table.hand_by_token(token)
         return (table, hand) if hand is not None else None
 
-    @staticmethod
-    async def build(data: TableData) -> Table:
+    async def build(self, data: TableData) -> Table:
         """A table rebuilt from its rows (off the event loop: a long game takes a while)."""
-        return await asyncio.to_thread(build_table, data)
+        return await asyncio.to_thread(build_table, data, self.limits.invitation_seconds)
 
     async def fresh(self, table: Table) -> Table | None:
         """A new build of ``table`` from the database (``None`` if it has gone)."""

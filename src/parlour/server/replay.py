@@ -17,8 +17,9 @@ from parlour.core import CHANCE_PLAYER, RulesVersionError, State, load_game
 from parlour.i18n import Message, message_n
 from parlour.server.clocks import Clock, ClockConfig
 from parlour.server.events import AfterTimeout, Ending, EventKind
+from parlour.server.limits import Limits
 from parlour.server.store import ActionData, EventData, SeatData, TableData
-from parlour.server.table import Table
+from parlour.server.table import Table, invited_seats
 from parlour.server.views import HIDDEN_PARAMS, Note
 
 
@@ -70,8 +71,11 @@ def loss(table: Table, loser: int, reason: Ending) -> dict[str, Any]:
 
 
 def ends_game(table: Table, event: EventData) -> bool:
-    """Whether an event decides the game (a loss on time or by resignation, two players)."""
+    """Whether an event decides the game (a loss on time or by resignation, two players; an
+    invitation nobody took)."""
     two = table.game.num_players() == 2
+    if event.kind == EventKind.EXPIRE:
+        return True
     return (event.kind == EventKind.TIMEOUT and event.data.get("then") == AfterTimeout.LOST) or (
         event.kind == EventKind.RESIGN and two
     )
@@ -136,6 +140,23 @@ def _resigned(table: Table, event: EventData) -> None:
                              name=table.seat_name(seat)))
 
 
+def _arrived(table: Table, event: EventData) -> None:
+    if event.seat is None or event.seat not in table.awaited:
+        return
+    table.awaited.discard(event.seat)
+    if table.started:  # the last invited player came: the game and its clock start
+        table.tick(event.created_at)
+        # no name: the friend's page names them just after it connects
+        table.notice(Message("Everyone is here: the game starts"))
+
+
+def _expired(table: Table, event: EventData) -> None:
+    n = table.game.num_players()
+    table.outcome = {"returns": [0.0] * n, "scores": [], "reason": Ending.EXPIRED.value,
+                     "loser": None, "seats": sorted(table.awaited)}
+    table.notice(Message("Nobody took the invitation in time: the game did not start"))
+
+
 def _undone(table: Table, event: EventData) -> None:
     table.notice(Message("A move was taken back"))
 
@@ -155,6 +176,8 @@ _APPLY: dict[str, Callable[[Table, EventData], None]] = {
     EventKind.RESIGN: _resigned,
     EventKind.UNDO: _undone,
     EventKind.START: _started,
+    EventKind.ARRIVE: _arrived,
+    EventKind.EXPIRE: _expired,
 }
 
 
@@ -183,15 +206,20 @@ def replay_into(table: Table, rows: Sequence[ActionData], events: Sequence[Event
             table.acks[row.client_key] = row.seq
         if row.player >= 0 and not is_table_move(row.client_key):
             table.timeouts.pop(row.player, None)  # the player moved: no time-outs in a row
+        if row.player >= 0:  # someone moved, so everyone had arrived (or the table was
+            table.awaited.clear()  # stored before invitations waited for their players)
         if index + 1 == len(rows) or rows[index + 1].at != row.at:
             table.tick(row.at)
     for event in events[position:]:
         apply_event(table, event)
 
 
-def build_table(data: TableData) -> Table:
+def build_table(data: TableData, invitation_seconds: float = Limits().invitation_seconds
+                ) -> Table:
     """Rebuild a table by replaying its stored actions and events, in the order they
-    happened; the clock is recomputed from the times at which they were stored.
+    happened; the clock is recomputed from the times at which they were stored. Its invited
+    seats are awaited until their ``arrive`` events, at most ``invitation_seconds`` after
+    the table was created.
 
     A table stored under another version of its game's rules is never replayed by these
     rules (the same actions could mean another game): :class:`RulesVersionError`."""
@@ -224,6 +252,8 @@ def build_table(data: TableData) -> Table:
         created_at=data.created_at,
         created_by=data.created_by,
         rated=data.rated,
+        awaited=invited_seats(data.hands),
+        expires_at=data.created_at + invitation_seconds,
     )
     table.events = list(data.events[: starts[-1]]) if starts else []
     table.tick(data.created_at)

@@ -33,8 +33,9 @@ def game_end(table: Table, state: State) -> GameEnd | None:
 
 
 def end_by_event(table: Table, event: EventData) -> GameEnd | None:
-    """How an event that decides the game ends it (a loss on time or a resignation)."""
-    if event.seat is None:
+    """How an event that decides the game ends it (a loss on time or a resignation); an
+    invitation that expired ends a game that never started: nothing to store as a result."""
+    if event.seat is None or event.kind == EventKind.EXPIRE:
         return None
     reason = Ending.TIME if event.kind == EventKind.TIMEOUT and (
         event.data.get("then") == AfterTimeout.LOST) else Ending.RESIGNATION

@@ -1,5 +1,5 @@
-"""Seats: taking a free seat of an open table, filling one with the computer, starting early
-with the players seated so far, and players' display names.
+"""Seats: taking a free seat of an open table, an invited player arriving, filling a seat with
+the computer, starting early with the players seated so far, and players' display names.
 
 Each is a unit of work (:mod:`~parlour.server.unit`), stored before anyone is told. A seat
 taken from the lobby gets a hand of its own (a new secret link), exactly like an invited seat.
@@ -65,6 +65,20 @@ class Seats:
             if not taken or hand is None:
                 raise SeatError(Message("that seat was just taken: choose another"))
         return hand
+
+    async def arrive(self, table: Table, hand: HandData) -> None:
+        """An invited player opened their link (a websocket, or the seat's API; never the
+        page itself, which a link preview fetches too): their seat is taken, and when it was
+        the last one awaited the game and its clock start. Stored once per seat."""
+        if not table.awaited.intersection(hand.seats) or hand.role != "invite":
+            return
+        async with self.changes.at(table) as unit:
+            if table.archived or table.over:
+                return
+            for seat in sorted(table.awaited.intersection(hand.seats)):
+                await unit.record(EventKind.ARRIVE, seat)
+            if table.started:  # the game starts: someone's turn now (the lists of games)
+                await self.store.run(self.store.set_to_act, table.id, to_act(table.state))
 
     @staticmethod
     def _check_free(table: Table, seat: int, message: str) -> None:

@@ -79,6 +79,12 @@ class Table:
     counted against that client's share (:mod:`parlour.server.fairness`)."""
     rated: bool = False
     """The game changes its players' ratings when it ends (accounts only, issue 29)."""
+    awaited: set[int] = field(default_factory=set)
+    """Invited seats whose player has not opened their link yet: until every one has
+    (an ``arrive`` event each), nobody moves and no clock runs."""
+    expires_at: float | None = None
+    """When the table ends unplayed if an invited seat is still awaited (creation plus
+    ``Limits.invitation_seconds``)."""
 
     @property
     def version(self) -> int:
@@ -104,8 +110,9 @@ class Table:
 
     @property
     def started(self) -> bool:
-        """Every seat is taken (an open table waits for players before anyone moves)."""
-        return all(s.kind != "open" for s in self.seats)
+        """Every seat is taken: an open table waits for players from the lobby, an invitation
+        table for its invited players to arrive, before anyone moves or any clock runs."""
+        return not self.awaited and all(s.kind != "open" for s in self.seats)
 
     def to_act(self) -> int | None:
         """The seat whose time runs now, if any."""
@@ -127,8 +134,13 @@ class Table:
 
     def deadline(self) -> float | None:
         """When the running turn's time is up; none while the computer plays that seat (its
-        own move deadline bounds it), so a turn times out once."""
-        if self.clock is None or self.over:
+        own move deadline bounds it), so a turn times out once. While invited seats are
+        awaited, it is when the invitation expires."""
+        if self.over:
+            return None
+        if self.awaited:
+            return self.expires_at
+        if self.clock is None:
             return None
         running = self.clock.running
         if running is not None and (running in self.covered or running in self.taken_over):
@@ -208,6 +220,8 @@ class Table:
             "custom_start": self.custom_start,
             "notices": list(self.notices),
             "started": self.started,
+            "awaited": sorted(self.awaited),
+            "expires_at": self.expires_at if self.awaited and not self.over else None,
             "listed": self.listed,
             "rated": self.rated,
             "archived": self.archived,
@@ -256,6 +270,11 @@ class Table:
                     built[hand] = self.message(conn.hand)
                 cache[key] = encode(i18n.localise(built[hand], conn.language))
             conn.send_encoded("state", cache[key])
+
+
+def invited_seats(hands: tuple[HandData, ...]) -> set[int]:
+    """The seats whose players were sent an invitation link (each must arrive)."""
+    return {seat for hand in hands if hand.role == "invite" for seat in hand.seats}
 
 
 def deciding(state: State) -> bool:

@@ -7,6 +7,10 @@ in a two-player game the seat loses on time; with more players the computer (``m
 plays that turn for it, and after :data:`TIMEOUTS_BEFORE_TAKEOVER` in a row holds the seat
 until its owner claims it back; a decision with its own short limit (a GobbleStones bluff)
 takes the game's default (trust, :meth:`parlour.core.Presentation.timeout_decision`).
+
+The same deadline bounds an invitation: while an invited seat is awaited, the table's deadline
+is when the invitation expires (``Limits.invitation_seconds`` after creation), and passing it
+ends the table unplayed.
 """
 
 from __future__ import annotations
@@ -80,9 +84,14 @@ class Timekeeper:
             return
         async with self.changes.at(table) as unit:
             deadline = table.deadline()
+            if table.version != version or deadline is None or time.time() < deadline - 0.05:
+                return
+            if table.awaited:  # the invitation's time is up: the game never started
+                await unit.record(EventKind.EXPIRE, min(table.awaited),
+                                  {"seats": sorted(table.awaited)})
+                return
             seat = table.to_act()
-            if (table.version != version or deadline is None or seat is None
-                    or time.time() < deadline - 0.05):
+            if seat is None:
                 return
             await self._decide(unit, seat, version)
             unit.show()

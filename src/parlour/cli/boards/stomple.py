@@ -11,6 +11,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from parlour.games.stomple.board import KIND_NAMES, MARBLE_COLOURS
 from parlour.i18n import N_, _, gettext
 
 BOARD_BG = "grey23"
@@ -82,10 +83,16 @@ def _heading(view: dict, names: Sequence[str]) -> Text:
         text.append(_("{name} to stomp").format(name=names[view["to_move"]]), style="bold")
         if view["string"] is not None:
             text.append(_(" — keep stomping the string of colour "))
-            text.append(gettext(view["string"]), style=SWATCH[view["string"]])
+            text.append(_marble_colour(view["string"]), style=SWATCH[view["string"]])
         text.append(_("   (the round is worth {n} points now)").format(n=view["round_points"]),
                     style="dim")
     return text
+
+
+def _marble_colour(colour: str) -> str:
+    """A marble's colour as the reader says it of marbles (it agrees with its noun in French:
+    "billes de couleur verte"; the bare word, a stomper's colour, is "vert")."""
+    return MARBLE_COLOURS[KIND_NAMES.index(colour)].translated()
 
 
 def _players(view: dict, names: Sequence[str]) -> Table:
@@ -116,7 +123,7 @@ def render(view: dict, names: Sequence[str] | None = None) -> RenderableType:
     me, colour = view["player"], view["your_colour"]
     if me is not None and colour and view["status"][me] == "on":
         parts.append(Text.assemble(_("You hop to the marbles of colour "),
-                                   (gettext(colour), SWATCH[colour]), "."))
+                                   (_marble_colour(colour), SWATCH[colour]), "."))
     elif me is not None and view["status"][me] == "first":
         parts.append(Text(_("Your first turn this round: stomp any marble of the outer row.")))
     if view["legal"]:

@@ -6,39 +6,51 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 
 from parlour.agents import agent_names, agents_for, make_agent
-from parlour.cli.common import build_game, console, err_console, parse_params, save_record
+from parlour.cli.common import (
+    build_game,
+    console,
+    err_console,
+    error_text,
+    parse_params,
+    save_record,
+)
 from parlour.cli.session import Seat, TerminalGame
-from parlour.i18n import _
+from parlour.i18n import N_, _
 
 
 def play(
-    game: Annotated[str, typer.Argument(help="clobber, stomple, stomp-the-plank, gobblestones")],
+    game: Annotated[
+        str, typer.Argument(help=N_("clobber, stomple, stomp-the-plank, gobblestones"))
+    ],
     vs: Annotated[
         str,
         typer.Option(
-            help="who fills the other seats: an agent name or 'human', comma-separated "
-            "for several seats"
+            help=N_("who fills the other seats: an agent name or 'human', comma-separated "
+                    "for several seats")
         ),
     ] = "random",
-    seat: Annotated[int, typer.Option(help="your seat (0 moves first)")] = 0,
-    players: Annotated[int | None, typer.Option(help="number of players")] = None,
-    size: Annotated[str | None, typer.Option(help="Clobber board, e.g. 5x6, 6x7, 10x10")] = None,
-    first: Annotated[
-        str | None, typer.Option(help="Clobber: who moves first, white or black")
+    seat: Annotated[int, typer.Option(help=N_("your seat (0 moves first)"))] = 0,
+    players: Annotated[int | None, typer.Option(help=N_("number of players"))] = None,
+    size: Annotated[
+        str | None, typer.Option(help=N_("Clobber board, e.g. 5x6, 6x7, 10x10"))
     ] = None,
-    position: Annotated[str | None, typer.Option(help="start from a position text")] = None,
-    param: Annotated[list[str] | None, typer.Option(help="any game parameter, key=value")] = None,
-    seed: Annotated[int | None, typer.Option(help="seed for chance and agents")] = None,
-    record: Annotated[Path | None, typer.Option(help="where to save the game record")] = None,
+    first: Annotated[
+        str | None, typer.Option(help=N_("Clobber: who moves first, white or black"))
+    ] = None,
+    position: Annotated[str | None, typer.Option(help=N_("start from a position text"))] = None,
+    param: Annotated[
+        list[str] | None, typer.Option(help=N_("any game parameter, key=value"))
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help=N_("seed for chance and agents"))] = None,
+    record: Annotated[Path | None, typer.Option(help=N_("where to save the game record"))] = None,
     name: Annotated[
-        str | None, typer.Option(help="your name at the table (default: the game's name for "
-                                 "your seat, e.g. White)")
+        str | None, typer.Option(help=N_("your name at the table (default: the game's name "
+                                    "for your seat, e.g. White)"))
     ] = None,
 ) -> None:
-    """Play a game in the terminal. Type [cyan]help[/] at the prompt for commands."""
+    """Play a game in the terminal (its help: :data:`HELP`)."""
     params: dict[str, Any] = parse_params(param)
     for key, value in (
         ("players", players),
@@ -51,15 +63,15 @@ def play(
     configured = build_game(game, params)
     n = configured.num_players()
     if not 0 <= seat < n:
-        err_console.print(f"[red]error:[/] --seat must be 0..{n - 1}")
+        err_console.print(error_text(_("--seat must be 0..{last}").format(last=n - 1)))
         raise typer.Exit(2)
     others = [v.strip() for v in vs.split(",") if v.strip()]
     if len(others) == 1:
         others *= n - 1
     if len(others) != n - 1:
-        err_console.print(
-            f"[red]error:[/] --vs names {len(others)} seats; this game has {n - 1} other seats"
-        )
+        err_console.print(error_text(
+            _("--vs names {named} seats; this game has {n} other seats").format(
+                named=len(others), n=n - 1)))
         raise typer.Exit(2)
     seats: list[Seat] = []
     for i in range(n):
@@ -68,15 +80,14 @@ def play(
             seats.append(Seat((name or "").strip()[:24] if i == seat else ""))
             continue
         if who not in agent_names() and who.split(":")[0] not in agent_names():
-            err_console.print(
-                f"[red]error:[/] unknown opponent {who!r}; choose human or one "
-                f"of: {', '.join(agents_for(configured.name))}"
-            )
+            err_console.print(error_text(
+                _("unknown opponent {who!r}; choose human or one of: {agents}").format(
+                    who=who, agents=", ".join(agents_for(configured.name)))))
             raise typer.Exit(2)
         try:
             agent = make_agent(who, configured, None if seed is None else seed + i)
         except ValueError as exc:
-            err_console.print(f"[red]error:[/] {escape(str(exc))}")
+            err_console.print(error_text(exc))
             raise typer.Exit(2) from None
         seats.append(Seat(who, agent))
     session = TerminalGame(configured, seats, console, seed=seed)
@@ -90,5 +101,8 @@ def play(
         path=path))
 
 
+HELP = N_("Play a game in the terminal. Type [cyan]help[/] at the prompt for commands.")
+
+
 def register(app: typer.Typer) -> None:
-    app.command()(play)
+    app.command(help=HELP)(play)

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Container, Sequence
 
 from parlour.core import NotationError
-from parlour.i18n import N_, Message
+from parlour.i18n import N_, Message, in_context
 
 SIZE = 15
 SQUARES = SIZE * SIZE
@@ -29,6 +29,15 @@ FILES = "abcdefghijklmno"
 COLOURS = "RYGBP"
 """Colour letters, in colour-index order: red, yellow, green, blue, purple."""
 COLOUR_NAMES = (N_("red"), N_("yellow"), N_("green"), N_("blue"), N_("purple"))
+TILE_COLOURS = (in_context("tile", "red"), in_context("tile", "yellow"),
+                in_context("tile", "green"), in_context("tile", "blue"),
+                in_context("tile", "purple"))
+"""Each colour's word for a tile: a colour agrees with its noun in some languages (French
+"tuile verte"), so each noun has its own words in the catalog (contexts)."""
+SQUARE_COLOURS = (in_context("square", "red"), in_context("square", "yellow"),
+                  in_context("square", "green"), in_context("square", "blue"),
+                  in_context("square", "purple"))
+"""Each colour's word for a board square (French "case verte")."""
 NUM_COLOURS = len(COLOURS)
 VALUES = (2, 3, 4, 5, 6)
 PERMUTATIONS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(VALUES))

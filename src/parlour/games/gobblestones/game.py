@@ -66,7 +66,6 @@ from parlour.core import (
 from parlour.games.gobblestones import compiled, rebuild, worlds
 from parlour.games.gobblestones.board import (
     BOARD_STEPS,
-    COLOUR_NAMES,
     COLOURS,
     MAX_PLAY,
     NUM_COLOURS,
@@ -76,7 +75,9 @@ from parlour.games.gobblestones.board import (
     PERMUTATIONS,
     RACK_DRAW,
     SIZE,
+    SQUARE_COLOURS,
     SQUARES,
+    TILE_COLOURS,
     TILES_PER_COLOUR,
     colour_index,
     panel_permutation,
@@ -712,7 +713,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
                                  n=MAX_PLAY)
         if f.bluff and not f.racks[f.turn][colour]:
             return "B4", Message("your rack has no {colour} tile left to place",
-                                 colour=Message(COLOUR_NAMES[colour]))
+                                 colour=TILE_COLOURS[colour])
         squares.append(square)
         problem = play_problem(squares, f.occupied, f.colour, self._tiles_of(squares), rack,
                                complete=False)
@@ -828,7 +829,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
             raise IllegalActionError(text, "B4", Message(
                 "{square} is {colour}: a tile must match the colour of its square, and this "
                 "one is {tile}", square=square_name(square),
-                colour=Message(COLOUR_NAMES[f.colour[square]]), tile=Message(COLOUR_NAMES[colour])
+                colour=SQUARE_COLOURS[f.colour[square]], tile=TILE_COLOURS[colour]
             ))
         return square
 
@@ -862,7 +863,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
                 if colours.count(c) > rack[c]:
                     raise IllegalActionError(text, "B4", Message(
                         "your rack holds {n} {colour} tiles, not {asked}", n=rack[c],
-                        colour=Message(COLOUR_NAMES[c]), asked=colours.count(c)))
+                        colour=TILE_COLOURS[c], asked=colours.count(c)))
         problem = play_problem(squares, f.occupied, f.colour, self._tiles_of(squares),
                                self._rack_at_turn_start())
         if problem:

@@ -29,12 +29,13 @@ from typing import NamedTuple
 from parlour.games.gobblestones.board import (
     BLOCKS,
     CENTRE_MASK,
-    COLOUR_NAMES,
     MAX_PLAY,
     NEIGHBOUR_MASK,
     NUM_COLOURS,
     SIZE,
+    SQUARE_COLOURS,
     SQUARES,
+    TILE_COLOURS,
     square_name,
 )
 from parlour.i18n import Message
@@ -413,10 +414,10 @@ def play_problem(
                 return "B4", Message(
                     "{square} is {colour}: a tile must match the colour of its square, and "
                     "this one is {tile}", square=square_name(s),
-                    colour=Message(COLOUR_NAMES[colours[s]]), tile=Message(COLOUR_NAMES[c]))
+                    colour=SQUARE_COLOURS[colours[s]], tile=TILE_COLOURS[c])
             need[c] += 1
             if need[c] > rack[c]:
-                colour = Message(COLOUR_NAMES[c])
+                colour = SQUARE_COLOURS[c]
                 if need[c] > 1:
                     return "B4", Message("{square} is {colour} and your rack has no more {colour} "
                                          "tiles to match it", square=square_name(s), colour=colour)

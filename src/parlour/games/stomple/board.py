@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from parlour.core import NotationError
-from parlour.i18n import N_, Message
+from parlour.i18n import N_, Message, in_context
 
 SIZE = 7
 HOLES = SIZE * SIZE
@@ -28,6 +28,17 @@ COLOURS = 6
 PER_KIND = 7
 KIND_NAMES = (N_("white"), N_("yellow"), N_("red"), N_("blue"), N_("green"), N_("black"),
               N_("cat's eye"))
+MARBLE_COLOURS = (
+    in_context("marble", "white"), in_context("marble", "yellow"), in_context("marble", "red"),
+    in_context("marble", "blue"), in_context("marble", "green"), in_context("marble", "black"),
+    in_context("marble", "cat's eye"))
+"""Each kind's word for one marble: a colour agrees with its noun in some languages (French
+"bille verte", "écraseur vert"), so each noun has its own words in the catalog (contexts)."""
+MARBLES_COLOURS = (
+    in_context("marbles", "white"), in_context("marbles", "yellow"),
+    in_context("marbles", "red"), in_context("marbles", "blue"),
+    in_context("marbles", "green"), in_context("marbles", "black"))
+"""Each colour's word for several marbles (French "billes vertes")."""
 KIND_LETTERS = "wyrbgkc"
 """One letter per kind, as the position text writes marbles: ``k`` is black, ``c`` cat's eye."""
 

@@ -46,6 +46,8 @@ from parlour.games.stomple.board import (
     KIND_LETTERS,
     KIND_NAMES,
     KINDS,
+    MARBLE_COLOURS,
+    MARBLES_COLOURS,
     NAMES,
     OUTER,
     PER_KIND,
@@ -526,12 +528,12 @@ class StompleState(State[StompleGame]):
             return "S8", Message("{hole} is empty: its marble has already been stomped", hole=name)
         kind = next(k for k in range(KINDS) if self._masks[k] & bit)
         if self._string >= 0:
-            colour = Message(KIND_NAMES[self._string])
+            colour = MARBLE_COLOURS[self._string]
             if kind != self._string:
                 return "S7", Message(
                     "you are stomping a {colour} string: stomp a {colour} marble next to your "
                     "stomper, not the {other} marble on {hole}", colour=colour,
-                    other=Message(KIND_NAMES[kind]), hole=name)
+                    other=MARBLE_COLOURS[kind], hole=name)
             return "S7", Message(
                 "{hole} is not next to your stomper: a {colour} string goes on only through "
                 "adjacent holes", hole=name, colour=colour)
@@ -541,8 +543,8 @@ class StompleState(State[StompleGame]):
                 hole=name)
         return "S6", Message(
             "{hole} holds a {colour} marble that is not next to your stomper, and you can hop "
-            "only to {own} marbles", hole=name, colour=Message(KIND_NAMES[kind]),
-            own=Message(KIND_NAMES[self._colour[p]]))
+            "only to {own} marbles", hole=name, colour=MARBLE_COLOURS[kind],
+            own=MARBLES_COLOURS[self._colour[p]])
 
     # -- results --------------------------------------------------------------------------
     def winners(self) -> list[int]:

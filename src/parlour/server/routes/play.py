@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from parlour.i18n import Message, text_of
 from parlour.server.deps import (
     HubDep,
-    SeatLink,
+    SeatInUse,
     acting_seat,
     json_body,
     not_held,
@@ -40,13 +40,13 @@ class FillSeat(BaseModel):
 
 
 @router.get("/api/play/{token}")
-async def play_state(found: SeatLink, seat: int | None = None) -> dict[str, Any]:
+async def play_state(found: SeatInUse, seat: int | None = None) -> dict[str, Any]:
     table, hand = found
     return table.message(hand, viewer_of(table, hand, seat))
 
 
 @router.post("/api/play/{token}/act")
-async def play_act(request: Request, found: SeatLink, hub: HubDep) -> LocalisedJSON:
+async def play_act(request: Request, found: SeatInUse, hub: HubDep) -> LocalisedJSON:
     table, hand = found
     try:
         message = parse_message(await request.body())
@@ -59,7 +59,7 @@ async def play_act(request: Request, found: SeatLink, hub: HubDep) -> LocalisedJ
 
 
 @router.post("/api/play/{token}/name")
-async def play_name(request: Request, found: SeatLink, hub: HubDep) -> dict[str, Any]:
+async def play_name(request: Request, found: SeatInUse, hub: HubDep) -> dict[str, Any]:
     """Set the display name of this link's seat (``seat`` picks one of a hot-seat's)."""
     table, hand = found
     body = await json_body(request, SeatName)
@@ -76,19 +76,19 @@ async def play_name(request: Request, found: SeatLink, hub: HubDep) -> dict[str,
 
 
 @router.get("/api/play/{token}/replay")
-async def play_replay(found: SeatLink, seat: int | None = None) -> dict[str, Any]:
+async def play_replay(found: SeatInUse, seat: int | None = None) -> dict[str, Any]:
     table, hand = found
     return await documents.replay(table, viewer_of(table, hand, seat))
 
 
 @router.get("/api/play/{token}/record")
-async def play_record(found: SeatLink, seat: int | None = None) -> Response:
+async def play_record(found: SeatInUse, seat: int | None = None) -> Response:
     table, hand = found
     return await documents.record(table, viewer_of(table, hand, seat))
 
 
 @router.post("/api/play/{token}/rematch")
-async def play_rematch(found: SeatLink, hub: HubDep) -> dict[str, Any]:
+async def play_rematch(found: SeatInUse, hub: HubDep) -> dict[str, Any]:
     table, hand = found
     if not table.state.is_terminal():
         raise HTTPException(409, Message("a rematch is offered once the game is over"))
@@ -97,7 +97,7 @@ async def play_rematch(found: SeatLink, hub: HubDep) -> dict[str, Any]:
 
 
 @router.post("/api/play/{token}/fill")
-async def play_fill(request: Request, found: SeatLink, hub: HubDep) -> dict[str, Any]:
+async def play_fill(request: Request, found: SeatInUse, hub: HubDep) -> dict[str, Any]:
     """The creator fills a free seat with a computer player."""
     table, hand = found
     if not hand.creator:
@@ -111,7 +111,7 @@ async def play_fill(request: Request, found: SeatLink, hub: HubDep) -> dict[str,
 
 
 @router.post("/api/play/{token}/start")
-async def play_start(token: str, found: SeatLink, hub: HubDep) -> dict[str, Any]:
+async def play_start(token: str, found: SeatInUse, hub: HubDep) -> dict[str, Any]:
     """The creator starts an open table early with the players seated so far."""
     table, hand = found
     if not hand.creator:
@@ -126,7 +126,7 @@ async def play_start(token: str, found: SeatLink, hub: HubDep) -> dict[str, Any]
 
 
 @router.post("/api/play/{token}/resign")
-async def play_resign(found: SeatLink, hub: HubDep, seat: int | None = None) -> LocalisedJSON:
+async def play_resign(found: SeatInUse, hub: HubDep, seat: int | None = None) -> LocalisedJSON:
     table, hand = found
     reply = await hub.finisher.resign(table, acting_seat(table, hand, seat))
     return LocalisedJSON(reply, status_code=409 if reply["type"] == "error" else 200)

@@ -139,6 +139,7 @@ async def ws_play(websocket: WebSocket, token: str) -> None:
         await websocket.send_json(error("unknown_seat", "no seat has this link"))
         await websocket.close(code=4404)
         return
+    await hub_of(websocket).seats.arrive(*found)  # an invited player connecting is here
     await _serve(websocket, *found)
 
 

@@ -1,47 +1,48 @@
 // Who has not arrived yet at an invitation table, and the invitation to send them.
 //
-// A seat a friend was invited to has no name and nobody connected until the friend opens the
-// link (their page then gives the table their name), so "not joined" is a person's seat with
-// no name that nobody is at. The table's creator sees the invitation link above the board,
-// with a Copy button, until everyone has come. Moving first is allowed (the move waits for
-// the friend, as in a correspondence game); at a table with a clock the page says that the
-// friend's time starts with that move.
+// The server keeps the game waiting until every invited player has opened their link: the
+// state message's ``awaited`` lists those seats, and while it is not empty nobody may move and
+// no clock runs (``started`` is false). The table's creator sees the invitation link above the
+// board, with a Copy button, and until when it lasts; the status line says whom the game waits
+// for. When the last one arrives, the game starts and the banner goes.
 import { $, copyRow, el } from "./common.js";
-import { andList, t } from "./i18n.js";
+import { andList, LANG, t } from "./i18n.js";
 
 // Every string a player reads here, in one place.
 const TEXT = {
-  statusMine: (names) => t("Your turn · {names} has not joined yet", { names }),
-  statusMineMany: (names) => t("Your turn · {names} have not joined yet", { names }),
+  status: (names) => t("Waiting for {names} to join: the game starts when they arrive", { names }),
+  statusMany: (names) => t("Waiting for {names} to join: the game starts when they all arrive", { names }),
   title: (names) => t("Waiting for {names} to join", { names }),
-  waiting: (name) => t("Waiting for {name} to join the table", { name }),
   send: t("Send this invitation link. It is their seat's key: send it to them only."),
   sendMany: t("Send each invitation link to one friend only: it is their seat's key."),
-  first: t("You may make your first move now: it will be waiting for them."),
-  clock: t("This table has a clock: once you move, your friend's time runs even before they arrive."),
+  held: t("Nobody can move, and no clock runs, until they open it."),
+  heldMany: t("Nobody can move, and no clock runs, until they have all opened theirs."),
+  expires: (when) => t("The invitation lasts until {when}; after that the table closes unplayed.", { when }),
   others: t("Waiting for the invited players to open their invitations."),
   link: (names) => t("Invitation for {names}", { names }),
 };
 
-// The seats of people who have not come yet (never named, nobody there), not held here.
+// The invited seats the game still waits for, not held here.
 export function missing(latest, mySeats) {
-  if (!latest || latest.terminal || latest.started === false) return [];
-  return latest.seats.filter((s) => s.kind === "human" && !s.name && !s.online &&
-    !mySeats.includes(s.seat));
+  if (!latest || latest.terminal) return [];
+  const awaited = latest.awaited || [];
+  return latest.seats.filter((s) => awaited.includes(s.seat) && !mySeats.includes(s.seat));
 }
 
 function names(seats, seatName) {
   return andList(seats.map((s) => seatName(s.seat)));
 }
 
-// The status line while it is this player's turn and someone has not joined (else null).
+// The status line while the game waits for invited players (else null).
 export function statusText(latest, mySeats, seatName) {
   const away = missing(latest, mySeats);
   if (!away.length) return null;
-  if (away.some((s) => s.seat === latest.to_act)) return TEXT.waiting(seatName(latest.to_act));
-  if (!mySeats.includes(latest.to_act)) return null;
   const who = names(away, seatName);
-  return away.length > 1 ? TEXT.statusMineMany(who) : TEXT.statusMine(who);
+  return away.length > 1 ? TEXT.statusMany(who) : TEXT.status(who);
+}
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(LANG, { weekday: "long", hour: "2-digit", minute: "2-digit" });
 }
 
 // The banner above the board (``mySeats`` null: a spectator, who is shown none).
@@ -61,10 +62,10 @@ export function draw(latest, mySeats, seatName) {
     for (const invite of invites) {
       parts.push(copyRow(TEXT.link(andList(invite.seats.map((s) => seatName(s)))), invite.url));
     }
-    if (mySeats.includes(latest.to_act)) parts.push(el("p", { class: "muted", text: TEXT.first }));
-    if (latest.clock) parts.push(el("p", { class: "attention", text: TEXT.clock }));
   } else {
     parts.push(el("p", { class: "muted", text: TEXT.others }));
   }
+  parts.push(el("p", { class: "muted", text: away.length > 1 ? TEXT.heldMany : TEXT.held }));
+  if (latest.expires_at) parts.push(el("p", { class: "muted", text: TEXT.expires(when(latest.expires_at)) }));
   box.replaceChildren(...parts);
 }

@@ -2,7 +2,8 @@
 // the pages are rendered from), inline in the page (#i18n-catalog) or else fetched from
 // /i18n/LANG.json, loaded once before any module uses it.
 // t("Your turn") translates; t("{name} resigns", { name }) fills in names after translating;
-// tn("{n} tile", "{n} tiles", n) picks the plural form by the language's rule. A message with
+// tn("{n} tile", "{n} tiles", n) picks the plural form by the language's rule; tc(context, "red")
+// reads a word under a context (a colour agreeing with its noun). A message with
 // no translation stays English. The header's language choice is remembered in a cookie (the
 // server reads it to render pages) and in localStorage.
 
@@ -33,6 +34,13 @@ function fill(text, params) {
 
 export function t(message, params) {
   const found = catalog.messages[message];
+  return fill(typeof found === "string" && found ? found : message, params);
+}
+
+// A message read under a context (the catalog's msgctxt): tc("marble", "green") is the colour
+// of a marble, which in French agrees with its noun ("verte"; the stomper's is "vert").
+export function tc(context, message, params) {
+  const found = catalog.messages[`${context}\u0004${message}`];
   return fill(typeof found === "string" && found ? found : message, params);
 }
 

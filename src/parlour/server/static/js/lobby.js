@@ -272,6 +272,8 @@ function whoseTurn(state) {
     return [winners.length ? t("Finished: {names} won", { names: andList(winners.map(name)) })
       : t("Finished: nobody won"), false];
   }
+  const awaited = (state.awaited || []).filter((i) => !mine.includes(i));
+  if (awaited.length) return [t("Waiting for {name}", { name: andList(awaited.map(name)) }), false];
   if (state.to_act < 0) return [t("Dealing"), false];
   if (mine.includes(state.to_act)) return [t("Your turn"), true];
   return [t("Waiting for {name}", { name: name(state.to_act) }), false];

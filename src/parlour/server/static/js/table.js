@@ -217,6 +217,7 @@ function hear(msg, before) {
 // -- drawing -------------------------------------------------------------------------------
 function resultText(result) {
   if (!result) return "";
+  if (result.reason === "expired") return t("The invitation expired: the game did not start.");
   const winners = result.returns.map((r, i) => (r > 0 ? i : -1)).filter((i) => i >= 0);
   const mine = MODE === "play" ? mySeats() : [];
   if (winners.length === 0) return t("Nobody wins.");
@@ -231,16 +232,18 @@ function resultText(result) {
 
 function statusText(model) {
   if (model.terminal) return resultText(model.result);
-  if (model.started === false) return t("Waiting for players to sit down…");
+  if (model.started === false) {
+    return arrivals.statusText(latest, MODE === "play" ? mySeats() : [], seatName)
+      || t("Waiting for players to sit down…");
+  }
   if (model.to_act < 0) return t("Dealing…");
   const mine = MODE === "play" && mySeats().includes(model.to_act);
-  const waiting = MODE === "play" ? arrivals.statusText(latest, mySeats(), seatName) : null;
-  if (waiting) return waiting;
   if (mine) {
     if (mySeats().length > 1) return t("{name}: your turn", { name: seatName(model.to_act) });
     const colour = colourOf(model.to_act);
     if (!colour) return t("Your turn");
-    const playing = renderer.youPlay ? renderer.youPlay(colour) : t("you play {colour}", { colour });
+    const playing = (renderer.youPlay && renderer.youPlay(model.to_act, model.view))
+      || t("you play {colour}", { colour });
     return t("Your turn · {colour}", { colour: playing });
   }
   if (MODE === "watch") return t("{name} to move", { name: seatName(model.to_act) });
@@ -373,7 +376,8 @@ function drawEnd() {
   $("#result").textContent = resultText(latest.result);
   const reason = latest.result && latest.result.reason;
   const loser = reason ? shortName(latest.result.loser) : "";
-  const details = reason ? (reason === "time" ? t("{name} ran out of time.", { name: loser }) : t("{name} resigned.", { name: loser }))
+  const details = reason === "expired" ? t("Nobody opened the invitation in time.")
+    : reason ? (reason === "time" ? t("{name} ran out of time.", { name: loser }) : t("{name} resigned.", { name: loser }))
     : renderer.resultDetails ? renderer.resultDetails(latest.view, latest.result, shortName) : "";
   $("#result-details").textContent = details || "";
   $("#record-link").href = `${API}/record`;

@@ -135,8 +135,8 @@ export function draw(latest) {
   note.textContent = "";
   const mine = ctx.mySeats();
   if (latest.archived) note.textContent = t("This table was archived: it can be replayed, not played.");
-  if (!latest.started) {
-    const free = latest.seats.filter((s) => s.kind === "open");
+  const free = latest.seats.filter((s) => s.kind === "open");
+  if (!latest.started && free.length) {  // an open table (invited players: see arrivals.js)
     note.textContent = tn("Waiting for a player to take the free seat from the lobby.",
       "Waiting for {n} players to take the free seats from the lobby.", free.length);
     if (latest.invites !== undefined && latest.num_players > 2) {  // the creator: start now

@@ -11,7 +11,7 @@
 // the board goes to it when another player has just played.
 import { animate, canvas, hint, html, playable, svg } from "./svg.js";
 import * as art from "./art/tiles.js";
-import { t, tn } from "../i18n.js";
+import { t, tc, tn } from "../i18n.js";
 
 const SIZE = 15;
 const WIDE_CELL = 34;
@@ -25,6 +25,13 @@ const COLOUR = Object.fromEntries([...ORDER].map((l) => [l, art.PALETTE[l][0]]))
 // What a player reads on this board (one place, for translation).
 const WORDS = {
   colours: { R: t("red"), Y: t("yellow"), G: t("green"), B: t("blue"), P: t("purple") },
+  // a colour agrees with its noun in some languages (French: "tuile verte", "tuiles vertes")
+  tile: { R: tc("tile", "red"), Y: tc("tile", "yellow"), G: tc("tile", "green"), B: tc("tile", "blue"),
+    P: tc("tile", "purple") },
+  tiles: { R: tc("tiles", "red"), Y: tc("tiles", "yellow"), G: tc("tiles", "green"),
+    B: tc("tiles", "blue"), P: tc("tiles", "purple") },
+  squareColour: { R: tc("square", "red"), Y: tc("square", "yellow"), G: tc("square", "green"),
+    B: tc("square", "blue"), P: tc("square", "purple") },
   sections: [t("top left"), t("top middle"), t("top right"), t("middle left"), t("centre"),
     t("middle right"), t("bottom left"), t("bottom middle"), t("bottom right")],
   board: t("GobbleStones board"),
@@ -268,8 +275,8 @@ export default {
           };
           if (moves.has(name) || pendingSquares.has(squareIndex(name))) {
             const action = pendingSquares.has(squareIndex(name)) ? WORDS.takeBack
-              : bluff ? WORDS.layFaceDown(chosen ? NAMES[chosen] : null) : WORDS.lay;
-            playable(group, `${WORDS.square(name, NAMES[letter] || "unknown", value)}: ${action}`, activate);
+              : bluff ? WORDS.layFaceDown(chosen ? WORDS.tile[chosen] : null) : WORDS.lay;
+            playable(group, `${WORDS.square(name, WORDS.squareColour[letter] || "unknown", value)}: ${action}`, activate);
           } else {
             group.addEventListener("click", activate);
           }
@@ -334,7 +341,7 @@ export default {
     for (const [i, letter] of [...view.rack].entries()) {
       const chip = html(pick ? "button" : "span", {
         "data-rack": letter, title: NAMES[letter], class: chosen === letter ? "chip chosen" : "chip",
-        "aria-label": pick ? WORDS.tileOf(NAMES[letter]) : NAMES[letter],
+        "aria-label": pick ? WORDS.tileOf(WORDS.tile[letter]) : NAMES[letter],
         "aria-pressed": pick ? String(chosen === letter) : null,
         role: pick ? null : "img",
         onclick: pick ? () => { ui.keep.colour = chosen === letter ? null : letter; ui.redraw(); } : null,
@@ -345,7 +352,7 @@ export default {
     }
     if (pick) {
       rack.append(html("span", { class: chosen ? "muted" : "muted attention", "data-colour-note": "1",
-        text: chosen ? WORDS.laying(NAMES[chosen]) : WORDS.chooseColour }));
+        text: chosen ? WORDS.laying(WORDS.tiles[chosen]) : WORDS.chooseColour }));
     }
     return rack;
   },

@@ -7,7 +7,7 @@
 import { animate, canvas, html, svg } from "./svg.js";
 import { transient } from "../motion.js";
 import * as art from "./art/pirates.js";
-import { LANG, andList, t, tn } from "../i18n.js";
+import { LANG, andList, t, tc, tn } from "../i18n.js";
 
 // What a player reads on this board (one place, for translation).
 const WORDS = {
@@ -47,6 +47,9 @@ const WORDS = {
     : t("{whose} tipped when the elephant stepped on.", { whose })),
   planks: (names) => (names.length > 1 ? t("{names}'s planks", { names: andList(names) }) : t("{name}'s plank", { name: names[0] })),
   scarves: { red: t("red"), blue: t("blue"), green: t("green"), orange: t("orange") },
+  // the elephant's colour, agreeing with the elephant in French ("l'éléphant vert")
+  elephantColour: { red: tc("elephant", "red"), blue: tc("elephant", "blue"),
+    green: tc("elephant", "green"), orange: tc("elephant", "orange") },
 };
 
 const MAX_LEAN = 7;      // degrees a plank leans just before it tips
@@ -128,7 +131,10 @@ function short(name, chars) {
 
 export default {
   seatColour(i) { return WORDS.scarves[colourOf(i).word] || colourOf(i).word; },
-  youPlay(colour) { return WORDS.youPlay(colour); },
+  youPlay(seat) {
+    const word = colourOf(seat).word;
+    return WORDS.youPlay(WORDS.elephantColour[word] || word);
+  },
 
   scores(view) {
     // what a plank carries is what counts here: crates, and how close it is to tipping

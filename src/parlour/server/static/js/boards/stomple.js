@@ -8,7 +8,7 @@
 import { animate, canvas, hint, html, playable, svg } from "./svg.js";
 import { transient } from "../motion.js";
 import * as art from "./art/marbles.js";
-import { andList, t, tn } from "../i18n.js";
+import { andList, t, tc, tn } from "../i18n.js";
 
 const CELL = 62;
 const MARGIN = 24;
@@ -17,29 +17,39 @@ const FILES = "abcdefg";
 const R = CELL * 0.34;
 
 // What a player reads on this board (one place, for translation).
+// A colour agrees with its noun in some languages (French: "bille verte", "billes vertes",
+// "écraseur vert"), so each noun reads its own words (the catalog's contexts); the bare word
+// is the colour itself, naming a seat.
 const WORDS = {
   colours: { white: t("white"), yellow: t("yellow"), red: t("red"), blue: t("blue"), green: t("green"),
     black: t("black"), "cat's eye": t("cat's eye") },
+  marble: { white: tc("marble", "white"), yellow: tc("marble", "yellow"), red: tc("marble", "red"),
+    blue: tc("marble", "blue"), green: tc("marble", "green"), black: tc("marble", "black"),
+    "cat's eye": tc("marble", "cat's eye") },
+  marbles: { white: tc("marbles", "white"), yellow: tc("marbles", "yellow"), red: tc("marbles", "red"),
+    blue: tc("marbles", "blue"), green: tc("marbles", "green"), black: tc("marbles", "black") },
+  stomper: { white: tc("stomper", "white"), yellow: tc("stomper", "yellow"), red: tc("stomper", "red"),
+    blue: tc("stomper", "blue"), green: tc("stomper", "green"), black: tc("stomper", "black") },
   board: t("Stomple board"),
-  youPlay: (colour) => t("you are the {colour} stomper", { colour: word(colour) }),
-  howToString: (colour) => t("Keep stomping {colour} marbles next to your stomper, or stop when none is left.", { colour: word(colour) }),
+  youPlay: (colour) => t("you are the {colour} stomper", { colour: word(colour, "stomper") }),
+  howToString: (colour) => t("Keep stomping {colour} marbles next to your stomper, or stop when none is left.", { colour: word(colour, "marbles") }),
   howTo: t("Stomp one of the outlined marbles: your stomper hops onto it."),
   empty: t("empty hole"),
-  marble: (colour) => t("{colour} marble", { colour: word(colour) }),
+  marbleOf: (colour) => t("{colour} marble", { colour: word(colour, "marble") }),
   stomperOf: (name) => t("{name}'s stomper", { name }),
   stompIt: t("stomp it"),
   hopTo: t("hop to it and stomp it"),
   youTag: t("you"),
-  yours: (colour) => t("You are the {colour} stomper.", { colour: word(colour) }),
+  yours: (colour) => t("You are the {colour} stomper.", { colour: word(colour, "stomper") }),
   first: t("Your first stomp: any marble of the outer row."),
-  string: (colour) => t("Keep stomping the {colour} string: the marbles next to your stomper are outlined.", { colour: word(colour) }),
-  choose: (colour) => t("Stomp a marble next to it, or hop to any {colour} marble:", { colour: word(colour) }),
+  string: (colour) => t("Keep stomping the {colour} string: the marbles next to your stomper are outlined.", { colour: word(colour, "marble") }),
+  choose: (colour) => t("Stomp a marble next to it, or hop to any {colour} marble:", { colour: word(colour, "marble") }),
   marked: t("marks them."),
-  noHop: (colour) => t("Stomp a marble next to it (no {colour} marble is left to hop to).", { colour: word(colour) }),
-  out: (colour) => t("Your {colour} stomper is out of this round.", { colour: word(colour) }),
+  noHop: (colour) => t("Stomp a marble next to it (no {colour} marble is left to hop to).", { colour: word(colour, "marble") }),
+  out: (colour) => t("Your {colour} stomper is out of this round.", { colour: word(colour, "stomper") }),
   key: t("Stompers:"),
   isOut: t("(out)"),
-  composing: (colour) => (colour ? t("Your string goes on: keep stomping {colour} marbles next to your stomper.", { colour: word(colour) })
+  composing: (colour) => (colour ? t("Your string goes on: keep stomping {colour} marbles next to your stomper.", { colour: word(colour, "marbles") })
     : t("Your turn goes on.")),
   round: (n, single, target) => (single ? t("Round {n} (one-round game)", { n })
     : t("Round {n} · first to {target} points", { n, target })),
@@ -53,12 +63,13 @@ const WORDS = {
   gamePoints: (points, rounds) => t("Game points: {points} ({rounds}).", { points, rounds }),
   rounds: (single, n, target) => (single ? t("one round") : tn("{n} round, target {target}", "{n} rounds, target {target}", n, { target })),
   noStomper: t("No stomper yet this round"),
-  yourStomper: (colour) => t("Your stomper: {colour}", { colour: word(colour) }),
+  yourStomper: (colour) => t("Your stomper: {colour}", { colour: word(colour, "stomper") }),
   youAreOut: t("You are out of this round."),
 };
 
-// A colour as the reader says it (the view names colours in English, as keys).
-function word(colour) { return WORDS.colours[colour] || colour; }
+// A colour as the reader says it (the view names colours in English, as keys), agreeing with
+// ``noun`` ("marble", "marbles", "stomper"; none: the colour itself).
+function word(colour, noun) { return (noun ? WORDS[noun] : WORDS.colours)[colour] || colour; }
 
 function holeName(r, c) { return FILES[c] + String(7 - r); }
 function rc(name) { return [7 - Number(name[1]), FILES.indexOf(name[0])]; }
@@ -112,7 +123,10 @@ export default {
   seatColour(i, view) {
     return view && view.colours && view.colours[i] ? word(view.colours[i]) : null;
   },
-  youPlay(colour) { return WORDS.youPlay(colour); },
+  // "you are the green stomper": the colour agrees with the stomper, not with the bare word
+  youPlay(seat, view) {
+    return view && view.colours && view.colours[seat] ? WORDS.youPlay(view.colours[seat]) : null;
+  },
 
   scores(view) { return view.scores; },
 
@@ -157,7 +171,7 @@ export default {
       group.append(spot);
       let what = WORDS.empty;
       if (art.MARBLES[mark]) {
-        what = WORDS.marble(art.MARBLES[mark][3]);
+        what = WORDS.marbleOf(art.MARBLES[mark][3]);
         spot.append(art.marble(mark, R));
       } else if (/\d/.test(mark)) {
         const seat = Number(mark);
