@@ -58,6 +58,8 @@ def _play(server: ServerProcess, browser: httpx.Client, moves: list[str], to_the
                                              "seats": seats})
     assert made.status_code == 201, made.text
     table = made.json()
+    if friend:
+        server.arrive(table)  # the friend opens the link: the game starts
     hands = {0: table["url"], 1: table["invites"][0]["url"] if friend else table["url"]}
     n = 0
     while True:
