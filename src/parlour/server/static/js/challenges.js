@@ -99,7 +99,7 @@ export async function challengeNotices(slot = $("#challenge-notices")) {
         } catch (err) { problem.textContent = err.message; }
       };
       const row = el("p", { class: "challenge", "data-challenge": c.id },
-        el("span", { text: `${t("{name} challenges you to {game} ({terms}).", { name, game, terms })} ` }),
+        el("span", { text: t("{name} challenges you to {game} ({terms}).", { name, game, terms }) + " " }),
         el("button", { type: "button", class: "small", text: t("Accept"), onclick: () => answer("accept") }),
         " ",
         el("button", { type: "button", class: "small quiet", text: t("Decline"), onclick: () => answer("decline") }),

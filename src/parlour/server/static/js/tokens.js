@@ -18,8 +18,8 @@ async function listTokens() {
   const { tokens } = await send("GET", "/api/tokens");
   const list = $("#tokens");
   list.replaceChildren(...tokens.map((token) => el("li", { class: "token-row", "data-token": token.id },
-    el("span", { text: `${t("{name}: {scopes}. Made {made}, last used {used}.", { name: token.name,
-      scopes: token.scopes.map((s) => SCOPE_WORDS[s] || s).join("; "), made: when(token.created_at), used: when(token.used_at) })} ` }),
+    el("span", { text: t("{name}: {scopes}. Made {made}, last used {used}.", { name: token.name,
+      scopes: token.scopes.map((s) => SCOPE_WORDS[s] || s).join("; "), made: when(token.created_at), used: when(token.used_at) }) + " " }),
     el("button", { type: "button", class: "small quiet", text: t("Revoke"),
       "aria-label": t("Revoke the token {name}", { name: token.name }),
       onclick: async () => {
