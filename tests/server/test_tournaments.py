@@ -158,7 +158,7 @@ def test_what_creating_and_joining_refuse(server: ServerProcess):
     assert bob.post(f"/api/tournaments/{full}/join").status_code == 200
     assert ada.post(f"/api/tournaments/{full}/join").status_code == 200
     _refused(account(server, "tour-cy").post(f"/api/tournaments/{full}/join"), 409,
-             "full (2 players)")
+             "full: 2 players")
     assert bob.post(f"/api/tournaments/{full}/start").json() == {"started": True}
     _refused(account(server, "tour-dee").post(f"/api/tournaments/{full}/join"), 409,
              "joining is closed")
