@@ -1,14 +1,15 @@
 """French pages with no English left (issue 30, translations): the lobby (its Advanced section
 and a challenge's notice too), a table of each game, a rules page, a tutorial, the account page
 (its tokens), a profile's challenge form and a tournament's page, at desktop and phone sizes,
-read in French by a browser whose language is French; every text a player sees is checked against the English
-catalog (an English message on the page is a message the page did not translate). The header's
-language choice switches and is remembered."""
+read in French by a browser whose language is French; every text a player sees is checked
+against the English catalog (an English message on the page is a message the page did not
+translate). The header's language choice switches and is remembered."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -16,8 +17,8 @@ from playwright.sync_api import Browser, Page
 
 from parlour import list_games
 from parlour.i18n import catalogs
-from tests.server.helpers import ServerProcess as Server
 from tests.server.helpers import PASSWORD, account
+from tests.server.helpers import ServerProcess as Server
 
 from .conftest import SIZES, Screenshots
 from .pages import WAIT_MS, axe_violations, horizontal_overflow, wait_my_turn, watch_errors
@@ -221,10 +222,20 @@ def test_the_headers_choice_switches_the_language_and_is_remembered(server: Serv
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_a_tournaments_page_in_french(server: Server, browser: Browser,
-                                      screenshots: Screenshots, axe_source: str, size: str):
+def test_a_tournaments_page_in_french(browser: Browser, screenshots: Screenshots,
+                                      axe_source: str, size: str, tmp_path: Path):
     """A Swiss made through the API, three players joined and started: its first round is
-    being played (one player sits it out), read by a guest and by one of its players."""
+    being played (one player sits it out), read by a guest and by one of its players. (A
+    server of its own: the lobby's list of tournaments on the shared one stays short.)"""
+    server = Server(tmp_path / "tournament.db").start()
+    try:
+        _tournament_in_french(server, browser, screenshots, axe_source, size)
+    finally:
+        server.stop()
+
+
+def _tournament_in_french(server: Server, browser: Browser, screenshots: Screenshots,
+                          axe_source: str, size: str) -> None:
     names = [f"frt{size[0]}-{who}" for who in ("ana", "bea", "cyr")]
     players = [account(server, name) for name in names]
     made = players[0].post("/api/tournaments", json={
