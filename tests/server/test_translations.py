@@ -119,11 +119,13 @@ def test_a_refused_game_option_reads_in_the_games_words_and_the_readers_language
         "Qui commence\u00a0: doit être parmi white, black, pas 'red'")
     stomple = server.post("/api/games/stomple/check", {"params": {"players": 9}},
                           headers=FRENCH).json()["error"]
-    assert stomple == "Joueurs\u00a0: Stomple se joue de 2 à 6 joueurs (Stomple\u00a0: les écraseurs)"
+    assert stomple == (
+        "Joueurs\u00a0: Stomple se joue de 2 à 6 joueurs (Stomple\u00a0: les écraseurs)")
     created = server.post("/api/tables", {"game": "stomp-the-plank",
                                           "params": {"tip_at": 0}}, headers=FRENCH)
     assert created.status_code == 400
-    assert created.json()["detail"] == "Poids qui fait basculer une planche\u00a0: doit valoir au moins 1"
+    assert created.json()["detail"] == (
+        "Poids qui fait basculer une planche\u00a0: doit valoir au moins 1")
 
 
 def test_the_lobby_names_every_option_in_the_readers_words(server: ServerProcess):
