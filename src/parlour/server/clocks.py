@@ -97,7 +97,8 @@ class ClockConfig:
 
 def clock_label(clock: dict[str, Any] | None) -> str | None:
     """A stored clock (``ClockConfig.to_json``) in a player's words, ``None`` for none."""
-    return None if clock is None else ClockConfig.parse(clock).describe()
+    config = ClockConfig.parse(clock)
+    return None if config is None else config.describe()
 
 
 def _span(seconds: float) -> str:
