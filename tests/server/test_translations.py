@@ -155,6 +155,11 @@ def test_server_refusals_are_in_the_askers_language_with_their_codes_kept(
         "colour: is not expected here")
     typed = server.post("/api/tables", {"game": 5}, headers=FRENCH).json()["detail"]
     assert typed == "game\u00a0: doit être du texte"
+    seat = server.post("/api/tables", {"game": "clobber", "seats": [{"kind": "robot"}]},
+                       headers=FRENCH).json()["detail"]  # pydantic's "or" is not French
+    assert seat == "seats.0.kind\u00a0: doit être parmi 'me', 'invite', 'hotseat', 'ai', 'open'"
+    guest = server.post("/api/tournaments/nope/join", headers=FRENCH).json()["detail"]
+    assert guest.startswith("connectez-vous, ou envoyez un jeton")
     # the guard answers before the pages' language middleware: it reads the language itself
     posted = httpx.post(server.base + "/api/tables", content=b"game=clobber", timeout=TIMEOUT,
                         headers={**FRENCH, "content-type": "application/x-www-form-urlencoded"})

@@ -66,7 +66,7 @@ async def caller(request: HTTPConnection, scope: str) -> Account:
         return found.account
     account = await account_of(request)
     if account is None:
-        raise _refused(401, "sign in, or send a token as Authorization: Bearer TOKEN",
+        raise _refused(401, Message("sign in, or send a token as Authorization: Bearer TOKEN"),
                        "invalid_token")
     return account
 
@@ -75,9 +75,9 @@ async def bot_caller(request: HTTPConnection) -> Account:
     """A bot account through a ``bot:play`` token (the Bot API takes nothing else)."""
     found = await bearer(request, "bot:play")
     if found is None:
-        raise _refused(401, "the Bot API needs a bot:play token as Authorization: Bearer TOKEN",
-                       "invalid_token")
+        raise _refused(401, Message(
+            "the Bot API needs a bot:play token as Authorization: Bearer TOKEN"), "invalid_token")
     if not found.account.bot:
-        raise _refused(403, "only a bot account plays through the Bot API", "insufficient_scope",
-                       "bot:play")
+        raise _refused(403, Message("only a bot account plays through the Bot API"),
+                       "insufficient_scope", "bot:play")
     return found.account

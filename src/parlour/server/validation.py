@@ -49,7 +49,8 @@ def problem(error: dict[str, Any]) -> str:
         return message_n("should be at least {n} long", "should be at least {n} long",
                          int(ctx.get("min_length", 0)))
     if kind == "literal_error":
-        return Message("should be one of {choices}", choices=ctx.get("expected", ""))
+        choices = str(ctx.get("expected", "")).replace(" or ", ", ")  # pydantic's English "or"
+        return Message("should be one of {choices}", choices=choices)
     if kind in _BOUNDS:
         return _BOUNDS[kind].with_params(bound=next(iter(ctx.values()), ""))
     return str(error.get("msg", kind))
