@@ -1,13 +1,15 @@
-"""French pages with no English left (issue 30, translations): the lobby, a table of each game,
-a rules page, a tutorial and the account page, at desktop and phone sizes, read in French by
-a browser whose language is French; every text a player sees is checked against the English
-catalog (an English message on the page is a message the page did not translate). The header's
-language choice switches and is remembered."""
+"""French pages with no English left (issue 30, translations): the lobby (its Advanced section
+and a challenge's notice too), a table of each game, a rules page, a tutorial, the account page
+(its tokens), a profile's challenge form and a tournament's page, at desktop and phone sizes,
+read in French by a browser whose language is French; every text a player sees is checked
+against the English catalog (an English message on the page is a message the page did not
+translate). The header's language choice switches and is remembered."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -91,6 +93,15 @@ def french_page(browser: Browser, size: str) -> Page:
     context.add_init_script("try { localStorage.setItem('parlour.name', 'Ada'); "
                             "localStorage.setItem('parlour.name.chosen', '1'); } catch (e) {}")
     return context.new_page()
+
+
+def sign_in(page: Page, server: Server, username: str) -> None:
+    """Sign ``page`` in as ``username`` (an account made with the tests' password)."""
+    page.goto(server.base + "/account")
+    page.fill("#signin-name", username)
+    page.fill("#signin-password", PASSWORD)
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_url(server.base + "/")
 
 
 DOCS = {"fr-lobby-desktop.png", "fr-learn-done-desktop.png", "fr-table-stomp-the-plank-phone.png",
@@ -257,6 +268,52 @@ def test_the_puzzle_page_and_a_puzzle_rating_on_a_profile_in_french(
         page.context.close()
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_tournaments_page_in_french(browser: Browser, screenshots: Screenshots,
+                                      axe_source: str, size: str, tmp_path: Path):
+    """A Swiss made through the API, three players joined and started: its first round is
+    being played (one player sits it out), read by a guest and by one of its players. (A
+    server of its own: the lobby's list of tournaments on the shared one stays short.)"""
+    server = Server(tmp_path / "tournament.db").start()
+    try:
+        _tournament_in_french(server, browser, screenshots, axe_source, size)
+    finally:
+        server.stop()
+
+
+def _tournament_in_french(server: Server, browser: Browser, screenshots: Screenshots,
+                          axe_source: str, size: str) -> None:
+    names = [f"frt{size[0]}-{who}" for who in ("ana", "bea", "cyr")]
+    players = [account(server, name) for name in names]
+    made = players[0].post("/api/tournaments", json={
+        "game": "clobber", "params": {"size": "3x4"}, "format": "swiss", "rounds": 2,
+        "rated": True, "clock": {"per_move": 86400}, "name": f"Lundi ({size})"})
+    assert made.status_code == 201, made.text
+    tid = made.json()["id"]
+    for player in players:
+        assert player.post(f"/api/tournaments/{tid}/join").status_code == 200
+    assert players[0].post(f"/api/tournaments/{tid}/start").status_code == 200
+    page = french_page(browser, size)
+    errors = watch_errors(page)
+    try:
+        page.goto(f"{server.base}/tournaments/{tid}")
+        page.wait_for_selector("#t-rounds .round .listing")
+        assert page.inner_text("#t-status") == "La ronde 1 sur 2 est en cours."
+        assert page.inner_text("#t-about").startswith(
+            "Système suisse de Clobber, 2 rondes, 1 jour par coup, classée.")
+        assert page.inner_text("#t-standings-title") == "Classement du tournoi"
+        check(page, screenshots, f"fr-tournament-{size}.png", axe_source)
+        playing = [n for n in names if n not in page.inner_text("#t-rounds .muted")]
+        sign_in(page, server, playing[0])  # one of its players: "Your games" too
+        page.goto(f"{server.base}/tournaments/{tid}")
+        page.wait_for_selector("#t-yours-list li")
+        assert page.inner_text("#t-yours-list .button") == "Jouer votre partie"
+        check(page, screenshots, f"fr-tournament-player-{size}.png", axe_source)
+        assert errors == []
+    finally:
+        page.context.close()
+
+
 AGREEING = {  # the status line says which piece is yours, its colour agreeing with it
     "stomple": ("vous êtes l'écraseur ", ("blanc", "jaune", "rouge", "bleu", "vert", "noir")),
     "stomp-the-plank": ("vous êtes l'éléphant ", ("rouge", "bleu", "vert", "orange")),
@@ -283,5 +340,48 @@ def test_colour_words_agree_with_their_nouns_on_a_french_table(server: Server, b
             marbles = [label.split(", ", 1)[1].split(":")[0] for label in labels
                        if ", bille " in label]
             assert marbles and all(m.removeprefix("bille ") in MARBLES for m in marbles), marbles
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_lobbys_advanced_section_and_the_bots_widgets_in_french(
+        server: Server, browser: Browser, screenshots: Screenshots, axe_source: str, size: str):
+    """Signed in: a challenge waiting in the lobby's notice, every card's Advanced section open
+    (each option by the game's label, with its help), a profile's challenge form, and the
+    account page's tokens."""
+    me, rival = f"frw{size[0]}-moi", f"frw{size[0]}-rival"
+    mine, theirs = account(server, me), account(server, rival)
+    sent = theirs.post("/api/challenges", json={"opponent": me, "game": "clobber",
+                                                "clock": {"per_move": 86400}})
+    assert sent.status_code == 201, sent.text
+    made = mine.post("/api/tokens", json={"name": "mon script", "scopes": ["tables:read"]})
+    assert made.status_code == 201, made.text
+    page = french_page(browser, size)
+    errors = watch_errors(page)
+    try:
+        sign_in(page, server, me)
+        page.wait_for_selector("#challenge-notices .challenge")
+        assert page.inner_text("#challenge-notices .challenge span").startswith(
+            f"{rival} vous défie")
+        for card in page.locator(".card").all():
+            card.locator("details.options > summary").click()
+            card.locator("details.advanced > summary").click()
+        page.wait_for_selector(".card details.advanced .seat-choices select")
+        labels = page.locator("[data-game=clobber] details.advanced label").all_inner_texts()
+        assert "Taille du plateau" not in labels and "Rangées du plateau" in labels
+        assert "rows" not in labels
+        check(page, screenshots, f"fr-lobby-advanced-{size}.png", axe_source)
+
+        page.goto(f"{server.base}/players/{rival}")
+        page.wait_for_selector("#challenge-form")
+        assert page.inner_text("#challenge-send") == f"Défier {rival}"
+        check(page, screenshots, f"fr-profile-challenge-{size}.png", axe_source)
+
+        page.goto(server.base + "/account")
+        page.wait_for_selector("#tokens .token-row")
+        assert page.inner_text("#tokens .token-row button") == "Révoquer"
+        check(page, screenshots, f"fr-account-tokens-{size}.png", axe_source)
+        assert errors == []
     finally:
         page.context.close()

@@ -9,6 +9,7 @@ import re
 import time
 from collections.abc import Iterator
 from email import message_from_bytes
+from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
 
@@ -56,6 +57,11 @@ def mailing(smtp, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
     proc.extra_args += ("--public-url", proc.base)
     yield proc.start()
     proc.stop()
+
+
+def _subject(message: Message) -> str:
+    """The Subject as a mail program shows it (an encoded word decoded)."""
+    return str(make_header(decode_header(message["Subject"])))
 
 
 def _body(message: Message) -> str:
@@ -116,3 +122,65 @@ def test_a_server_without_smtp_refuses_an_address(server):
     assert refused.status_code == 409
     assert "sends no e-mail" in refused.json()["detail"]
     assert browser.post("/api/me/email", json={"email": None, "notify": False}).status_code == 200
+
+
+def test_the_turn_email_is_in_the_language_its_reader_last_read_parlour_in(mailing, smtp):
+    """The account keeps the language of the pages it last read (every page asks /api/whoami):
+    the confirmation is in the language of the page that asked for it, the turn e-mail in the
+    recipient's language, whoever's move sent it."""
+    inbox, _port = smtp
+    french = {"Accept-Language": "fr-FR,fr;q=0.9"}
+    host = account(mailing, "mail-hote")
+    guest = account(mailing, "mail-invitee")
+    assert guest.get("/api/whoami", headers=french).json()["account"]["username"] == (
+        "mail-invitee")
+    before = len(inbox.messages)
+    saved = guest.post("/api/me/email", json={"email": "invitee@example.test", "notify": True},
+                       headers=french)
+    assert saved.json()["message"] == (
+        "Enregistré. Ouvrez le lien envoyé à cette adresse pour la confirmer.")
+    confirmation = inbox.wait(before + 1)[before]
+    assert _subject(confirmation) == "parlour\u00a0: confirmez votre adresse e-mail"
+    body = _body(confirmation)
+    assert body.startswith("Bonjour mail-invitee,")
+    link = re.search(r"http://\S+/confirm-email/\S+", body).group(0)
+    confirmed = httpx.get(link, headers=french, timeout=TIMEOUT)
+    assert '<html lang="fr">' in confirmed.text and "Adresse confirmée" in confirmed.text
+    table = host.post("/api/tables", json={"game": "clobber", "params": {"size": "3x4"},
+                                           "open": True, "clock": {"per_move": 86400}}).json()
+    seat = guest.post(f"/api/tables/{table['table']}/seats/1").json()
+    with mailing.client(table["url"]) as me:  # the host's page is English: the mail is not
+        state = me.wait_state(lambda m: m["started"])
+        assert me.act([state["legal"][0]["a"]], at=state["version"])["type"] == "ack"
+        turn = inbox.wait(before + 2)[before + 1]
+    assert turn["To"] == "invitee@example.test"
+    assert _subject(turn) == "parlour\u00a0: à vous de jouer à Clobber avec mail-hote"
+    assert turn["Content-Language"] == "fr"
+    text = _body(turn)
+    assert text.startswith("C’est à vous de jouer à Clobber avec mail-hote.")
+    assert f"Jouez votre coup\u00a0: {mailing.base}{seat['url']}" in text
+    leave = re.search(r"http://\S+/unsubscribe/\S+", text).group(0)
+    assert "Désabonné" in httpx.get(leave, headers=french, timeout=TIMEOUT).text
+    # an English reader gets English again
+    assert guest.get("/api/whoami", headers={"Accept-Language": "en"}).status_code == 200
+
+
+def test_an_older_database_gains_the_accounts_language_and_keeps_its_rows(tmp_path: Path):
+    """The e-mails' language is a nullable column: ``store.migrate`` adds it to an older
+    database's accounts, whose rows stay (their language unknown: English mails)."""
+    import sqlite3
+
+    from parlour.server.accounts import models  # noqa: F401  (the accounts' tables)
+    from parlour.server.store import Store
+
+    path = tmp_path / "old.db"
+    Store(f"sqlite:///{path}").close()
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO parlour_accounts (username, username_key, handle, bot, "
+                   "created_at) VALUES ('old', 'old', x'00', 0, 0.0)")
+        db.execute("ALTER TABLE parlour_accounts DROP COLUMN language")
+    store = Store(f"sqlite:///{path}")
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT username, language FROM parlour_accounts").fetchall() == [
+            ("old", None)]

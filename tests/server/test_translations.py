@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 from websockets.sync.client import connect
 
 from .helpers import TIMEOUT, Client, ServerProcess
@@ -101,3 +102,117 @@ def test_every_page_renders_in_both_languages(server: ServerProcess):
         for language, marker in (("fr", '<html lang="fr">'), ("en", '<html lang="en">')):
             page = server.get(path, headers={"Accept-Language": language})
             assert page.status_code == 200 and marker in page.text, (path, language)
+
+
+def test_a_refused_game_option_reads_in_the_games_words_and_the_readers_language(
+        server: ServerProcess):
+    """The lobby's check names an option by the game's label for it (its presentation), never
+    by the engine's parameter name, and a rule it breaks in brackets at the end."""
+    def check(params: dict[str, object], headers: dict[str, str] | None = None) -> str:
+        reply = server.post("/api/games/clobber/check", {"params": params}, headers=headers or {})
+        assert reply.json()["ok"] is False
+        return reply.json()["error"]
+
+    assert check({"rows": "many"}) == "Board rows: expected a whole number, got 'many'"
+    assert check({"rows": "many"}, FRENCH) == (
+        "Rangées du plateau\u00a0: il faut un nombre entier, pas 'many'")
+    assert check({"rows": 0}, FRENCH) == (
+        "Un plateau va de 1x2 à 99x26, pas 0x6 (Clobber\u00a0: le plateau)")
+    assert check({"first": "red"}, FRENCH) == (
+        "Qui commence\u00a0: doit être parmi white, black, pas 'red'")
+    stomple = server.post("/api/games/stomple/check", {"params": {"players": 9}},
+                          headers=FRENCH).json()["error"]
+    assert stomple == (
+        "Joueurs\u00a0: Stomple se joue de 2 à 6 joueurs (Stomple\u00a0: les écraseurs)")
+    created = server.post("/api/tables", {"game": "stomp-the-plank",
+                                          "params": {"tip_at": 0}}, headers=FRENCH)
+    assert created.status_code == 400
+    assert created.json()["detail"] == (
+        "Poids qui fait basculer une planche\u00a0: doit valoir au moins 1")
+
+
+def test_the_lobby_names_every_option_in_the_readers_words(server: ServerProcess):
+    """Every parameter of every game has a label and a line of help from the game's
+    presentation (the lobby's Advanced section shows them), in French for a French reader."""
+    english = server.get("/api/games").json()["games"]
+    french = server.get("/api/games", headers=FRENCH).json()["games"]
+    for game, translated in zip(english, french, strict=True):
+        for param, words in zip(game["params"], translated["params"], strict=True):
+            assert param["label"] and param["label"] != param["name"], (game["name"], param)
+            assert param["help"] and not re.search(r"\b[A-Z]\d+\b", param["help"]), param
+            assert words["name"] == param["name"]  # the machine's field stays
+            assert words["label"] != param["label"] or words["label"] == "Cannibal Clobber", words
+    clobber = {p["name"]: p for p in french[0]["params"]}
+    assert clobber["size"]["label"] == "Taille du plateau"
+    assert clobber["rows"]["help"] == "De 1 à 99 rangées"
+
+
+def test_server_refusals_are_in_the_askers_language_with_their_codes_kept(
+        server: ServerProcess):
+    """Request validation, the guard's refusals and the websocket's: the machine's ``code``
+    and fields are the same in every language, the text is the reader's."""
+    extra = server.post("/api/tables", {"game": "clobber", "colour": "red"}, headers=FRENCH)
+    assert extra.status_code == 400
+    assert extra.json()["detail"] == "colour\u00a0: n’est pas attendu ici"
+    assert server.post("/api/tables", {"game": "clobber", "colour": "red"}).json()["detail"] == (
+        "colour: is not expected here")
+    typed = server.post("/api/tables", {"game": 5}, headers=FRENCH).json()["detail"]
+    assert typed == "game\u00a0: doit être du texte"
+    seat = server.post("/api/tables", {"game": "clobber", "seats": [{"kind": "robot"}]},
+                       headers=FRENCH).json()["detail"]  # pydantic's "or" is not French
+    assert seat == "seats.0.kind\u00a0: doit être parmi 'me', 'invite', 'hotseat', 'ai', 'open'"
+    guest = server.post("/api/tournaments/nope/join", headers=FRENCH).json()["detail"]
+    assert guest.startswith("connectez-vous, ou envoyez un jeton")
+    # the guard answers before the pages' language middleware: it reads the language itself
+    posted = httpx.post(server.base + "/api/tables", content=b"game=clobber", timeout=TIMEOUT,
+                        headers={**FRENCH, "content-type": "application/x-www-form-urlencoded"})
+    assert posted.status_code == 415
+    assert posted.json()["code"] == "unsupported_media_type"
+    assert posted.json()["message"] == (
+        "envoyez le corps en JSON (content-type: application/json)")
+    cross = server.post("/api/tables", {"game": "clobber"},
+                        headers={**FRENCH, "origin": "http://evil.example"})
+    assert cross.status_code == 403 and cross.json()["code"] == "cross_site"
+    assert cross.json()["detail"] == "les requêtes venant d’un autre site sont refusées"
+    assert server.get("/api/tournaments/nope", headers=FRENCH).json()["detail"] == (
+        "ce tournoi n’existe pas")
+    table = server.create("clobber")
+    with _french_client(server, table["watch"], FRENCH) as watcher:
+        watcher.wait_state()
+        watcher.ws.send("not json")
+        refused = watcher.wait(lambda m: m["type"] == "error")
+        assert refused["code"] == "malformed"
+        assert refused["message"] == "un message doit être un objet JSON"
+        watcher.send({"type": "act", "steps": "a1b1"})
+        refused = watcher.wait(lambda m: m["type"] == "error")
+        assert refused["code"] == "malformed" and refused["message"].startswith("message act")
+    with _french_client(server, "/watch/nosuchtable", FRENCH) as lost:
+        refused = lost.recv()
+        assert refused == {"type": "error", "code": "unknown_table",
+                           "message": "pas de table 'nosuchtable'"}
+
+
+def test_a_host_refusal_is_in_the_askers_language(tmp_path):
+    server = ServerProcess(tmp_path / "host.db").start()
+    try:
+        refused = httpx.get(server.base + "/", headers={**FRENCH, "Host": "evil.example"},
+                            timeout=TIMEOUT)
+        assert refused.status_code == 400 and refused.json()["code"] == "unknown_host"
+        assert refused.json()["message"].startswith("ce serveur n’est pas servi sous ce nom")
+    finally:
+        server.stop()
+
+
+def test_a_deleted_players_name_reads_in_the_readers_language(server: ServerProcess):
+    """The stored name stays "deleted player" for programs; people read it in their words."""
+    from .helpers import PASSWORD, account
+
+    browser = account(server, "fr-leaver")
+    table = browser.post("/api/tables", json={
+        "game": "clobber", "params": {"size": "3x4"},
+        "seats": [{"kind": "me"}, {"kind": "ai", "agent": "random"}]}).json()
+    assert browser.post("/api/me/delete", json={"password": PASSWORD}).status_code == 200
+    french = server.get(f"/api/watch/{table['table']}", headers=FRENCH).json()["seats"][0]
+    assert french["name"] == "deleted player" and french["label"] == "joueur supprimé"
+    english = server.get(f"/api/watch/{table['table']}").json()["seats"][0]
+    assert english["label"] == "deleted player"

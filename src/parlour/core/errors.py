@@ -27,15 +27,31 @@ class UnknownGameError(ParlourError):
 
 
 class InvalidParameterError(ParlourError):
-    """A game parameter is unknown, of the wrong type, or out of range."""
+    """A game parameter is unknown, of the wrong type, or out of range.
 
-    def __init__(self, game: str, message: str, valid: Iterable[str] = ()) -> None:
+    ``reason`` is why, without the game's name (a :class:`parlour.i18n.Message` where the game
+    wrote one, translated where a player reads it), and ``parameter`` the parameter it is about
+    (``None`` for several, or an unknown one): a player reads the parameter by the game's label
+    for it (:func:`parlour.games.wording.parameter_message`).
+    """
+
+    def __init__(self, game: str, message: str, valid: Iterable[str] = (), *,
+                 parameter: str | None = None) -> None:
         self.game = game
+        self.reason = message
+        self.parameter = parameter
         self.valid = sorted(valid)
         text = f"{game}: {message}"
         if self.valid:
             text += f" (valid parameters: {', '.join(self.valid)})"
         super().__init__(text)
+
+    @classmethod
+    def about(cls, game: str, parameter: str, reason: str) -> InvalidParameterError:
+        """``parameter``'s value refused for ``reason``: "clobber: parameter 'rows': ..."."""
+        made = cls(game, f"parameter {parameter!r}: {reason}", parameter=parameter)
+        made.reason = reason
+        return made
 
 
 class NotationError(ParlourError):

@@ -27,7 +27,7 @@ from parlour.core import infostate
 from parlour.core.errors import IllegalActionError, InvalidParameterError, NotationError
 from parlour.core.infostate import View
 from parlour.core.memory import SeatMemory
-from parlour.i18n import Message
+from parlour.i18n import Message, message_n, text_of
 
 CHANCE_PLAYER = -1
 """``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``)."""
@@ -90,16 +90,24 @@ class Param:
                 return True
             if isinstance(value, str) and value.lower() in {"false", "0", "no", "off"}:
                 return False
-            raise ValueError(f"expected true or false, got {value!r}")
+            raise ValueError(Message("expected true or false, got {value}", value=repr(value)))
         if kind is int:
             if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-                raise ValueError(f"expected a whole number, got {value!r}")
-            return int(value)
+                raise ValueError(Message("expected a whole number, got {value}", value=repr(value)))
+            try:
+                return int(value)
+            except (TypeError, ValueError):
+                raise ValueError(Message("expected a whole number, got {value}",
+                                         value=repr(value))) from None
         if kind is float:
-            return float(value)
+            try:
+                return float(value)
+            except (TypeError, ValueError):
+                raise ValueError(Message("expected a number, got {value}",
+                                         value=repr(value))) from None
         if kind is str:
             if not isinstance(value, str):
-                raise ValueError(f"expected text, got {value!r}")
+                raise ValueError(Message("expected text, got {value}", value=repr(value)))
             return value
         raise TypeError(f"unsupported parameter kind {kind!r}")
 
@@ -165,7 +173,11 @@ class Game(ABC):
         unknown = sorted(set(given) - set(cls.parameters))
         if unknown:
             raise InvalidParameterError(
-                name, f"unknown parameter {', '.join(map(repr, unknown))}", cls.parameters
+                name, message_n("unknown parameter {names}; the parameters are {valid}",
+                                "unknown parameters {names}; the parameters are {valid}",
+                                len(unknown), names=", ".join(map(repr, unknown)),
+                                valid=", ".join(sorted(cls.parameters))),
+                cls.parameters,
             )
         values: dict[str, Any] = {}
         for key, spec in cls.parameters.items():
@@ -175,14 +187,13 @@ class Game(ABC):
             try:
                 value = spec.convert(given[key])
             except ValueError as exc:
-                raise InvalidParameterError(name, f"parameter {key!r}: {exc}") from None
+                raise InvalidParameterError.about(name, key, text_of(exc)) from None
             if spec.choices is not None and value not in spec.choices:
                 options = ", ".join(map(str, spec.choices))
-                raise InvalidParameterError(
-                    name, f"parameter {key!r} must be one of {options}, got {value!r}"
-                )
+                raise InvalidParameterError.about(name, key, Message(
+                    "must be one of {options}, got {value}", options=options, value=repr(value)))
             if spec.check is not None and (message := spec.check(value)):
-                raise InvalidParameterError(name, f"parameter {key!r}: {message}")
+                raise InvalidParameterError.about(name, key, message)
             values[key] = value
         return values
 

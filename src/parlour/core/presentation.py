@@ -13,12 +13,12 @@ not: a turn's texts are the texts that player may read (G-3).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from parlour.core.game import CHANCE_PLAYER, Game, State
-from parlour.i18n import N_, Lazy, Message, translate
+from parlour.i18n import N_, Lazy, Message, gettext, translate
 
 _PRESENTATIONS: dict[str, type[Presentation]] = {}
 P = TypeVar("P", bound="type[Presentation]")
@@ -47,6 +47,14 @@ class Presentation:
     """The title of the arena's mean-points column, in games whose points mean something."""
     colour_names_seat: ClassVar[bool] = False
     """Whether a seat's colour alone names it ("White"), as in two-colour board games."""
+    parameters: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "players": (N_("Players"), N_("How many play")),
+        "position": (N_("Start from a position"),
+                     N_("A position in the game's notation, as the rules page writes it")),
+    }
+    """Each parameter of the game as a player reads it: a label and a line of help, marked for
+    the catalog (``N_``) and translated where shown (the lobby's Advanced section, a refused
+    value's message). An engine's parameter name is never a player's word."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -126,6 +134,14 @@ def group_turns(
             gained = after[player] - before[player]
         turns.append((index, Turn(player, tuple(texts), tuple(chance), gained)))
     return turns
+
+
+def parameter_words(game: str, parameter: str) -> tuple[str, str]:
+    """The label and help of ``game``'s ``parameter`` in the current language (the parameter's
+    own name, for one the game's presentation does not name)."""
+    words = {**Presentation.parameters, **_PRESENTATIONS.get(game, Presentation).parameters}
+    label, help_ = words.get(parameter, (parameter, ""))
+    return gettext(label), gettext(help_) if help_ else ""
 
 
 def register_presentation(name: str) -> Any:

@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from parlour.core import IllegalActionError
-from parlour.i18n import N_, Lazy, Message, Seat, gettext, translate
+from parlour.core import IllegalActionError, InvalidParameterError, game_class
+from parlour.core.presentation import parameter_words
+from parlour.i18n import N_, Lazy, Message, Seat, gettext, text_of, translate
 
 RULE_TOPICS: dict[str, str] = {
     # every game
@@ -120,3 +121,32 @@ def notation_message(title: str, text: str, names: Sequence[str] = ()) -> str:
 
 
 
+
+
+def parameter_message(exc: InvalidParameterError) -> str:
+    """A refused game option as a player reads it: the option by the game's label for it (not
+    the engine's parameter name), the reason, and the rule it breaks in brackets at the end."""
+
+    def render(language: str) -> str:
+        reason = translate(exc.reason)
+        found = _TRAILING_RULE.search(reason)
+        head = reason[: found.start()] if found else reason
+        if exc.parameter is not None:
+            label, _help = parameter_words(exc.game, exc.parameter)
+            head = gettext("{label}: {reason}").format(label=label, reason=head)
+        text = _sentence(head)
+        if found is None:
+            return text
+        return _bracketed(text, rule_label(game_class(exc.game).game_type.long_name,
+                                           found.group(1)))
+
+    return Lazy(render)
+
+
+def refusal_text(exc: BaseException) -> str:
+    """An error's text for a player: a refused game option in the game's words
+    (:func:`parameter_message`), any other as the error says it (its message, translated
+    where read)."""
+    if isinstance(exc, InvalidParameterError):
+        return parameter_message(exc)
+    return text_of(exc)

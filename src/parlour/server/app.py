@@ -42,7 +42,7 @@ from parlour.server.botapi import BotAPI
 from parlour.server.challenges import Challenges
 from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db_url
 from parlour.server.hub import Hub
-from parlour.server.language import Language, LocalisedJSON
+from parlour.server.language import Language, LocalisedJSON, localised_replies
 from parlour.server.limits import Limits
 from parlour.server.puzzle_mining import Miner
 from parlour.server.puzzles import PuzzleBook, PuzzleRatings
@@ -140,7 +140,7 @@ def create_app(
                        allowed_hosts=allowed_hosts)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in ROUTERS:
-        app.include_router(router)
+        app.include_router(localised_replies(router))
     app.add_exception_handler(HTTPException, _localised_error)
     return app
 

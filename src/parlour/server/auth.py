@@ -11,6 +11,7 @@ from __future__ import annotations
 from fastapi import HTTPException
 from starlette.requests import HTTPConnection
 
+from parlour.i18n import Message
 from parlour.server.accounts.accounts import Account
 from parlour.server.deps import account_of
 from parlour.server.tokens import Bearer, Tokens
@@ -28,7 +29,8 @@ def bearer_secret(request: HTTPConnection) -> str | None:
         return None
     kind, _sep, secret = header.partition(" ")
     if kind.lower() != "bearer" or not secret.strip():
-        raise _refused(401, "send the token as Authorization: Bearer TOKEN", "invalid_request")
+        raise _refused(401, Message("send the token as Authorization: Bearer TOKEN"),
+                       "invalid_request")
     return secret.strip()
 
 
@@ -45,15 +47,15 @@ async def bearer(request: HTTPConnection, scope: str) -> Bearer | None:
     tokens = tokens_of(request)
     found = await tokens.store.run(tokens.check, secret)
     if found is None:
-        raise _refused(401, "that token is not valid: it was revoked, mistyped, or its account "
-                            "deleted", "invalid_token")
+        raise _refused(401, Message("that token is not valid: it was revoked, mistyped, or its "
+                                    "account deleted"), "invalid_token")
     if scope not in found.scopes:
-        raise _refused(403, f"this token lacks the {scope} scope: make a token with it on the "
-                            "account page", "insufficient_scope", scope)
+        raise _refused(403, Message("this token lacks the {scope} scope: make a token with it on "
+                                    "the account page", scope=scope), "insufficient_scope", scope)
     if not tokens.rate.allow(found.token_id):
         wait = tokens.rate.retry_after(found.token_id)
-        raise HTTPException(429, f"too many requests with this token: try again in {wait} s",
-                            headers={"Retry-After": str(wait)})
+        raise HTTPException(429, Message("too many requests with this token: try again in {n} s",
+                                         n=wait), headers={"Retry-After": str(wait)})
     return found
 
 
@@ -64,7 +66,7 @@ async def caller(request: HTTPConnection, scope: str) -> Account:
         return found.account
     account = await account_of(request)
     if account is None:
-        raise _refused(401, "sign in, or send a token as Authorization: Bearer TOKEN",
+        raise _refused(401, Message("sign in, or send a token as Authorization: Bearer TOKEN"),
                        "invalid_token")
     return account
 
@@ -73,9 +75,9 @@ async def bot_caller(request: HTTPConnection) -> Account:
     """A bot account through a ``bot:play`` token (the Bot API takes nothing else)."""
     found = await bearer(request, "bot:play")
     if found is None:
-        raise _refused(401, "the Bot API needs a bot:play token as Authorization: Bearer TOKEN",
-                       "invalid_token")
+        raise _refused(401, Message(
+            "the Bot API needs a bot:play token as Authorization: Bearer TOKEN"), "invalid_token")
     if not found.account.bot:
-        raise _refused(403, "only a bot account plays through the Bot API", "insufficient_scope",
-                       "bot:play")
+        raise _refused(403, Message("only a bot account plays through the Bot API"),
+                       "insufficient_scope", "bot:play")
     return found.account

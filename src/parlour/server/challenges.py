@@ -22,10 +22,12 @@ from sqlalchemy import JSON, Boolean, Float, Integer, String, func, select, upda
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from parlour.core import ParlourError, load_game
+from parlour.games.wording import refusal_text
+from parlour.i18n import Message
 from parlour.server.accounts.accounts import Account
 from parlour.server.accounts.models import AccountRow
 from parlour.server.accounts.passwords import MAX_USERNAME, username_key
-from parlour.server.clocks import ClockConfig, ClockError
+from parlour.server.clocks import ClockConfig, ClockError, clock_label
 from parlour.server.limits import Limits, RateLimiter
 from parlour.server.store import Base, HandRow, SeatRow, Store, TableRow
 from parlour.server.views import HIDDEN_PARAMS
@@ -55,6 +57,15 @@ class ChallengeRow(Base):
     answered_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     reason: Mapped[str | None] = mapped_column(String(120), nullable=True)
+
+
+ANSWERED = {
+    "accepted": Message("this challenge was accepted already"),
+    "declined": Message("this challenge was declined already"),
+    "cancelled": Message("this challenge was cancelled already"),
+    "answered": Message("this challenge was answered already"),
+}
+"""Why a challenge no longer waits, by its status."""
 
 
 class ChallengeError(ValueError):
@@ -110,18 +121,19 @@ class Challenges:
             loaded = load_game(game, **params)
             ClockConfig.parse(clock)
         except (ParlourError, ClockError, ValueError, TypeError) as exc:
-            raise ChallengeError(str(exc)) from None
+            raise ChallengeError(refusal_text(exc)) from None
         if loaded.num_players() != 2:
-            raise ChallengeError("a challenge is a game between two players: choose 2 players")
+            raise ChallengeError(Message(
+                "a challenge is a game between two players: choose 2 players"))
         if any(k in params for k in HIDDEN_PARAMS):
-            raise ChallengeError("a challenge starts from the game's own start, not a set-up "
-                                 "position")
+            raise ChallengeError(Message("a challenge starts from the game's own start, not a "
+                                         "set-up position"))
         if rated and clock is None:
-            raise ChallengeError("a rated game needs a clock: choose a time control")
+            raise ChallengeError(Message("a rated game needs a clock: choose a time control"))
         if not self._sent.allow(str(challenger.id)):
             wait = self._sent.retry_after(str(challenger.id))
-            raise ChallengeError(f"too many challenges in a short time: try again in {wait} s",
-                                 429)
+            raise ChallengeError(Message(
+                "too many challenges in a short time: try again in {n} s", n=wait), 429)
         row = await self.store.run(self._insert, challenger, opponent, loaded.name,
                                    loaded.non_default_parameters(), rated, clock)
         self.wakeups.wake(row["opponent_id"])
@@ -135,16 +147,16 @@ class Challenges:
                 AccountRow.username_key == username_key(opponent),
                 AccountRow.deleted_at.is_(None))) if len(opponent) <= MAX_USERNAME else None)
             if other is None:
-                raise ChallengeError(f"no player {opponent!r}", 404)
+                raise ChallengeError(Message("no player {name}", name=repr(opponent)), 404)
             if other.id == challenger.id:
-                raise ChallengeError("you cannot challenge yourself")
+                raise ChallengeError(Message("you cannot challenge yourself"))
             waiting = session.scalar(select(func.count()).select_from(ChallengeRow).where(
                 ChallengeRow.challenger_id == challenger.id, ChallengeRow.status == WAITING,
                 ChallengeRow.expires_at > now)) or 0
             if waiting >= self.limits.challenges_open_per_account:
-                raise ChallengeError(
-                    f"you have {waiting} challenges waiting for an answer: wait for them or "
-                    "cancel some", 429)
+                raise ChallengeError(Message(
+                    "you have {n} challenges waiting for an answer: wait for them or cancel some",
+                    n=waiting), 429)
             row = ChallengeRow(id=secrets.token_hex(6), challenger_id=challenger.id,
                                opponent_id=other.id, game=game, params=params, rated=rated,
                                clock=clock, status=WAITING, created_at=now,
@@ -175,13 +187,13 @@ class Challenges:
         with Session(self.store.engine) as session, session.begin():
             row = self._mine(session, challenge_id, account_id)
             if row.opponent_id != account_id:
-                raise ChallengeError("only the challenged player accepts a challenge", 403)
+                raise ChallengeError(Message("only the challenged player accepts a challenge"), 403)
             self._check_waiting(row, now)
             taken = session.execute(update(ChallengeRow).where(
                 ChallengeRow.id == challenge_id, ChallengeRow.status == WAITING)
                 .values(status=ACCEPTED, answered_at=now))
             if not taken.rowcount:  # type: ignore[attr-defined]
-                raise ChallengeError("this challenge was answered already", 409)
+                raise ChallengeError(Message("this challenge was answered already"), 409)
             names = dict(session.execute(select(AccountRow.id, AccountRow.username).where(
                 AccountRow.id.in_([row.challenger_id, row.opponent_id]))).tuples().all())
             bots = session.scalars(select(AccountRow.id).where(
@@ -193,9 +205,9 @@ class Challenges:
                     .join(TableRow, TableRow.id == SeatRow.table_id)
                     .where(SeatRow.account_id == bot, TableRow.finished.is_(False))) or 0
                 if playing >= self.limits.bot_games_at_once:
-                    raise ChallengeError(
-                        f"{names[bot]} plays {playing} games at once already: try again when "
-                        "one has ended", 429)
+                    raise ChallengeError(Message(
+                        "{name} plays {n} games at once already: try again when one has ended",
+                        name=names[bot], n=playing), 429)
             return {"game": row.game, "params": dict(row.params), "rated": row.rated,
                     "clock": row.clock, "challenger_id": row.challenger_id,
                     "opponent_id": row.opponent_id, "challenger": names[row.challenger_id],
@@ -227,7 +239,7 @@ class Challenges:
                 status=status, answered_at=now,
                 reason=" ".join((reason or "").split())[:120] or None))
             if not done.rowcount:  # type: ignore[attr-defined]
-                raise ChallengeError("this challenge was answered already", 409)
+                raise ChallengeError(Message("this challenge was answered already"), 409)
             both = (row.challenger_id, row.opponent_id)
         self.wakeups.wake(*both)
 
@@ -235,15 +247,15 @@ class Challenges:
     def _mine(session: Session, challenge_id: str, account_id: int) -> ChallengeRow:
         row = session.get(ChallengeRow, challenge_id[:16])
         if row is None or account_id not in (row.challenger_id, row.opponent_id):
-            raise ChallengeError("no such challenge", 404)
+            raise ChallengeError(Message("no such challenge"), 404)
         return row
 
     @staticmethod
     def _check_waiting(row: ChallengeRow, now: float) -> None:
         if row.status != WAITING:
-            raise ChallengeError(f"this challenge was {row.status} already", 409)
+            raise ChallengeError(ANSWERED.get(row.status, ANSWERED["answered"]), 409)
         if row.expires_at <= now:
-            raise ChallengeError("this challenge lapsed: nobody answered it in time", 409)
+            raise ChallengeError(Message("this challenge lapsed: nobody answered it in time"), 409)
 
     # -- reading -----------------------------------------------------------------------------
     async def describe(self, account: Account, challenge_id: str) -> dict[str, Any]:
@@ -268,7 +280,8 @@ class Challenges:
 
         body: dict[str, Any] = {
             "id": row.id, "status": status, "game": row.game, "params": row.params,
-            "rated": row.rated, "clock": row.clock, "challenger": who(row.challenger_id),
+            "rated": row.rated, "clock": row.clock, "clock_label": clock_label(row.clock),
+            "challenger": who(row.challenger_id),
             "opponent": who(row.opponent_id), "created_at": row.created_at,
             "expires_at": row.expires_at, "reason": row.reason,
             "direction": "in" if row.opponent_id == account_id else "out",

@@ -95,6 +95,12 @@ class ClockConfig:
         return _span(self.initial)
 
 
+def clock_label(clock: dict[str, Any] | None) -> str | None:
+    """A stored clock (``ClockConfig.to_json``) in a player's words, ``None`` for none."""
+    config = ClockConfig.parse(clock)
+    return None if config is None else config.describe()
+
+
 def _span(seconds: float) -> str:
     for unit, size in (("day", 86400), ("h", 3600), ("min", 60)):
         if seconds >= size and seconds % size == 0:

@@ -17,7 +17,8 @@ from typing import Any
 
 from parlour.agents import plays, plays_configuration
 from parlour.core import Game, Information, ParlourError, load_game
-from parlour.i18n import Message, text_of
+from parlour.games.wording import refusal_text
+from parlour.i18n import Message
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock, ClockConfig
 from parlour.server.limits import Limits, RateLimiter
@@ -155,7 +156,7 @@ class TableMaker:
             game = load_game(game_name, **params)
             config = ClockConfig.parse(clock)
         except (ParlourError, ValueError) as exc:
-            raise CreateError(text_of(exc)) from None
+            raise CreateError(refusal_text(exc)) from None
         if listed and seat_kinds is None:
             seat_kinds = [("me", None)] + [("open", None)] * (game.num_players() - 1)
         seats, hands = self.plan_seats(game, seat_kinds, names, creator)

@@ -19,6 +19,7 @@ from parlour.server.moves import Submission
 from parlour.server.protocol import ActMessage
 from parlour.server.store import HandData
 from parlour.server.table import Table
+from parlour.server.validation import refused
 
 MAX_BODY_BYTES = Limits().body_bytes
 M = TypeVar("M", bound=BaseModel)
@@ -86,9 +87,7 @@ async def json_body(request: Request, model: type[M]) -> M:
     try:
         return model.model_validate_json(body or b"{}")
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "body"
-        raise HTTPException(400, f"{where}: {first['msg']}") from None
+        raise HTTPException(400, refused(exc, "body")) from None
 
 
 def not_held(seat: int) -> str:

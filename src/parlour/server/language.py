@@ -20,6 +20,8 @@ from typing import Any
 
 from babel import Locale
 from babel.messages.pofile import read_po
+from fastapi import APIRouter
+from fastapi.routing import APIRoute
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -112,6 +114,20 @@ class LocalisedJSON(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return super().render(i18n.localise(content))
+
+
+def localised_replies(router: APIRouter) -> APIRouter:
+    """``router`` with its routes' replies left to :class:`LocalisedJSON` as they were built.
+
+    FastAPI serialises a reply by the route's return annotation (``dict[str, Any]``) before
+    the response class sees it, and newer versions straight to JSON bytes: either way every
+    :class:`parlour.i18n.Message` would become plain English first. No route here declares a
+    response model (they build their JSON by hand), so none is inferred from the annotation:
+    the messages reach :class:`LocalisedJSON`, which translates them."""
+    for route in router.routes:
+        if isinstance(route, APIRoute):
+            route.response_model = None
+    return router
 
 
 def language_names() -> list[dict[str, str]]:

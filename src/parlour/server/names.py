@@ -16,6 +16,17 @@ from parlour.i18n import Message
 MAX_NAME = 24
 """The longest display name, in characters (longer names are cut)."""
 
+DELETED = "deleted player"
+"""The name a deleted account's games keep. Stored and sent in English (programs read it);
+people read it in their language (:func:`shown_name`, the pages' ``playerName``)."""
+DELETED_MESSAGE = Message("deleted player")
+
+
+def shown_name(name: str) -> str:
+    """A stored player's name as people read it: a deleted account's in their language."""
+    return DELETED_MESSAGE if name == DELETED else name
+
+
 _DROP = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 

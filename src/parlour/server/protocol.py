@@ -11,6 +11,9 @@ from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from parlour import i18n
+from parlour.server.validation import refused
+
 MAX_MESSAGE_BYTES = 8192
 """Largest message accepted from a client (a whole turn of notation fits many times over)."""
 MAX_STEPS = 64
@@ -107,34 +110,39 @@ class ProtocolError(Exception):
         self.message = message
 
 
+NOT_AN_OBJECT = i18n.Message("a message must be a JSON object")
+TOO_DEEP = i18n.Message("a message may not nest that deep")
+
+
 def parse_message(text: str | bytes) -> Message:
     """Check and parse one client message; raises :class:`ProtocolError`."""
     size = len(text.encode() if isinstance(text, str) else text)
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(
-            "too_large", f"message of {size} bytes refused: the limit is {MAX_MESSAGE_BYTES}"
+            "too_large", i18n.Message("message of {size} bytes refused: the limit is {limit}",
+                                 size=size, limit=MAX_MESSAGE_BYTES)
         )
     try:
         body: Any = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ProtocolError("malformed", "a message must be a JSON object") from None
+        raise ProtocolError("malformed", NOT_AN_OBJECT) from None
     except RecursionError:  # JSON nested deeper than Python's parser goes: hostile, refused
-        raise ProtocolError("malformed", "a message may not nest that deep") from None
+        raise ProtocolError("malformed", TOO_DEEP) from None
     if not isinstance(body, dict):
-        raise ProtocolError("malformed", "a message must be a JSON object")
+        raise ProtocolError("malformed", NOT_AN_OBJECT)
     kind = body.get("type")
     model = _BY_TYPE.get(kind) if isinstance(kind, str) else None
     if model is None:
         known = ", ".join(sorted(_BY_TYPE))
-        raise ProtocolError("malformed", f"unknown message type {kind!r}; known types: {known}")
+        raise ProtocolError("malformed", i18n.Message(
+            "unknown message type {kind}; known types: {known}", kind=repr(kind), known=known))
     try:
         return cast(Message, model.model_validate(body))  # _BY_TYPE holds Message's members
     except RecursionError:
-        raise ProtocolError("malformed", "a message may not nest that deep") from None
+        raise ProtocolError("malformed", TOO_DEEP) from None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "message"
-        raise ProtocolError("malformed", f"bad {kind} message: {where}: {first['msg']}") from None
+        raise ProtocolError("malformed", i18n.Message(
+            "bad {kind} message: {problem}", kind=kind, problem=refused(exc, "message"))) from None
 
 
 def error(code: str, message: str, **extra: Any) -> dict[str, Any]:

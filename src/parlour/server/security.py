@@ -30,6 +30,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from parlour import i18n
+from parlour.server.language import scope_language
 from parlour.server.limits import Limits, RateLimiter, client_key
 
 Scope = MutableMapping[str, Any]
@@ -185,34 +187,33 @@ class Guard:
             await send(message)
 
         if not self.host_allowed(scope):
-            await _refuse(send_with_headers, 400, "unknown_host",
-                          "this server is not served by that name: start it with "
-                          "--allowed-host NAME to serve it so")
+            await _refuse(send_with_headers, scope, 400, "unknown_host", i18n.Message(
+                "this server is not served by that name: start it with --allowed-host NAME to "
+                "serve it so"))
             return
         key = client_key(client_address(scope))
         scope.setdefault("state", {})["client_key"] = key
         if path != "/healthz" and not self.requests.allow(key):
             wait = self.requests.retry_after(key)
-            await _refuse(send_with_headers, 429, "rate_limited",
-                          f"too many requests: try again in {wait} s", retry_after=wait)
+            await _refuse(send_with_headers, scope, 429, "rate_limited",
+                          i18n.Message("too many requests: try again in {n} s", n=wait),
+                          retry_after=wait)
             return
         method = scope.get("method", "GET")
         if method not in BODY_METHODS:
             if method == "DELETE" and not self.origin_allowed(scope):  # signing out, leaving
-                await _refuse(send_with_headers, 403, "cross_site",
-                              "requests from another site are refused")
+                await _refuse(send_with_headers, scope, 403, "cross_site", CROSS_SITE)
                 return
             await self.app(scope, receive, send_with_headers)
             return
         if not self.origin_allowed(scope):
-            await _refuse(send_with_headers, 403, "cross_site",
-                          "requests from another site are refused")
+            await _refuse(send_with_headers, scope, 403, "cross_site", CROSS_SITE)
             return
         limit = self.limits.body_bytes
+        too_large = i18n.Message("request body over {n} bytes refused", n=limit)
         declared = _header(scope, b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _refuse(send_with_headers, 413, "too_large",
-                          f"request body over {limit} bytes refused")
+            await _refuse(send_with_headers, scope, 413, "too_large", too_large)
             return
         body = bytearray()
         while True:
@@ -221,16 +222,15 @@ class Guard:
                 return
             body += message.get("body", b"")
             if len(body) > limit:
-                await _refuse(send_with_headers, 413, "too_large",
-                              f"request body over {limit} bytes refused")
+                await _refuse(send_with_headers, scope, 413, "too_large", too_large)
                 return
             if not message.get("more_body", False):
                 break
         content_type = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
         if body and content_type != "application/json":
             # a body that is not JSON is what a cross-site form would send: refused
-            await _refuse(send_with_headers, 415, "unsupported_media_type",
-                          "send the body as JSON (content-type: application/json)")
+            await _refuse(send_with_headers, scope, 415, "unsupported_media_type",
+                          i18n.Message("send the body as JSON (content-type: application/json)"))
             return
         replayed = False
 
@@ -244,11 +244,16 @@ class Guard:
         await self.app(scope, replay, send_with_headers)
 
 
-async def _refuse(send: Send, status: int, code: str, message: str,
+CROSS_SITE = i18n.Message("requests from another site are refused")
+
+
+async def _refuse(send: Send, scope: Scope, status: int, code: str, message: str,
                   retry_after: int | None = None) -> None:
-    """An error reply in the server's usual shape (``type``, ``code``, ``message``)."""
-    payload = json.dumps({"type": "error", "code": code, "message": message,
-                          "detail": message}).encode()
+    """An error reply in the server's usual shape (``type``, ``code``, ``message``), its text
+    in the asker's language (this guard answers before the language middleware runs)."""
+    text = i18n.translate(message, scope_language(scope))
+    payload = json.dumps({"type": "error", "code": code, "message": text,
+                          "detail": text}).encode()
     headers = [(b"content-type", b"application/json"),
                (b"content-length", str(len(payload)).encode())]
     if retry_after is not None:

@@ -22,7 +22,7 @@ from parlour.core import CHANCE_PLAYER, Game, State, presentation
 from parlour.i18n import Message
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock
-from parlour.server.names import seat_display_name
+from parlour.server.names import seat_display_name, shown_name
 from parlour.server.outgoing import Connection, encode
 from parlour.server.store import EventData, HandData, SeatData
 from parlour.server.views import Note, is_public, public_params, state_payload, turn_log
@@ -172,7 +172,7 @@ class Table:
         if held.kind == "open":
             return Message("Free seat {n}", n=seat + 1)
         # a person's chosen name, when they gave one
-        return held.name or Message("Player {n}", n=seat + 1)
+        return shown_name(held.name) if held.name else Message("Player {n}", n=seat + 1)
 
     def notice(self, text: str) -> None:
         """Tell everyone at the table something the game itself does not show."""

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import JSON, Float, Integer, String, delete, func, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from parlour.i18n import Message
 from parlour.server.accounts.accounts import Account, account_from_row
 from parlour.server.accounts.models import AccountRow
 from parlour.server.accounts.sessions import digest
@@ -86,14 +87,16 @@ class Tokens:
         """A new token for ``account``: its public description and the secret (shown once)."""
         name = " ".join(name.split())
         if not 1 <= len(name) <= 64:
-            raise TokenError("name the token (1 to 64 characters): what will use it?")
+            raise TokenError(Message("name the token (1 to 64 characters): what will use it?"))
         unknown = sorted(set(scopes) - set(SCOPES))
         if unknown or not scopes:
-            raise TokenError(f"a token's scopes are some of {', '.join(sorted(SCOPES))}"
-                             + (f", not {', '.join(unknown)}" if unknown else ""))
+            scopes_ = ", ".join(sorted(SCOPES))
+            raise TokenError(Message("a token's scopes are some of {scopes}, not {unknown}",
+                                     scopes=scopes_, unknown=", ".join(unknown)) if unknown
+                             else Message("a token's scopes are some of {scopes}", scopes=scopes_))
         if "bot:play" in scopes and not account.bot:
-            raise TokenError("only a bot account may hold a bot:play token: make this account "
-                             "a bot first (POST /api/account/bot)", 403)
+            raise TokenError(Message("only a bot account may hold a bot:play token: make this "
+                                     "account a bot first (POST /api/account/bot)"), 403)
         secret = PREFIX + secrets.token_urlsafe(32)
         now = time.time()
         row = TokenRow(id=secrets.token_hex(6), secret_hash=digest(secret),
@@ -103,8 +106,9 @@ class Tokens:
             held = session.scalar(select(func.count()).select_from(TokenRow)
                                   .where(TokenRow.account_id == account.id)) or 0
             if held >= self.limits.tokens_per_account:
-                raise TokenError(f"an account holds at most {self.limits.tokens_per_account} "
-                                 "tokens: revoke one you no longer use", 409)
+                raise TokenError(Message(
+                    "an account holds at most {n} tokens: revoke one you no longer use",
+                    n=self.limits.tokens_per_account), 409)
             session.add(row)
         return _public(row), secret
 

@@ -29,7 +29,7 @@ from parlour.core import (
     register_game,
 )
 from parlour.games.clobber.board import Graph, Grid, Topology
-from parlour.i18n import N_, Message
+from parlour.i18n import N_, Message, text_of
 
 WHITE = 0
 """White (``o``), player 0."""
@@ -45,7 +45,12 @@ MOVE_RULE = "rulebook: Moving"
 def _size_check(value: str | None) -> str | None:
     if value is None or value in PRESETS or re.fullmatch(r"\d+x\d+", value):
         return None
-    return f"write a size as ROWSxCOLUMNS (like 6x7) or a preset: {', '.join(PRESETS)}"
+    return Message("write a size as ROWSxCOLUMNS (like 6x7) or a preset: {presets}",
+                   presets=", ".join(PRESETS))
+
+
+def _dimensions(rows: int, columns: int) -> str:
+    return f"{rows}x{columns}"
 
 
 @register_game
@@ -87,12 +92,13 @@ class ClobberGame(Game):
                 or ("columns" in self.non_default_parameters())
             ):
                 raise InvalidParameterError(
-                    name, "'graph' replaces the grid: drop rows, columns, size"
+                    name, Message("'graph' replaces the grid: drop rows, columns, size"),
+                    parameter="graph",
                 )
             try:
                 self.topology = Graph(p["graph"])
             except NotationError as exc:
-                raise InvalidParameterError(name, f"parameter 'graph': {exc}") from None
+                raise InvalidParameterError.about(name, "graph", text_of(exc)) from None
             self.grid = None
         else:
             rows, columns = p["rows"], p["columns"]
@@ -103,7 +109,8 @@ class ClobberGame(Game):
                     "columns" in given and given["columns"] != size[1]
                 ):
                     raise InvalidParameterError(
-                        name, f"size {p['size']} disagrees with rows/columns"
+                        name, Message("size {size} disagrees with rows/columns", size=p["size"]),
+                        parameter="size",
                     )
                 rows, columns = size
             if p["position"] is not None:
@@ -115,26 +122,31 @@ class ClobberGame(Game):
                     columns,
                 ):
                     raise InvalidParameterError(
-                        name, f"the position is {shape[0]}x{shape[1]}, not {rows}x{columns}"
+                        name, Message("the position is {shape}, not {size}",
+                                      shape=_dimensions(*shape), size=_dimensions(rows, columns)),
+                        parameter="position",
                     )
                 rows, columns = shape
             if not (1 <= rows <= MAX_ROWS and 1 <= columns <= MAX_COLUMNS and rows * columns >= 2):
                 raise InvalidParameterError(
                     name,
-                    f"a board is 1x2 up to {MAX_ROWS}x{MAX_COLUMNS} (C1), not {rows}x{columns}",
-                )
+                    Message("a board is 1x2 up to {largest}, not {size} (C1)",
+                            largest=_dimensions(MAX_ROWS, MAX_COLUMNS),
+                            size=_dimensions(rows, columns)),
+                )  # rows, columns, size or a position's: the board itself
             self.grid = Grid(rows, columns)
             self.topology = self.grid
         if p["position"] is not None:
             try:
                 self._start = self._parse_position(p["position"])
             except NotationError as exc:
-                raise InvalidParameterError(name, f"parameter 'position': {exc}") from None
+                raise InvalidParameterError.about(name, "position", text_of(exc)) from None
             if "first" in self.non_default_parameters() and self._start[2] != (
                 WHITE if p["first"] == "white" else BLACK
             ):
                 raise InvalidParameterError(
-                    name, "'first' disagrees with the position's side to move"
+                    name, Message("'first' disagrees with the position's side to move"),
+                    parameter="first",
                 )
         else:
             white = sum(1 << i for i in range(self.topology.size) if self._default_colour(i) == 0)

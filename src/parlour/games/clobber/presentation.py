@@ -16,6 +16,17 @@ class ClobberPresentation(Presentation):
         "captures"
     )
     colour_names_seat = True
+    parameters = {
+        "rows": (N_("Board rows"), N_("1 to 99 rows")),
+        "columns": (N_("Board columns"), N_("1 to 26 columns")),
+        "size": (N_("Board size"), N_("Rows x columns, such as 5x6, 6x7 or 10x10")),
+        "first": (N_("Who starts"), N_("The colour that moves first")),
+        "position": (N_("Start from a position"),
+                     N_("A board in Clobber's notation, as the rules page writes it")),
+        "graph": (N_("Board drawn as a network"),
+                  N_("Points joined by lines instead of a grid: pairs such as a-b b-c")),
+        "cannibal": (N_("Cannibal Clobber"), N_("A stone may also capture one of its own colour")),
+    }
 
     def seat_colour(self, state: State[Any], player: int) -> str | None:
         return ("White", "Black")[player] if player in (0, 1) else None

@@ -106,7 +106,7 @@ from parlour.games.gobblestones.plays import (
 from parlour.games.gobblestones.position import format_position, parse_position
 from parlour.games.gobblestones.snapshot import Phase, Snapshot, Tiles
 from parlour.games.gobblestones.views import NUM_PLANES, build_view, render_text, tensor
-from parlour.i18n import Message, Seat
+from parlour.i18n import Message, Seat, text_of
 
 _COLOURED = tuple(
     cells[step] if step < len(cells) else -1 for cells in PANEL_CELLS for step in range(PANEL_STEPS)
@@ -116,7 +116,7 @@ square its values), by the step's number (B1)."""
 
 
 def _players_check(value: int) -> str | None:
-    return None if 2 <= value <= 4 else "GobbleStones is for 2 to 4 players (B2)"
+    return None if 2 <= value <= 4 else Message("GobbleStones is for 2 to 4 players (B2)")
 
 
 def _board_check(value: str | None) -> str | None:
@@ -125,7 +125,7 @@ def _board_check(value: str | None) -> str | None:
     try:
         parse_board_text(value)
     except NotationError as exc:
-        return str(exc)
+        return text_of(exc)
     return None
 
 
@@ -150,7 +150,8 @@ class GobbleStonesGame(Game):
                        "board drawn by chance (B1)", check=_board_check),
         "max_turns": Param(500, int, "the game ends (scored as usual) after this many turns; a "
                            "project cap so every bluffing game ends; a normal game never "
-                           "reaches 500", check=lambda v: None if v >= 1 else "at least 1"),
+                           "reaches 500",
+                           check=lambda v: None if v >= 1 else Message("at least 1")),
         "position": Param(None, str, "start from this position text (docs/rules/gobblestones.md)"),
     }
 
@@ -167,14 +168,16 @@ class GobbleStonesGame(Game):
         self.typed_board = parse_board_text(p["board"]) if p["board"] is not None else None
         if p["board"] is not None and p["position"] is not None:
             raise InvalidParameterError(
-                self.name, "a position text already holds its board: give 'board' or 'position'"
+                self.name,
+                Message("a position text already holds its board: give 'board' or 'position'"),
+                parameter="board",
             )
         self._start: GobbleStonesState | None = None
         if p["position"] is not None:
             try:
                 self._start = self.state_from_position(p["position"])
             except NotationError as exc:
-                raise InvalidParameterError(self.name, f"parameter 'position': {exc}") from None
+                raise InvalidParameterError.about(self.name, "position", text_of(exc)) from None
 
     def _info(self) -> GameInfo:
         n = self.players

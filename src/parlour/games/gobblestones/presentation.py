@@ -21,6 +21,18 @@ class GobbleStonesPresentation(Presentation):
         "type the squares your tiles cover, in one straight line (h8-h11 or h8 h9 h10); `pass` "
         "lays none; bluffing: add the tile's colour (h8:r)"
     )
+    parameters = {
+        "players": (N_("Players"), N_("2 to 4 players")),
+        "bluff": (N_("Bluffing variant"),
+                  N_("Tiles face down, and plays may be challenged")),
+        "board": (N_("Board"), N_("A board of 15 rows of coloured squares with their values, "
+                                  "instead of one drawn by chance")),
+        "max_turns": (N_("Most turns"),
+                      N_("The game ends, scored as usual, after this many turns; a normal game "
+                         "never reaches 500")),
+        "position": (N_("Start from a position"),
+                     N_("A game in GobbleStones' notation, as the rules page writes it")),
+    }
     points_label = "mean points"
 
     def ends_turn(self, text: str | None) -> bool:

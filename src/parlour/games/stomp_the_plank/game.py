@@ -43,7 +43,7 @@ from parlour.core import (
 from parlour.games.stomp_the_plank.deck import COPIES, DECK_SIZE, TREASURES
 from parlour.games.stomp_the_plank.plank import PlankModel
 from parlour.games.stomp_the_plank.position import Position
-from parlour.i18n import Message
+from parlour.i18n import Message, text_of
 
 DRAW = 0
 """Draw the next card: one of the two player actions, whose ids never change."""
@@ -64,15 +64,14 @@ def parse_crates(text: str) -> tuple[int, ...]:
     """The crates of spots 1..k from text like ``"0,1,2,3,5"`` (P2)."""
     parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
     if not parts or not all(p.isascii() and p.isdigit() for p in parts):
-        raise ValueError(
-            f"write crates as whole numbers joined by commas, like 0,1,2,3,5; got {text!r}"
-        )
+        raise ValueError(Message(
+            "write crates as whole numbers joined by commas, like 0,1,2,3,5; got {text}",
+            text=repr(text)))
     crates = tuple(int(p) for p in parts)
     if len(crates) > MAX_SPOTS - 1:
-        raise ValueError(
-            f"at most {MAX_SPOTS - 1} crate spots: with {len(TREASURES)} treasures a longer "
-            "pontoon could never be filled"
-        )
+        raise ValueError(Message(
+            "at most {spots} crate spots: with {treasures} treasures a longer pontoon could "
+            "never be filled", spots=MAX_SPOTS - 1, treasures=len(TREASURES)))
     return crates
 
 
@@ -80,12 +79,12 @@ def _crates_check(value: str) -> str | None:
     try:
         parse_crates(value)
     except ValueError as exc:
-        return str(exc)
+        return text_of(exc)
     return None
 
 
 def _at_least(low: int) -> Callable[[int], str | None]:
-    return lambda v: None if v >= low else f"must be at least {low}"
+    return lambda v: None if v >= low else Message("must be at least {low}", low=low)
 
 
 @register_game
@@ -103,7 +102,7 @@ class StompThePlankGame(Game):
     )
     parameters = {
         "players": Param(2, int, "number of players, 2-4; seat 0 starts (P8)",
-                         check=lambda v: None if 2 <= v <= 4 else "2 to 4 players (P8)"),
+                         check=lambda v: None if 2 <= v <= 4 else Message("2 to 4 players (P8)")),
         "crates": Param(",".join(map(str, DEFAULT_CRATES)), str,
                         "crates given for a stop on spots 1, 2, ...; a card on the spot after "
                         "the last wins (P2)", check=_crates_check),
@@ -150,7 +149,7 @@ class StompThePlankGame(Game):
                 self._params["players"] = len(start.planks)
                 self._check_position(text, start)
             except NotationError as exc:
-                raise InvalidParameterError(self.name, f"parameter 'position': {exc}") from None
+                raise InvalidParameterError.about(self.name, "position", text_of(exc)) from None
             self._start = start
 
     def get_type(self) -> GameType:

@@ -14,6 +14,22 @@ class StompThePlankPresentation(Presentation):
         "type `draw` (or d) to turn over a card, `stop` (or s) to end your turn and load the "
         "others' planks"
     )
+    parameters = {
+        "players": (N_("Players"), N_("2 to 4 players")),
+        "crates": (N_("Crates for each spot"),
+                   N_("Crates given for stopping on spots 1, 2, and so on, joined by commas; a "
+                      "card on the spot after the last wins")),
+        "tip_at": (N_("Weight that tips a plank"),
+                   N_("A plank tips when its crates and the elephant's steps weigh this much")),
+        "step_weight": (N_("Weight of a step"),
+                        N_("How many crates one step of the elephant weighs")),
+        "supply": (N_("Crates in the supply"), N_("None are given once it is empty")),
+        "max_turns": (N_("Most turns"),
+                      N_("The game ends with no loser after this many turns")),
+        "position": (N_("Start from a position"),
+                     N_("A game in Stomp the Plank's notation, as the rules page writes it; it "
+                        "sets the number of players")),
+    }
 
     def ends_turn(self, text: str | None) -> bool:
         return text == "stop"

@@ -65,7 +65,7 @@ from parlour.games.stomple.position import (
     parse_position,
 )
 from parlour.games.stomple.views import NUM_GLOBAL_PLANES, PLANES_PER_SEAT, render_text, tensor
-from parlour.i18n import Message, Seat
+from parlour.i18n import Message, Seat, text_of
 
 _cplayout = compiled_module("parlour.games.stomple._cplayout")
 
@@ -81,11 +81,13 @@ SOLID_POINTS = 1
 
 
 def _players_check(value: int) -> str | None:
-    return None if 2 <= value <= MAX_PLAYERS else f"Stomple is for 2 to {MAX_PLAYERS} players (S2)"
+    if 2 <= value <= MAX_PLAYERS:
+        return None
+    return Message("Stomple is for 2 to {most} players (S2)", most=MAX_PLAYERS)
 
 
 def _target_check(value: int | None) -> str | None:
-    return None if value is None or value >= 1 else "the target is at least 1 point (S11)"
+    return None if value is None or value >= 1 else Message("the target is at least 1 point (S11)")
 
 
 class _NoStomperLeft(Exception):
@@ -128,11 +130,13 @@ class StompleGame(Game):
             try:
                 snap = parse_position(p["position"])
             except NotationError as exc:
-                raise InvalidParameterError(self.name, f"parameter 'position': {exc}") from None
+                raise InvalidParameterError.about(self.name, "position", text_of(exc)) from None
             given = self.non_default_parameters()
             if "players" in given and given["players"] != len(snap.status):
                 raise InvalidParameterError(
-                    self.name, f"the position has {len(snap.status)} players, not {p['players']}"
+                    self.name, Message("the position has {n} players, not {players}",
+                                       n=len(snap.status), players=p["players"]),
+                    parameter="players",
                 )
             p["players"] = len(snap.status)
             self._start = snap
@@ -142,7 +146,7 @@ class StompleGame(Game):
             try:
                 self.state_from_position(p["position"])
             except NotationError as exc:
-                raise InvalidParameterError(self.name, f"parameter 'position': {exc}") from None
+                raise InvalidParameterError.about(self.name, "position", text_of(exc)) from None
 
     def max_rounds(self) -> int:
         """An upper bound on the rounds of a game: each round gives its winner 3 points or more."""

@@ -15,6 +15,16 @@ class StomplePresentation(Presentation):
         "type the hole of the marble to stomp; a string is several holes in order (d4 e5 f6)"
     )
     points_label = "mean game points"
+    parameters = {
+        "players": (N_("Players"), N_("2 to 6 players")),
+        "target": (N_("Target points"),
+                   N_("Points that end the game; as usual 40, 20, 15, 10 and 10 for 2 to 6 "
+                      "players")),
+        "rounds": (N_("Rounds"), N_("0: play rounds until someone reaches the target; 1: one "
+                                    "round")),
+        "position": (N_("Start from a position"),
+                     N_("A tray in Stomple's notation, as the rules page writes it")),
+    }
 
     def seat_colour(self, state: State[Any], player: int) -> str | None:
         """The stomper colour the seat drew this round, once drawn."""

@@ -42,9 +42,9 @@ from parlour.server.accounts.passwords import (
 from parlour.server.accounts.sessions import digest, new_id
 from parlour.server.accounts.throttle import Throttle, keys
 from parlour.server.limits import Limits
+from parlour.server.names import DELETED
 from parlour.server.store import HandRow, SeatRow, Store, TableRow
 
-DELETED = "deleted player"
 """How the seats of a deleted account are named in the games it played."""
 SLIDE_EVERY = 86400.0
 """A session's end moves on when it is used, at most this often (one write a day)."""
@@ -77,6 +77,8 @@ class Account:
     email: str | None = None
     email_confirmed: bool = False
     notify_email: bool = False
+    language: str | None = None
+    """The language the player last read parlour in (their e-mails' language)."""
 
     def public(self) -> dict[str, Any]:
         return {"username": self.username, "bot": self.bot, "created_at": self.created_at,
@@ -87,7 +89,7 @@ class Account:
 def account_from_row(row: AccountRow) -> Account:
     assert row.username is not None
     return Account(row.id, row.username, bool(row.bot), row.created_at, row.email,
-                   bool(row.email_confirmed), bool(row.notify_email))
+                   bool(row.email_confirmed), bool(row.notify_email), row.language)
 
 
 class Accounts:
@@ -103,6 +105,17 @@ class Accounts:
         self.hasher.close()
 
     # -- signing up and in ---------------------------------------------------------------------
+    async def remember_language(self, account: Account, language: str) -> None:
+        """Store the language ``account`` now reads parlour in (written only when it changed:
+        its e-mails are written in it)."""
+        if account.language != language:
+            await self.store.run(self._set_language, account.id, language)
+
+    def _set_language(self, account_id: int, language: str) -> None:
+        with self.store.engine.begin() as connection:
+            connection.execute(update(AccountRow).where(AccountRow.id == account_id)
+                               .values(language=language))
+
     async def sign_up(self, username: str, password: str) -> tuple[Account, str]:
         """A new account and its first session id; :class:`Taken` or :class:`PolicyError`."""
         check_username(username)

@@ -34,7 +34,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from parlour.i18n import Message
+from parlour.i18n import SOURCE_LANGUAGE, Message, current, gettext, translate, using
 from parlour.server.accounts.models import AccountRow, MailRow, SettingRow
 from parlour.server.accounts.sessions import digest
 from parlour.server.limits import Limits
@@ -120,21 +120,22 @@ class Mailer:
                 "this server sends no e-mail (its operator has set no --smtp)"), 409)
         token = await self.store.run(self._set, account_id, email, notify)
         if token is None:
-            return "Saved." if email else "Saved: no e-mail will be sent."
-        message = EmailMessage(policy=POLICY)
+            return Message("Saved.") if email else Message("Saved: no e-mail will be sent.")
+        message = EmailMessage(policy=POLICY)  # in the language of the page that asked
         message["To"] = email
-        message["Subject"] = "parlour: confirm your e-mail address"
-        message.set_content(
-            f"Hello {username},\n\nopen this link to have parlour e-mail you when a "
-            f"correspondence game waits for you:\n\n{self.public_url}/confirm-email/{token}\n\n"
-            "If you did not ask for this, ignore this message: nothing will be sent.\n")
+        message["Subject"] = gettext("parlour: confirm your e-mail address")
+        message.set_content(gettext(
+            "Hello {name},\n\nopen this link to have parlour e-mail you when a correspondence "
+            "game waits for you:\n\n{link}\n\nIf you did not ask for this, ignore this "
+            "message: nothing will be sent.\n").format(
+            name=username, link=f"{self.public_url}/confirm-email/{token}"))
         try:
             await asyncio.to_thread(self._send, message)
         except (OSError, smtplib.SMTPException):
             log.exception("sending a confirmation e-mail failed")
             raise MailError(Message("the confirmation e-mail could not be sent: try again later"),
                             503) from None
-        return "Saved. Open the link we sent to the address to confirm it."
+        return Message("Saved. Open the link we sent to the address to confirm it.")
 
     def _set(self, account_id: int, email: str | None, notify: bool) -> str | None:
         with Session(self.store.engine) as session, session.begin():
@@ -206,17 +207,22 @@ class Mailer:
         if table.version != version or table.to_act() != seat or table.online(seat):
             return
         try:
-            address = await self.store.run(self._claim, table.id, version, account)
-            if address is None:
+            claimed = await self.store.run(self._claim, table.id, version, account)
+            if claimed is None:
                 return
-            await asyncio.to_thread(self._send, self._turn_mail(table, seat, account, address))
+            address, language = claimed
+            with using(language or SOURCE_LANGUAGE):
+                mail = self._turn_mail(table, seat, account, address)
+            await asyncio.to_thread(self._send, mail)
             self.sent += 1
             log.info("table %s: turn e-mail sent for seat %d", table.id, seat)
         except Exception:
             log.exception("table %s: the turn e-mail failed", table.id)
 
-    def _claim(self, table_id: str, version: int, account_id: int) -> str | None:
-        """The address to write to, if this process is the one to send this mail."""
+    def _claim(self, table_id: str, version: int,
+               account_id: int) -> tuple[str, str | None] | None:
+        """The address to write to and the player's language, if this process is the one to
+        send this mail."""
         now = time.time()
         with Session(self.store.engine) as session:
             row = session.get(AccountRow, account_id)
@@ -226,27 +232,31 @@ class Mailer:
                 MailRow.account_id == account_id, MailRow.sent_at > now - 86400)) or 0
             if today >= self.limits.mails_per_day:
                 return None
-            address = row.email
+            address, language = row.email, row.language
         try:
             with Session(self.store.engine) as session, session.begin():
                 session.add(MailRow(table_id=table_id, version=version, account_id=account_id,
                                     sent_at=now))
         except IntegrityError:
             return None  # another process sends it
-        return address
+        return address, language
 
     def _turn_mail(self, table: Table, seat: int, account: int, address: str) -> EmailMessage:
+        """The "your turn" mail, in the current language (the player's: :meth:`_later`)."""
         hand = next((h for h in table.hands if seat in h.seats and h.account == account), None)
         link = f"{self.public_url}/play/{hand.token}" if hand else f"{self.public_url}/account"
-        others = ", ".join(table.seat_name(s.seat) for s in table.seats if s.seat != seat)
+        others = ", ".join(translate(table.seat_name(s.seat)) for s in table.seats
+                           if s.seat != seat)
         leave = f"{self.public_url}/unsubscribe/{self.unsubscribe_token(account)}"
+        words = {"game": gettext(table.title), "others": others, "link": link, "leave": leave}
         message = EmailMessage(policy=POLICY)
         message["To"] = address
-        message["Subject"] = f"parlour: your turn in {table.title} with {others}"
+        message["Subject"] = gettext("parlour: your turn in {game} with {others}").format(**words)
         message["List-Unsubscribe"] = f"<{leave}>"
-        message.set_content(
-            f"It is your turn in {table.title} with {others}.\n\nPlay your move: {link}\n\n"
-            f"No more of these e-mails: {leave}\n")
+        message.set_content(gettext(
+            "It is your turn in {game} with {others}.\n\nPlay your move: {link}\n\n"
+            "No more of these e-mails: {leave}\n").format(**words))
+        message["Content-Language"] = current()  # (after the content: it replaces Content-*)
         return message
 
     def _send(self, message: EmailMessage) -> None:

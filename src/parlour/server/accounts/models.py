@@ -47,6 +47,9 @@ class AccountRow(Base):
     """Send an e-mail when a correspondence game waits for this player (confirmed address)."""
     mail_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     """The hash of the token in the confirmation and unsubscribe links."""
+    language: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The language the player last read parlour in (the header's choice or the browser's):
+    the language of the e-mails sent to them. ``None`` until their first page as signed in."""
 
 
 class SessionRow(Base):

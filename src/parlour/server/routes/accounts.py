@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour import i18n
 from parlour.i18n import Message, text_of
 from parlour.server.accounts.accounts import Account, SignInRefused, Taken, TooManyAttempts
 from parlour.server.accounts.passkeys import PasskeyError, Passkeys
@@ -188,8 +189,11 @@ async def join_games(request: Request, account: SignedIn) -> dict[str, Any]:
 
 
 @router.get("/api/whoami")
-async def whoami(account: MaybeAccount) -> dict[str, Any]:
-    """The signed-in account, or ``null`` for a guest (for pages: never 401)."""
+async def whoami(request: Request, account: MaybeAccount) -> dict[str, Any]:
+    """The signed-in account, or ``null`` for a guest (for pages: never 401). Every page asks
+    it, so this is where the account's language is kept (the language its e-mails are in)."""
+    if account is not None:
+        await accounts_of(request).remember_language(account, i18n.current())
     return {"account": None if account is None else account.public()}
 
 

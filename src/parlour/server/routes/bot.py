@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
+from parlour.i18n import text_of
 from parlour.server.auth import bot_caller
 from parlour.server.botapi import BotAPI, BotError
 from parlour.server.deps import client_of, hub_of, json_body
@@ -71,7 +72,7 @@ async def events(request: Request) -> StreamingResponse:
     try:
         return _stream(await bots_of(request).events(account))
     except BotError as exc:
-        raise HTTPException(exc.status, str(exc)) from None
+        raise HTTPException(exc.status, text_of(exc)) from None
 
 
 @router.get("/api/bot/game/{table_id}/stream")
@@ -80,7 +81,7 @@ async def game(request: Request, table_id: str) -> StreamingResponse:
     try:
         return _stream(await bots_of(request).game(account, table_id, client_of(request)))
     except BotError as exc:
-        raise HTTPException(exc.status, str(exc)) from None
+        raise HTTPException(exc.status, text_of(exc)) from None
 
 
 @router.post("/api/bot/game/{table_id}/move")
@@ -92,7 +93,7 @@ async def move(request: Request, table_id: str) -> JSONResponse:
     try:
         table, hand = await bots_of(request).seat_of(account, table_id)
     except BotError as exc:
-        raise HTTPException(exc.status, str(exc)) from None
+        raise HTTPException(exc.status, text_of(exc)) from None
     submission = Submission(hand.seats, [body.step()], f"{hand.hand}:bot:{secrets.token_hex(8)}",
                             None, body.at, partial=True)
     reply = await hub_of(request).mover.submit(table, submission)
@@ -108,7 +109,7 @@ async def resign(request: Request, table_id: str) -> JSONResponse:
     try:
         table, hand = await bots_of(request).seat_of(account, table_id)
     except BotError as exc:
-        raise HTTPException(exc.status, str(exc)) from None
+        raise HTTPException(exc.status, text_of(exc)) from None
     reply: dict[str, Any] = await hub_of(request).finisher.resign(table, hand.seats[0])
     return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
 

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.i18n import text_of
 from parlour.server.accounts.accounts import Account
 from parlour.server.auth import caller
 from parlour.server.challenges import ChallengeError, Challenges
@@ -43,7 +44,7 @@ async def _who(request: Request) -> Account:
 
 def _refused(exc: ChallengeError) -> HTTPException:
     headers = {"Retry-After": "60"} if exc.status == 429 else None
-    return HTTPException(exc.status, str(exc), headers=headers)
+    return HTTPException(exc.status, text_of(exc), headers=headers)
 
 
 @router.post("/api/challenges", status_code=201)

@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from parlour.agents import agent_names, agents_for, plays_configuration
 from parlour.analysis.puzzles import GAMES as PUZZLE_GAMES
 from parlour.core import ParlourError, game_class, list_games, load_game
+from parlour.core.presentation import parameter_words
+from parlour.games.wording import refusal_text
 from parlour.i18n import Message, text_of
 from parlour.server.ai import is_web_agent
 from parlour.server.clocks import ClockConfig
@@ -89,7 +91,8 @@ def listing(data: TableData) -> dict[str, Any]:
 
 
 def game_catalogue() -> list[dict[str, Any]]:
-    """What the lobby offers: every game, its parameters and seat range, and the AIs."""
+    """What the lobby offers: every game, its parameters (with the game's label and help for
+    each, in the reader's language; ``doc`` is the engine's text) and seat range, and the AIs."""
     games = []
     for name in list_games():
         cls = game_class(name)
@@ -97,6 +100,8 @@ def game_catalogue() -> list[dict[str, Any]]:
         params = [
             {
                 "name": key,
+                "label": parameter_words(name, key)[0],
+                "help": parameter_words(name, key)[1],
                 "default": spec.default,
                 "kind": spec.kind.__name__,
                 "doc": spec.doc,
@@ -134,7 +139,7 @@ async def check(request: Request, game: str) -> dict[str, Any]:
     try:
         configured = load_game(game, **clean_params(body.params))
     except ParlourError as exc:
-        return {"ok": False, "error": text_of(exc)}
+        return {"ok": False, "error": refusal_text(exc)}
     return {"ok": True, "num_players": configured.num_players(), "game": str(configured)}
 
 

@@ -8,9 +8,10 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from parlour.i18n import Message, text_of
+from parlour.i18n import N_, Message, gettext, text_of
 from parlour.server.accounts.mail import Mailer, MailError
 from parlour.server.deps import SignedIn, json_body
+from parlour.server.templating import page
 
 router = APIRouter()
 
@@ -27,11 +28,8 @@ def mailer_of(request: Request) -> Mailer:
 
 
 def _page(title: str, text: str) -> HTMLResponse:
-    return HTMLResponse(
-        "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width, "
-        "initial-scale=1'><link rel=stylesheet href=/static/parlour.css>"
-        f"<title>parlour: {title}</title><main class=rules-page><h1>{title}</h1><p>{text}</p>"
-        "<p><a href=/>Back to the lobby</a> · <a href=/account>Your account</a></p></main>")
+    """A short page that says what a mail's link did, in the reader's language."""
+    return page("notice.html", title=gettext(title), text=gettext(text))
 
 
 @router.post("/api/me/email")
@@ -49,10 +47,10 @@ async def set_email(request: Request, account: SignedIn) -> dict[str, Any]:
 async def confirm(request: Request, token: str) -> HTMLResponse:
     mailer = mailer_of(request)
     if not await mailer.store.run(mailer.confirm, token):
-        return _page("Link expired", "This confirmation link has been used or replaced.")
-    return _page("Address confirmed",
-                 "parlour will e-mail you when a correspondence game waits for you (if you "
-                 "asked for it on your account page).")
+        return _page(N_("Link expired"), N_("This confirmation link has been used or replaced."))
+    return _page(N_("Address confirmed"),
+                 N_("parlour will e-mail you when a correspondence game waits for you (if you "
+                    "asked for it on your account page)."))
 
 
 @router.get("/unsubscribe/{token}", include_in_schema=False)
@@ -60,5 +58,5 @@ async def unsubscribe(request: Request, token: str) -> HTMLResponse:
     mailer = mailer_of(request)
     if not await mailer.store.run(mailer.unsubscribe, token):
         raise HTTPException(404, Message("this unsubscribe link is not one of ours"))
-    return _page("Unsubscribed", "No more turn e-mails. You can turn them on again on your "
-                                 "account page.")
+    return _page(N_("Unsubscribed"), N_("No more turn e-mails. You can turn them on again on "
+                                        "your account page."))

@@ -40,8 +40,8 @@ async def controls() -> dict[str, Any]:
 async def join(request: Request, account: MaybeAccount) -> dict[str, Any]:
     body = await json_body(request, JoinQueue)
     if account is not None and account.bot:
-        raise HTTPException(403, "a bot plays through the Bot API: challenge it, or let it "
-                                 "challenge others (docs/bots.md)")
+        raise HTTPException(403, Message("a bot plays through the Bot API: challenge it, or let "
+                                         "it challenge others (docs/bots.md)"))
     try:
         return await matchmaker_of(request).join(
             body.game, body.clock, body.rated, player_of(account),

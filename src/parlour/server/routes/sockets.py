@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from parlour.core import RulesVersionError
-from parlour.i18n import text_of
+from parlour.i18n import Message, localise, text_of
 from parlour.server.deps import hub_of, submission_of
 from parlour.server.hub import Hub
 from parlour.server.limits import client_key
@@ -79,7 +79,7 @@ async def _chat(session: Session, message: ChatMessage) -> None:
 
 async def _act(session: Session, message: ActMessage) -> None:
     if session.hand is None:
-        session.conn.send(error("spectator", "a spectator's link cannot make moves",
+        session.conn.send(error("spectator", Message("a spectator's link cannot make moves"),
                                 client_id=message.client_id))
         return
     await session.hub.mover.submit(session.table, submission_of(session.hand, message),
@@ -89,7 +89,7 @@ async def _act(session: Session, message: ActMessage) -> None:
 def _seat_or_refusal(session: Session) -> int | None:
     seat = session.seat()
     if seat is None:
-        session.conn.send(error("spectator", "a spectator's link holds no seat"))
+        session.conn.send(error("spectator", Message("a spectator's link holds no seat")))
     return seat
 
 
@@ -106,7 +106,7 @@ async def _reclaim(session: Session, message: ReclaimMessage) -> None:
         if held in session.table.taken_over:
             session.conn.send(await session.hub.finisher.reclaim(session.table, held))
             return
-    session.conn.send(error("not_taken", "your seat is yours already"))
+    session.conn.send(error("not_taken", Message("your seat is yours already")))
 
 
 async def _undo(session: Session, message: UndoMessage) -> None:
@@ -136,7 +136,7 @@ async def ws_play(websocket: WebSocket, token: str) -> None:
         await _refuse(websocket, "rules_version", text_of(exc), 4409)
         return
     if found is None:
-        await websocket.send_json(error("unknown_seat", "no seat has this link"))
+        await websocket.send_json(localise(error("unknown_seat", Message("no seat has this link"))))
         await websocket.close(code=4404)
         return
     await hub_of(websocket).seats.arrive(*found)  # an invited player connecting is here
@@ -152,23 +152,24 @@ async def ws_watch(websocket: WebSocket, table_id: str) -> None:
         await _refuse(websocket, "rules_version", text_of(exc), 4409)
         return
     if table is None:
-        await websocket.send_json(error("unknown_table", f"no table {table_id!r}"))
+        await websocket.send_json(localise(error(
+            "unknown_table", Message("no table {table}", table=repr(table_id)))))
         await websocket.close(code=4404)
         return
     await _serve(websocket, table, None)
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
-    await websocket.send_json(error(code, message))
+    await websocket.send_json(localise(error(code, message)))
     await websocket.close(code=close)
 
 
 async def _serve(websocket: WebSocket, table: Table, hand: HandData | None) -> None:
     hub = hub_of(websocket)
     if not hub.presence.can_join(table, hand):
-        await websocket.send_json(
-            error("table_full", "this table has as many spectators as it can take")
-        )
+        await websocket.send_json(localise(
+            error("table_full", Message("this table has as many spectators as it can take"))
+        ))
         await websocket.close(code=4429)
         return
     conn = Connection(hand, hub.limits, client_key(websocket.client.host
@@ -206,7 +207,7 @@ async def _receive(websocket: WebSocket, session: Session) -> None:
         if not conn.rate.allow("messages"):
             conn.refused += 1
             ref = getattr(message, "client_id", None)
-            conn.send(error("rate_limited", "too many messages: slow down", client_id=ref))
+            conn.send(error("rate_limited", Message("too many messages: slow down"), client_id=ref))
             if conn.refused > 4 * limits.messages_burst:
                 return  # a client that ignores the warnings is let go
             continue

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.i18n import Message, text_of
 from parlour.server.auth import caller, tokens_of
 from parlour.server.bots import BotError, make_bot
 from parlour.server.deps import SignedIn, accounts_of, json_body
@@ -33,7 +34,7 @@ async def become_bot(request: Request, account: SignedIn) -> dict[str, Any]:
     try:
         bot = await store.run(make_bot, store, account)
     except BotError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, text_of(exc)) from None
     return {"account": bot.public()}
 
 
@@ -45,7 +46,7 @@ async def new_token(request: Request, account: SignedIn) -> dict[str, Any]:
     try:
         public, secret = await tokens.store.run(tokens.create, account, body.name, body.scopes)
     except TokenError as exc:
-        raise HTTPException(exc.status, str(exc)) from None
+        raise HTTPException(exc.status, text_of(exc)) from None
     return {**public, "token": secret}
 
 
@@ -60,7 +61,7 @@ async def list_tokens(request: Request, account: SignedIn) -> dict[str, Any]:
 async def revoke_token(request: Request, account: SignedIn, token_id: str) -> dict[str, Any]:
     tokens = tokens_of(request)
     if not await tokens.store.run(tokens.revoke, account, token_id):
-        raise HTTPException(404, "no such token")
+        raise HTTPException(404, Message("no such token"))
     return {"revoked": True}
 
 

@@ -8,12 +8,13 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.i18n import Message, text_of
+from parlour.server import templating
 from parlour.server.auth import caller
 from parlour.server.deps import MaybeAccount, SignedIn, json_body
-from parlour.server.routes.pages import STATIC
 from parlour.server.tournaments.service import (
     DEFAULT_GRACE,
     NAME_LENGTH,
@@ -48,12 +49,12 @@ def tournaments_of(request: Request) -> Tournaments:
 
 
 def _refused(exc: TournamentError) -> HTTPException:
-    return HTTPException(exc.status, str(exc))
+    return HTTPException(exc.status, text_of(exc))
 
 
 def _id(tournament_id: str) -> str:
     if len(tournament_id) > ID_LENGTH:
-        raise HTTPException(404, "no such tournament")
+        raise HTTPException(404, Message("no such tournament"))
     return tournament_id
 
 
@@ -84,7 +85,7 @@ async def read(request: Request, tournament_id: str, account: MaybeAccount) -> d
     found = await tournaments_of(request).read(_id(tournament_id),
                                                None if account is None else account.id)
     if found is None:
-        raise HTTPException(404, "no such tournament")
+        raise HTTPException(404, Message("no such tournament"))
     return found
 
 
@@ -121,5 +122,5 @@ async def start(request: Request, tournament_id: str, account: SignedIn) -> dict
 
 
 @router.get("/tournaments/{tournament_id}", include_in_schema=False)
-async def page(tournament_id: str) -> FileResponse:
-    return FileResponse(STATIC / "tournament.html")
+async def page(tournament_id: str) -> HTMLResponse:
+    return templating.page("tournament.html")

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 
 from parlour.server.accounts.models import AccountRow
 from parlour.server.hub import Hub
+from parlour.server.names import DELETED
 from parlour.server.store import ActionRow, TableRow
 from parlour.server.tournaments.models import PairingRow, RoundRow, TournamentRow
 from parlour.server.tournaments.pairing import Pairing, Round, round_robin, swiss
@@ -121,7 +122,7 @@ class Runner:
             bots = {a for a, _name, bot in accounts if bot}
             return [{"game": row.game, "params": row.params, "clock": row.clock,
                      "rated": row.rated, "table": p.table_id,
-                     "players": [(a, names.get(a) or "deleted player") for a in p.players],
+                     "players": [(a, names.get(a) or DELETED) for a in p.players],
                      "bots": bots & set(p.players)}
                     for p in pairings]
 

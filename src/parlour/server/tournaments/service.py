@@ -10,6 +10,7 @@ very transaction that ends the game (whichever process ends it, exactly once).
 from __future__ import annotations
 
 import math
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -21,10 +22,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from parlour.core import ParlourError, load_game
+from parlour.games.wording import refusal_text
+from parlour.i18n import Message, message_n
 from parlour.server.accounts.models import AccountRow, RatingChangeRow
 from parlour.server.accounts.ratings import places, pool_of
-from parlour.server.clocks import ClockConfig
-from parlour.server.names import clean_name
+from parlour.server.clocks import ClockConfig, clock_label
+from parlour.server.names import DELETED, clean_name
 from parlour.server.store import GameEnd, HandRow, Store
 from parlour.server.tournaments.models import EntrantRow, PairingRow, RoundRow, TournamentRow
 from parlour.server.tournaments.pairing import Game, Pairing, Round
@@ -109,31 +112,35 @@ class Tournaments:
 
     def _check(self, spec: Spec) -> dict[str, Any]:
         if spec.format not in FORMATS:
-            raise TournamentError(f"format: choose {' or '.join(FORMATS)}")
+            raise TournamentError(Message("format: choose {formats}",
+                                          formats=" or ".join(FORMATS)))
         try:
             game = load_game(spec.game, **spec.params)
             clock = ClockConfig.parse(spec.clock)
         except (ParlourError, ValueError) as exc:
-            raise TournamentError(str(exc)) from None
+            raise TournamentError(refusal_text(exc)) from None
         if any(k in spec.params for k in HIDDEN_PARAMS):
-            raise TournamentError("a tournament starts every game from the game's own start, "
-                                  "not a set-up position")
+            raise TournamentError(Message("a tournament starts every game from the game's own "
+                                          "start, not a set-up position"))
         if spec.rated and clock is None:
-            raise TournamentError("a rated tournament needs a clock: choose a time control")
+            raise TournamentError(Message(
+                "a rated tournament needs a clock: choose a time control"))
         k = game.num_players()
         cap = MAX_ROUND_ROBIN_PLAYERS if spec.format != SWISS else MAX_PLAYERS
         max_players = cap if spec.max_players is None else spec.max_players
         if not k <= max_players <= cap:
             raise TournamentError(
-                f"max_players: {k} to {cap} for a {spec.format.replace('-', ' ')}")
+                Message("max_players: {k} to {cap} for a Swiss", k=k, cap=cap)
+                if spec.format == SWISS else
+                Message("max_players: {k} to {cap} for a round robin", k=k, cap=cap))
         if spec.rounds is not None and not 1 <= spec.rounds <= MAX_ROUNDS:
-            raise TournamentError(f"rounds: 1 to {MAX_ROUNDS}")
+            raise TournamentError(Message("rounds: 1 to {n}", n=MAX_ROUNDS))
         if not GRACE_SECONDS[0] <= spec.grace <= GRACE_SECONDS[1]:
-            raise TournamentError(
-                f"grace: {GRACE_SECONDS[0]:g} to {GRACE_SECONDS[1]:g} seconds")
+            raise TournamentError(Message("grace: {least:g} to {most:g} seconds",
+                                          least=GRACE_SECONDS[0], most=GRACE_SECONDS[1]))
         now = time.time()
         if spec.starts_at is not None and not now - 60 <= spec.starts_at <= now + MAX_AHEAD:
-            raise TournamentError("starts_at: a time from now to 30 days ahead")
+            raise TournamentError(Message("starts_at: a time from now to 30 days ahead"))
         kind = game.get_type()
         format_name = "round robin" if spec.format != SWISS else "Swiss"
         name = clean_name(spec.name[:NAME_LENGTH * 4] if spec.name else None)
@@ -151,8 +158,8 @@ class Tournaments:
                 TournamentRow.created_by == creator,
                 TournamentRow.status.in_((OPEN, RUNNING)))) or 0
             if mine >= MAX_OPEN_PER_CREATOR:
-                raise TournamentError(
-                    f"you have {mine} tournaments open or running: let one finish first", 429)
+                raise TournamentError(Message(
+                    "you have {n} tournaments open or running: let one finish first", n=mine), 429)
             tid = secrets.token_urlsafe(9)
             session.add(TournamentRow(
                 id=tid, name=c["name"], game=c["game"], params=c["params"],
@@ -172,15 +179,17 @@ class Tournaments:
         with Session(self.store.engine) as session, session.begin():
             row = session.get(TournamentRow, tid, with_for_update=True)
             if row is None:
-                raise TournamentError(f"no tournament {tid!r}", 404)
+                raise TournamentError(Message("no tournament {id}", id=repr(tid)), 404)
             if session.get(EntrantRow, (tid, account_id)) is not None:
                 return {"joined": True, "players": self._count(session, tid)}
             if row.status != OPEN:
-                raise TournamentError("this tournament has started: joining is closed", 409)
+                raise TournamentError(Message(
+                    "this tournament has started: joining is closed"), 409)
             count = self._count(session, tid)
             if count >= row.max_players:
-                raise TournamentError(f"this tournament is full ({row.max_players} players)",
-                                      409)
+                raise TournamentError(message_n(
+                    "this tournament is full: {n} player", "this tournament is full: {n} players",
+                    row.max_players), 409)
             session.add(EntrantRow(tournament_id=tid, account_id=account_id,
                                    joined_at=time.time()))
         return {"joined": True, "players": count + 1}
@@ -192,9 +201,10 @@ class Tournaments:
         with Session(self.store.engine) as session, session.begin():
             row = session.get(TournamentRow, tid, with_for_update=True)
             if row is None:
-                raise TournamentError(f"no tournament {tid!r}", 404)
+                raise TournamentError(Message("no tournament {id}", id=repr(tid)), 404)
             if row.status != OPEN:
-                raise TournamentError("this tournament has started: its players play on", 409)
+                raise TournamentError(Message(
+                    "this tournament has started: its players play on"), 409)
             entrant = session.get(EntrantRow, (tid, account_id))
             if entrant is not None:
                 session.delete(entrant)
@@ -213,23 +223,23 @@ class Tournaments:
         with Session(self.store.engine) as session, session.begin():
             row = session.get(TournamentRow, tid, with_for_update=True)
             if row is None:
-                raise TournamentError(f"no tournament {tid!r}", 404)
+                raise TournamentError(Message("no tournament {id}", id=repr(tid)), 404)
             if by is not None and by != row.created_by:
-                raise TournamentError("only the tournament's creator starts it", 403)
+                raise TournamentError(Message("only the tournament's creator starts it"), 403)
             if row.status != OPEN:
                 if by is None:
                     return False
-                raise TournamentError("this tournament has started already", 409)
+                raise TournamentError(Message("this tournament has started already"), 409)
             entrants = list(session.scalars(select(EntrantRow).where(
                 EntrantRow.tournament_id == tid)))
             least = max(2, row.players_per_table)
             if len(entrants) < least:
                 if by is not None:
-                    raise TournamentError(
-                        f"a tournament needs at least {least} players to start; it has "
-                        f"{len(entrants)}", 409)
+                    raise TournamentError(Message(
+                        "a tournament needs at least {least} players to start; it has {n}",
+                        least=least, n=len(entrants)), 409)
                 row.status, row.finished_at = FINISHED, time.time()
-                row.cancelled = f"fewer than {least} players had joined at the start"
+                row.cancelled = CANCELLED.format(least=least)
                 return False
             pool = pool_of(row.game, row.players_per_table)
             rated = [(self.rating_of(e.account_id, pool)[0], e.joined_at, e) for e in entrants]
@@ -274,7 +284,7 @@ class Tournaments:
             byes = {r.round: r.byes for r in session.scalars(select(RoundRow).where(
                 RoundRow.tournament_id == tid))}
             ids = {e.account_id for e in entrants} | {row.created_by}
-            names = {a.id: (a.username or "deleted player", a.bot) for a in session.scalars(
+            names = {a.id: (a.username or DELETED, a.bot) for a in session.scalars(
                 select(AccountRow).where(AccountRow.id.in_(ids)))}
             out = summary(row, len(entrants), names)
             out.update(self._results(row, entrants, pairings, byes, names))
@@ -287,7 +297,7 @@ class Tournaments:
 
     @staticmethod
     def _entrant(e: EntrantRow, names: dict[int, tuple[str, bool]]) -> dict[str, Any]:
-        name, bot = names.get(e.account_id, ("deleted player", False))
+        name, bot = names.get(e.account_id, (DELETED, False))
         return {"player": name, "bot": bot, "seed": None if e.seed is None else e.seed + 1,
                 "rating": None if e.rating is None else round(e.rating)}
 
@@ -296,7 +306,7 @@ class Tournaments:
                  byes: dict[int, list[int]], names: dict[int, tuple[str, bool]]
                  ) -> dict[str, Any]:
         def name(a: int) -> str:
-            return names.get(a, ("deleted player", False))[0]
+            return names.get(a, (DELETED, False))[0]
 
         rounds = played_rounds(pairings, byes)
         seeded = [e.account_id for e in entrants]
@@ -344,7 +354,7 @@ class Tournaments:
             RatingChangeRow.table_id.in_(list(rounds))).order_by(RatingChangeRow.created_at))
         out: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
-            name = names.get(r.account_id, ("deleted player", False))[0]
+            name = names.get(r.account_id, (DELETED, False))[0]
             points = out.setdefault(name, [])
             if not points:
                 points.append({"round": rounds[r.table_id] - 1, "rating": r.before,
@@ -369,11 +379,24 @@ class Tournaments:
                     EntrantRow.tournament_id.in_([r.id for r in rows])).group_by(
                     EntrantRow.tournament_id)).tuples().all())
                 creators = {r.created_by for r in rows}
-                names = {a.id: (a.username or "deleted player", a.bot) for a in
+                names = {a.id: (a.username or DELETED, a.bot) for a in
                          session.scalars(select(AccountRow).where(AccountRow.id.in_(creators)))}
                 out[{OPEN: "upcoming"}.get(status, status)] = [
                     summary(r, counts.get(r.id, 0), names) for r in rows]
             return out
+
+
+CANCELLED = "fewer than {least} players had joined at the start"
+"""Why a tournament was called off, as stored (in English; :func:`cancelled_reason` reads it)."""
+
+
+def cancelled_reason(stored: str | None) -> str | None:
+    """A stored reason for calling a tournament off, as a message in the reader's language."""
+    found = re.fullmatch(r"fewer than (\d+) players had joined at the start", stored or "")
+    if found is None:
+        return stored
+    return message_n("fewer than {n} player had joined at the start",
+                     "fewer than {n} players had joined at the start", int(found.group(1)))
 
 
 def summary(row: TournamentRow, players: int, names: dict[int, tuple[str, bool]]
@@ -383,10 +406,11 @@ def summary(row: TournamentRow, players: int, names: dict[int, tuple[str, bool]]
     return {"id": row.id, "name": row.name, "game": row.game, "game_title": kind.long_name,
             "params": row.params, "players_per_table": row.players_per_table,
             "format": row.format, "rounds": row.rounds or None, "round": row.round,
-            "clock": row.clock, "rated": row.rated, "status": row.status,
+            "clock": row.clock, "clock_label": clock_label(row.clock), "rated": row.rated,
+            "status": row.status,
             "starts_at": row.starts_at, "started_at": row.started_at,
-            "finished_at": row.finished_at, "cancelled": row.cancelled,
-            "created_by": names.get(row.created_by, ("deleted player", False))[0],
+            "finished_at": row.finished_at, "cancelled": cancelled_reason(row.cancelled),
+            "created_by": names.get(row.created_by, (DELETED, False))[0],
             "players": players, "max_players": row.max_players, "grace": row.grace,
             "url": f"/tournaments/{row.id}"}
 

@@ -40,6 +40,18 @@ export async function afterSignIn(account) {
   }
 }
 
+// The name a deleted account's games keep (the server stores it in English, for programs):
+// shown in the reader's words, and linking to no profile.
+export const DELETED = "deleted player";
+
+export function isDeleted(name) {
+  return name === DELETED;
+}
+
+export function playerName(name) {
+  return isDeleted(name) ? t("deleted player") : name;
+}
+
 export function profileUrl(name) {
   return `/players/${encodeURIComponent(name)}`;
 }

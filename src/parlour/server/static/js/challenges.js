@@ -2,26 +2,18 @@
 // challenges that wait for you (the lobby, profiles, the account page). Accepting one starts
 // a table and takes you to your seat; the server checks everything again.
 import { $, api, el } from "./common.js";
-import { send, whoami } from "./account.js";
+import { playerName, send, whoami } from "./account.js";
+import { t } from "./i18n.js";
 
 const POLL_MS = 1500;      // how often a sent challenge is asked about while you wait
 const NOTICE_MS = 5000;    // how often the notice looks for new challenges
 
-function clockWords(clock) {
-  if (!clock) return "no clock";
-  if (clock.per_move) {
-    const s = clock.per_move;
-    return s >= 86400 ? `${Math.round(s / 86400)} day${s >= 172800 ? "s" : ""} a move`
-      : s >= 60 ? `${Math.round(s / 60)} min a move` : `${s} s a move`;
-  }
-  return `${Math.round(clock.initial / 60)} min + ${clock.increment || 0} s a move`;
-}
-
 function describe(c, titles) {
   const who = c.direction === "in" ? c.challenger : c.opponent;
-  const name = `${who.username}${who.bot ? " (bot)" : ""}`;
+  const name = who.bot ? t("{name} (bot)", { name: playerName(who.username) }) : playerName(who.username);
   const game = titles[c.game] || c.game;
-  return { name, game, terms: `${c.rated ? "rated" : "casual"}, ${clockWords(c.clock)}` };
+  const clock = c.clock_label || t("no clock");
+  return { name, game, terms: c.rated ? t("rated, {clock}", { clock }) : t("casual, {clock}", { clock }) };
 }
 
 async function gameTitles() {
@@ -38,16 +30,16 @@ export async function challengeForm(slot, username) {
   const game = el("select", { id: "challenge-game" },
     ...games.map((g) => el("option", { value: g.name, text: g.title })));
   const clock = el("select", { id: "challenge-clock" },
-    el("option", { value: "60", text: "1 minute a move" }),
+    el("option", { value: "60", text: t("1 minute a move") }),
     ...clocks.map((c) => el("option", { value: c.key, text: c.label })));
   const rated = el("input", { type: "checkbox", id: "challenge-rated" });
   const status = el("p", { class: "muted", id: "challenge-status", role: "status" });
   const error = el("p", { class: "error", id: "challenge-error", role: "alert" });
-  const button = el("button", { type: "submit", id: "challenge-send", text: `Challenge ${username}` });
+  const button = el("button", { type: "submit", id: "challenge-send", text: t("Challenge {name}", { name: username }) });
   const form = el("form", { class: "stack", id: "challenge-form" },
-    el("label", { for: "challenge-game", text: "Game" }), game,
-    el("label", { for: "challenge-clock", text: "Time" }), clock,
-    el("div", { class: "option check" }, rated, el("label", { for: "challenge-rated", text: "Rated" })),
+    el("label", { for: "challenge-game", text: t("Game") }), game,
+    el("label", { for: "challenge-clock", text: t("Time") }), clock,
+    el("div", { class: "option check" }, rated, el("label", { for: "challenge-rated", text: t("Rated") })),
     button, status, error);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -60,8 +52,8 @@ export async function challengeForm(slot, username) {
         opponent: username, game: game.value, rated: rated.checked, clock: chosen });
     } catch (err) { error.textContent = err.message; return; }
     button.disabled = true;
-    status.textContent = `Waiting for ${username} to answer your ${titles[sent.game] || sent.game} challenge…`;
-    const cancel = el("button", { type: "button", class: "quiet", id: "challenge-cancel", text: "Cancel",
+    status.textContent = t("Waiting for {name} to answer your {game} challenge…", { name: username, game: titles[sent.game] || sent.game });
+    const cancel = el("button", { type: "button", class: "quiet", id: "challenge-cancel", text: t("Cancel"),
       onclick: async () => { try { await send("POST", `/api/challenges/${sent.id}/decline`, {}); } catch { /* answered */ } } });
     status.after(cancel);
     for (;;) {
@@ -72,14 +64,14 @@ export async function challengeForm(slot, username) {
       cancel.remove();
       button.disabled = false;
       if (now.status === "accepted" && now.url) { window.location.assign(now.url); return; }
-      const why = now.reason ? `: ${now.reason}` : "";
-      status.textContent = {
-        declined: `${username} declined${why}.`, cancelled: "You cancelled the challenge.",
-        lapsed: `${username} did not answer in time.` }[now.status] || `The challenge was ${now.status}${why}.`;
+      const declined = now.reason ? t("{name} declined: {reason}.", { name: username, reason: now.reason })
+        : t("{name} declined.", { name: username });
+      status.textContent = { declined, cancelled: t("You cancelled the challenge."),
+        lapsed: t("{name} did not answer in time.", { name: username }) }[now.status] || t("The challenge is over.");
       return;
     }
   });
-  slot.replaceChildren(el("h2", { id: "challenge-title", text: `Play ${username}` }), form);
+  slot.replaceChildren(el("h2", { id: "challenge-title", text: t("Play {name}", { name: username }) }), form);
   slot.hidden = false;
 }
 
@@ -107,10 +99,10 @@ export async function challengeNotices(slot = $("#challenge-notices")) {
         } catch (err) { problem.textContent = err.message; }
       };
       const row = el("p", { class: "challenge", "data-challenge": c.id },
-        el("span", { text: `${name} challenges you to ${game} (${terms}). ` }),
-        el("button", { type: "button", class: "small", text: "Accept", onclick: () => answer("accept") }),
+        el("span", { text: t("{name} challenges you to {game} ({terms}).", { name, game, terms }) + " " }),
+        el("button", { type: "button", class: "small", text: t("Accept"), onclick: () => answer("accept") }),
         " ",
-        el("button", { type: "button", class: "small quiet", text: "Decline", onclick: () => answer("decline") }),
+        el("button", { type: "button", class: "small quiet", text: t("Decline"), onclick: () => answer("decline") }),
         " ", problem);
       shown.set(c.id, row);
       slot.append(row);

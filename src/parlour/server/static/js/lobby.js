@@ -96,10 +96,10 @@ function advancedInput(game, p, id) {
   } else {
     input = el("input", { id, "data-param": p.name, "data-kind": p.kind,
       type: p.kind === "int" || p.kind === "float" ? "number" : "text",
-      placeholder: p.default === null ? "none" : String(p.default) });
+      placeholder: p.default === null ? t("none") : String(p.default) });
   }
-  return el("div", { class: "option" }, el("label", { for: id, text: p.name }), input,
-    el("small", { text: noIds(p.doc) }));
+  return el("div", { class: "option" }, el("label", { for: id, text: p.label || p.name }), input,
+    el("small", { text: p.help }));
 }
 
 function readParams(card, game) {

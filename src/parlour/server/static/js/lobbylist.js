@@ -32,7 +32,7 @@ export function readClock(card) {
 function seatsText(entry) {
   const free = entry.seats.filter((s) => s.free).length;
   const total = entry.seats.length;
-  return `${total - free} of ${total} seated`;
+  return t("{seated} of {total} seated", { seated: total - free, total });
 }
 
 function optionsText(entry) {

@@ -1,7 +1,7 @@
 // A player's profile: ratings per game (and player count), games and wins, the last games
 // with their replays, and the rating history drawn as an SVG line with its deviation band.
 import { $, api, el } from "./common.js";
-import { header, profileUrl, shownRating } from "./account.js";
+import { header, isDeleted, playerName, profileUrl, shownRating } from "./account.js";
 import { challengeForm, challengeNotices } from "./challenges.js";
 import { plot } from "./ratingplot.js";
 import { LANG, andList, t, tn } from "./i18n.js";
@@ -31,8 +31,8 @@ function puzzleCard(game, r) {  // a puzzle rating, beside the game ratings
 
 function gameRow(g) {
   const others = g.players.filter((p) => !p.you);
-  const with_ = others.map((p) => (p.account && p.name !== "deleted player"
-    ? el("a", { href: profileUrl(p.name), text: p.bot ? t("{name} (bot)", { name: p.name }) : p.name }) : el("span", { text: p.name })));
+  const with_ = others.map((p) => (p.account && !isDeleted(p.name)
+    ? el("a", { href: profileUrl(p.name), text: p.bot ? t("{name} (bot)", { name: p.name }) : p.name }) : el("span", { text: playerName(p.name) })));
   const label = { win: t("won"), loss: t("lost"), draw: t("drawn") }[g.outcome] || (g.finished ? t("over") : t("going on"));
   const change = g.change === null ? "" : ` (${g.change >= 0 ? "+" : ""}${g.change})`;
   const line = el("span", { class: "listing-title" }, g.rated ? t("{title}, rated, with ", { title: g.title })

@@ -14,7 +14,7 @@ import * as motion from "./motion.js";
 import * as sound from "./sound.js";
 import * as ratings from "./tableratings.js";
 import * as turns from "./turns.js";
-import { header, profileUrl } from "./account.js";
+import { header, isDeleted, playerName, profileUrl } from "./account.js";
 import { andList, t, tn } from "./i18n.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
@@ -59,7 +59,7 @@ function colourOf(i) {
 
 function personOf(i) {
   const seat = latest && latest.seats ? latest.seats[i] : null;
-  return seat && seat.name ? seat.name : null;
+  return seat && seat.name ? playerName(seat.name) : null;
 }
 
 // The short name of a seat, for sentences: "Ada", "Computer (hard)", "White", "Player 2".
@@ -262,7 +262,7 @@ function drawSeats(model) {
     const item = el("li", { class: acting ? "acting" : "", "data-seat": s.seat },
       el("span", { class: online ? "dot on" : "dot", title: online ? t("here") : t("away"),
         "aria-label": online ? t("here") : t("away"), role: "img" }),
-      s.account && s.name && s.name !== "deleted player"
+      s.account && s.name && !isDeleted(s.name)
         ? el("a", { class: "seat-name", href: profileUrl(s.name), text: seatName(s.seat) })
         : el("span", { class: "seat-name", text: seatName(s.seat) }),
       you ? el("span", { class: "tag", text: t("you") }) : null,

@@ -3,28 +3,30 @@
 // listed with when they were last used, revoked. Each token is a password for programs.
 import { $, el } from "./common.js";
 import { send, whoami } from "./account.js";
+import { LANG, t } from "./i18n.js";
 
 const SCOPE_WORDS = {
-  "bot:play": "Play as a bot (the Bot API and challenges; bot accounts only)",
-  "tables:read": "Read your games",
+  "bot:play": t("Play as a bot (the Bot API and challenges; bot accounts only)"),
+  "tables:read": t("Read your games"),
 };
 
-function when(t) {
-  return t ? new Date(t * 1000).toLocaleString() : "never";
+function when(time) {
+  return time ? new Date(time * 1000).toLocaleString(LANG) : t("never");
 }
 
 async function listTokens() {
   const { tokens } = await send("GET", "/api/tokens");
   const list = $("#tokens");
-  list.replaceChildren(...tokens.map((t) => el("li", { class: "token-row", "data-token": t.id },
-    el("span", { text: `${t.name}: ${t.scopes.map((s) => SCOPE_WORDS[s] || s).join("; ")}. Made ${when(t.created_at)}, last used ${when(t.used_at)}. ` }),
-    el("button", { type: "button", class: "small quiet", text: "Revoke",
-      "aria-label": `Revoke the token ${t.name}`,
+  list.replaceChildren(...tokens.map((token) => el("li", { class: "token-row", "data-token": token.id },
+    el("span", { text: t("{name}: {scopes}. Made {made}, last used {used}.", { name: token.name,
+      scopes: token.scopes.map((s) => SCOPE_WORDS[s] || s).join("; "), made: when(token.created_at), used: when(token.used_at) }) + " " }),
+    el("button", { type: "button", class: "small quiet", text: t("Revoke"),
+      "aria-label": t("Revoke the token {name}", { name: token.name }),
       onclick: async () => {
-        try { await send("DELETE", `/api/tokens/${t.id}`); await listTokens(); }
+        try { await send("DELETE", `/api/tokens/${token.id}`); await listTokens(); }
         catch (err) { $("#token-error").textContent = err.message; }
       } }))));
-  if (!tokens.length) list.append(el("li", { class: "muted", text: "No tokens yet." }));
+  if (!tokens.length) list.append(el("li", { class: "muted", text: t("No tokens yet.") }));
 }
 
 function scopeBoxes(account) {
@@ -43,17 +45,17 @@ async function main() {
   panel.hidden = false;
   const botLine = $("#bot-status");
   botLine.textContent = account.bot
-    ? "This is a bot account: a program plays it through the Bot API (see the docs' \"Bots\" page)."
-    : "A bot account is played by a program. Only an account with no games becomes one, and it stays one.";
+    ? t("This is a bot account: a program plays it through the Bot API (see the docs' \"Bots\" page).")
+    : t("A bot account is played by a program. Only an account with no games becomes one, and it stays one.");
   $("#make-bot").hidden = account.bot;
   $("#make-bot").addEventListener("click", async () => {
     $("#token-error").textContent = "";
-    if (!window.confirm("Make this account a bot account for good? It cannot be undone.")) return;
+    if (!window.confirm(t("Make this account a bot account for good? It cannot be undone."))) return;
     try {
       const { account: now } = await send("POST", "/api/account/bot");
       Object.assign(account, now);
       $("#make-bot").hidden = true;
-      botLine.textContent = "This is a bot account now: make it a token with the bot scope.";
+      botLine.textContent = t("This is a bot account now: make it a token with the bot scope.");
       scopeBoxes(account);
     } catch (err) { $("#token-error").textContent = err.message; }
   });
