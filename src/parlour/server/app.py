@@ -46,6 +46,7 @@ from parlour.server.language import Language, LocalisedJSON, localised_replies
 from parlour.server.limits import Limits
 from parlour.server.puzzle_mining import Miner
 from parlour.server.puzzles import PuzzleBook, PuzzleRatings
+from parlour.server.refusals import Refusal
 from parlour.server.routes import ROUTERS
 from parlour.server.routes.pages import STATIC
 from parlour.server.security import LOOPBACK_HOSTS, Guard, install_redaction
@@ -142,7 +143,14 @@ def create_app(
     for router in ROUTERS:
         app.include_router(localised_replies(router))
     app.add_exception_handler(HTTPException, _localised_error)
+    app.add_exception_handler(Refusal, _refusal)
     return app
+
+
+async def _refusal(request: Request, exc: Exception) -> JSONResponse:
+    """A service's refusal, answered as its HTTP error (one place for every route)."""
+    assert isinstance(exc, Refusal)
+    return await _localised_error(request, exc.as_http())
 
 
 async def _localised_error(request: Request, exc: Exception) -> JSONResponse:

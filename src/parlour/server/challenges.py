@@ -29,6 +29,7 @@ from parlour.server.accounts.models import AccountRow
 from parlour.server.accounts.passwords import MAX_USERNAME, username_key
 from parlour.server.clocks import ClockConfig, ClockError, clock_label
 from parlour.server.limits import Limits, RateLimiter
+from parlour.server.refusals import Refusal
 from parlour.server.store import Base, HandRow, SeatRow, Store, TableRow
 from parlour.server.views import HIDDEN_PARAMS
 
@@ -68,12 +69,8 @@ ANSWERED = {
 """Why a challenge no longer waits, by its status."""
 
 
-class ChallengeError(ValueError):
+class ChallengeError(Refusal):
     """A challenge that cannot be sent or answered (``status``: the HTTP answer)."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 class Wakeups:

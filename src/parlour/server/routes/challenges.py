@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from parlour.i18n import text_of
 from parlour.server.accounts.accounts import Account
 from parlour.server.auth import caller
-from parlour.server.challenges import ChallengeError, Challenges
+from parlour.server.challenges import Challenges
 from parlour.server.deps import json_body
 
 router = APIRouter()
@@ -42,20 +41,12 @@ async def _who(request: Request) -> Account:
     return await caller(request, "bot:play")
 
 
-def _refused(exc: ChallengeError) -> HTTPException:
-    headers = {"Retry-After": "60"} if exc.status == 429 else None
-    return HTTPException(exc.status, text_of(exc), headers=headers)
-
-
 @router.post("/api/challenges", status_code=201)
 async def challenge(request: Request) -> dict[str, Any]:
     account = await _who(request)
     body = await json_body(request, NewChallenge)
-    try:
-        return await challenges_of(request).send(account, body.opponent, body.game,
-                                                 body.params, body.rated, body.clock)
-    except ChallengeError as exc:
-        raise _refused(exc) from None
+    return await challenges_of(request).send(account, body.opponent, body.game,
+                                             body.params, body.rated, body.clock)
 
 
 @router.get("/api/challenges")
@@ -67,26 +58,17 @@ async def waiting(request: Request) -> dict[str, Any]:
 @router.get("/api/challenges/{challenge_id}")
 async def one(request: Request, challenge_id: str) -> dict[str, Any]:
     account = await _who(request)
-    try:
-        return await challenges_of(request).describe(account, challenge_id)
-    except ChallengeError as exc:
-        raise _refused(exc) from None
+    return await challenges_of(request).describe(account, challenge_id)
 
 
 @router.post("/api/challenges/{challenge_id}/accept")
 async def accept(request: Request, challenge_id: str) -> dict[str, Any]:
     account = await _who(request)
-    try:
-        return await challenges_of(request).accept(account, challenge_id)
-    except ChallengeError as exc:
-        raise _refused(exc) from None
+    return await challenges_of(request).accept(account, challenge_id)
 
 
 @router.post("/api/challenges/{challenge_id}/decline")
 async def decline(request: Request, challenge_id: str) -> dict[str, Any]:
     account = await _who(request)
     body = await json_body(request, Answer)
-    try:
-        return await challenges_of(request).decline(account, challenge_id, body.reason)
-    except ChallengeError as exc:
-        raise _refused(exc) from None
+    return await challenges_of(request).decline(account, challenge_id, body.reason)

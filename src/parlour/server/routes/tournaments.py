@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from parlour.i18n import Message, text_of
+from parlour.i18n import Message
 from parlour.server import templating
 from parlour.server.auth import caller
 from parlour.server.deps import MaybeAccount, SignedIn, json_body
@@ -19,7 +19,6 @@ from parlour.server.tournaments.service import (
     DEFAULT_GRACE,
     NAME_LENGTH,
     Spec,
-    TournamentError,
     Tournaments,
 )
 
@@ -48,10 +47,6 @@ def tournaments_of(request: Request) -> Tournaments:
     return tournaments
 
 
-def _refused(exc: TournamentError) -> HTTPException:
-    return HTTPException(exc.status, text_of(exc))
-
-
 def _id(tournament_id: str) -> str:
     if len(tournament_id) > ID_LENGTH:
         raise HTTPException(404, Message("no such tournament"))
@@ -67,10 +62,7 @@ async def create(request: Request, account: SignedIn) -> dict[str, Any]:
     spec = Spec(body.game, body.params, body.format, body.rounds, body.clock, body.rated,
                 None if starts is None else starts.timestamp(), body.name,
                 body.max_players, body.grace)
-    try:
-        tid = await tournaments_of(request).create(spec, account.id)
-    except TournamentError as exc:
-        raise _refused(exc) from None
+    tid = await tournaments_of(request).create(spec, account.id)
     return {"id": tid, "url": f"/tournaments/{tid}"}
 
 
@@ -92,28 +84,19 @@ async def read(request: Request, tournament_id: str, account: MaybeAccount) -> d
 @router.post("/api/tournaments/{tournament_id}/join")
 async def join(request: Request, tournament_id: str) -> dict[str, Any]:
     account = await caller(request, "bot:play")  # a person's session, or a bot's token
-    try:
-        return await tournaments_of(request).join(_id(tournament_id), account.id)
-    except TournamentError as exc:
-        raise _refused(exc) from None
+    return await tournaments_of(request).join(_id(tournament_id), account.id)
 
 
 @router.post("/api/tournaments/{tournament_id}/leave")
 async def leave(request: Request, tournament_id: str) -> dict[str, Any]:
     account = await caller(request, "bot:play")  # a person's session, or a bot's token
-    try:
-        return await tournaments_of(request).leave(_id(tournament_id), account.id)
-    except TournamentError as exc:
-        raise _refused(exc) from None
+    return await tournaments_of(request).leave(_id(tournament_id), account.id)
 
 
 @router.post("/api/tournaments/{tournament_id}/start")
 async def start(request: Request, tournament_id: str, account: SignedIn) -> dict[str, Any]:
     tournaments = tournaments_of(request)
-    try:
-        await tournaments.store.run(tournaments.start, _id(tournament_id), account.id)
-    except TournamentError as exc:
-        raise _refused(exc) from None
+    await tournaments.store.run(tournaments.start, _id(tournament_id), account.id)
     try:  # round 1 now; if this fails, the runner makes it on its next look
         await request.app.state.tournament_runner.advance(tournament_id)
     except Exception:

@@ -28,6 +28,7 @@ from parlour.server.accounts.models import AccountRow, RatingChangeRow
 from parlour.server.accounts.ratings import places, pool_of
 from parlour.server.clocks import ClockConfig, clock_label
 from parlour.server.names import DELETED, clean_name
+from parlour.server.refusals import Refusal
 from parlour.server.store import GameEnd, HandRow, Store
 from parlour.server.tournaments.models import EntrantRow, PairingRow, RoundRow, TournamentRow
 from parlour.server.tournaments.pairing import Game, Pairing, Round
@@ -55,12 +56,8 @@ LISTED = 50
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 
 
-class TournamentError(ValueError):
+class TournamentError(Refusal):
     """A request the tournament refuses, with the HTTP status that says why."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass(frozen=True)
