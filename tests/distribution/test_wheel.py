@@ -156,8 +156,12 @@ def test_the_wheel_installs_and_plays_in_a_fresh_environment(dist, venv, tmp_pat
                   "GobbleStones (gobblestones)"):
         assert title in games
 
+    # both rules texts ship inside the wheel: the players' (with its pictures) and the reference
     rules = run(bin_ / "parlour", "rules", "clobber", cwd=tmp_path, env=clean_env(COLUMNS="200"))
-    assert "C2" in rules  # the rules text ships inside the wheel
+    assert "Your move" in rules and "a  b  c  d  e  f" in rules
+    reference = run(bin_ / "parlour", "rules", "clobber", "--reference", cwd=tmp_path,
+                    env=clean_env(COLUMNS="200"))
+    assert "C2" in reference
 
     script = f"GAMES = {GAMES!r}\n{inspect.getsource(play)}\n{REPORT}"
     report = json.loads(run(bin_ / "python", "-c", script, cwd=tmp_path, env=clean_env()))

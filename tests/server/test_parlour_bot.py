@@ -243,7 +243,8 @@ def test_search_agents_play_a_gobblestones_bluffing_game_from_their_seats_views(
 def test_a_bot_stops_cleanly_on_sigterm(serve: ServeProcess, tmp_path: Path):
     _browser, token = bot_account(serve, "bot-sleepy")
     proc = start_bot(serve, token, tmp_path / "sleepy.log")
-    time.sleep(3)
+    # listening (its handlers set): the server has answered its event stream
+    wait_for(lambda: "/api/bot/stream" in serve.log_path.read_text(), timeout=120)
     assert proc.poll() is None
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=15) == 0
