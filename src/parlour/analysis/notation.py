@@ -22,6 +22,7 @@ CGSuite or in papers can be checked against ours:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from fractions import Fraction
 
 from parlour.analysis.cgt import (
@@ -416,16 +417,25 @@ class _Reader:
         self.at = end + 1
         return found
 
-    def game(self, end: int) -> Value:
-        """The game of the tokens from ``self.at`` to ``end`` (exclusive): ``L|R``."""
-        depth, longest, where = 0, 0, []
+    def outside_brackets(self, end: int) -> Iterator[tuple[int, str, str]]:
+        """The tokens from ``self.at`` to ``end`` that stand outside every bracket, with their
+        index (the brackets themselves left out): where a game's bar or an option's comma may
+        split the text."""
+        depth = 0
         for i in range(self.at, end):
             kind, value = self.tokens[i]
             if value in ("{", "("):
                 depth += 1
             elif value in ("}", ")"):
                 depth -= 1
-            elif kind == "bars" and depth == 0:
+            elif depth == 0:
+                yield i, kind, value
+
+    def game(self, end: int) -> Value:
+        """The game of the tokens from ``self.at`` to ``end`` (exclusive): ``L|R``."""
+        longest, where = 0, []
+        for i, kind, value in self.outside_brackets(end):
+            if kind == "bars":
                 if len(value) > longest:
                     longest, where = len(value), [i]
                 elif len(value) == longest:
@@ -441,31 +451,16 @@ class _Reader:
         return game(left, right)
 
     def side(self, end: int) -> list[Value]:
-        depth = 0
-        for i in range(self.at, end):
-            kind, value = self.tokens[i]
-            if value in ("{", "("):
-                depth += 1
-            elif value in ("}", ")"):
-                depth -= 1
-            elif kind == "bars" and depth == 0:
-                return [self.game(end)]
+        if any(kind == "bars" for _i, kind, _value in self.outside_brackets(end)):
+            return [self.game(end)]
         return self.options(end)
 
     def options(self, end: int) -> list[Value]:
         items: list[Value] = []
         while self.at < end:
             sub = _Reader.__new__(_Reader)
-            depth, stop = 0, end
-            for i in range(self.at, end):
-                value = self.tokens[i][1]
-                if value in ("{", "("):
-                    depth += 1
-                elif value in ("}", ")"):
-                    depth -= 1
-                elif value == "," and depth == 0:
-                    stop = i
-                    break
+            stop = next((i for i, _kind, value in self.outside_brackets(end) if value == ","),
+                        end)
             sub.tokens, sub.at = self.tokens[self.at:stop], 0
             if not sub.tokens:
                 raise NotationError("an empty option between commas")
