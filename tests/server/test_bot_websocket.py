@@ -117,10 +117,16 @@ def test_the_websockets_carry_the_same_lines_as_the_ndjson_streams(server: Serve
                 if line["to_act"] == line["viewer"] and line["legal"]:
                     while seen_version() < line["version"]:  # both transports saw it first
                         await asyncio.sleep(0.005)
-                    try:
-                        await client.move(table, rng.choice(line["legal"])["a"], line["version"])
-                    except RequestRefused as exc:
-                        assert exc.status in (409, 429), exc
+                    action = rng.choice(line["legal"])["a"]
+                    for _try in range(20):  # as `parlour bot` does: a 429 waits and tries again
+                        try:
+                            await client.move(table, action, line["version"])
+                        except RequestRefused as exc:
+                            assert exc.status in (409, 429), exc
+                            if exc.status == 429:
+                                await asyncio.sleep(exc.retry_after or 1.0)
+                                continue
+                        break
 
     async def main() -> str:
         connected = {t: asyncio.Event() for t in events}
