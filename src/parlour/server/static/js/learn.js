@@ -3,7 +3,7 @@
 // the game's engine and answers with its verdict and the learner's view. The page holds no
 // rule: it shows what the server says. Progress is remembered in this browser.
 import { $, api, el, myName } from "./common.js";
-import { loadRenderer } from "./figures.js";
+import { drawPosition, loadRenderer } from "./figures.js";
 import { t, tn } from "./i18n.js";
 
 // Every string a player reads on this page, in one place.
@@ -140,22 +140,10 @@ function drawBoard() {
   const interactive = reply.status === "going" && !busy && reply.legal.length > 0;
   const key = `${index}|${JSON.stringify(pending)}|${reply.status}`;
   if (key !== memoKey) { memo = {}; memoKey = key; }
-  renderer.render($("#board"), {
-    view: reply.view,
-    legal: interactive ? reply.legal : [],
-    last: reply.last,
-    viewer: reply.learner,
-    toAct: reply.to_act,
-    interactive,
-    pending,
-    previous,
-    seatName,
-    shortName: seatName,
-    animate: previous !== null,
-    lastTurn: null,
-    recentTurns: [],
-    mine: [reply.learner],
-  }, { step: stepTo, replace, say, memo, keep, redraw: () => drawBoard() });
+  drawPosition(renderer, $("#board"),
+    { ...reply, viewer: reply.learner, previous, mine: [reply.learner] },
+    { interactive, pending, seatName, animate: previous !== null,
+      hooks: { step: stepTo, replace, say, memo, keep, redraw: () => drawBoard() } });
 }
 
 function draw() {

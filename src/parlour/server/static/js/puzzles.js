@@ -5,7 +5,7 @@
 // browser (localStorage); a signed-in player's are kept on their account by the server.
 import { $, api, el } from "./common.js";
 import { header } from "./account.js";
-import { loadRenderer } from "./figures.js";
+import { drawPosition, loadRenderer } from "./figures.js";
 import { t, tn } from "./i18n.js";
 
 // Every string a player reads on this page, in the reader's language (the catalog).
@@ -182,22 +182,10 @@ function drawFeedback() {
 function drawBoard() {
   if (!reply) return;
   const interactive = (reply.status || "going") === "going" && !busy && reply.legal.length > 0;
-  renderer.render($("#board"), {
-    view: reply.view,
-    legal: interactive ? reply.legal : [],
-    last: reply.last,
-    viewer: puzzle.player,
-    toAct: reply.to_act,
-    interactive,
-    pending: [],
-    previous,
-    seatName,
-    shortName: seatName,
-    animate: previous !== null,
-    lastTurn: null,
-    recentTurns: [],
-    mine: [puzzle.player],
-  }, { step: stepTo, replace: () => {}, say: () => {}, memo, keep, redraw: () => drawBoard() });
+  drawPosition(renderer, $("#board"),
+    { ...reply, viewer: puzzle.player, previous, mine: [puzzle.player] },
+    { interactive, seatName, animate: previous !== null,
+      hooks: { step: stepTo, memo, keep, redraw: () => drawBoard() } });
 }
 
 function drawSource(over) {
