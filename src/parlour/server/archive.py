@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 
+from parlour.server.periodic import every
 from parlour.server.registry import Registry
 from parlour.server.store import Store
 
@@ -20,17 +20,14 @@ class Archivist:
         self.after = after
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(min(60.0, max(1.0, self.after / 10)))
-            keep = [t.id for t in self.registry.tables.values() if t.connections]
-            try:
-                count = await self.store.run(self.store.archive_idle, time.time() - self.after,
-                                             keep)
-            except Exception:
-                log.exception("archiving idle tables failed")
-                continue
-            if count:
-                log.info("archived %d idle tables", count)
-                for table in list(self.registry.tables.values()):
-                    if table.id not in keep and not table.over:
-                        self.registry.forget(table)  # reloaded (read-only) when opened
+        await every(min(60.0, max(1.0, self.after / 10)), self.archive_idle,
+                    "archiving idle tables")
+
+    async def archive_idle(self) -> None:
+        keep = [t.id for t in self.registry.tables.values() if t.connections]
+        count = await self.store.run(self.store.archive_idle, time.time() - self.after, keep)
+        if count:
+            log.info("archived %d idle tables", count)
+            for table in list(self.registry.tables.values()):
+                if table.id not in keep and not table.over:
+                    self.registry.forget(table)  # reloaded (read-only) when opened

@@ -24,6 +24,7 @@ import time
 from parlour.core import RulesVersionError
 from parlour.server.events import HISTORY_CHANGES
 from parlour.server.fanout import Listener
+from parlour.server.periodic import every
 from parlour.server.registry import Registry
 from parlour.server.replay import replay_into
 from parlour.server.store import Store
@@ -65,8 +66,8 @@ class Cluster:
         loop = asyncio.get_running_loop()
         self.listener = Listener(self.store.url, loop, self._on_version, self._on_reconnect)
         self.listener.start()
-        self.spawn(self._janitor())
-        self.spawn(self._catch_up_loop())
+        self.spawn(every(JANITOR_SECONDS, self._take_over, "looking for unclaimed work"))
+        self.spawn(every(CATCH_UP_SECONDS, self._catch_up, "periodic catch-up"))
 
     async def stop(self) -> None:
         if self.listener is not None:
@@ -114,20 +115,14 @@ class Cluster:
         for table in list(self.registry.tables.values()):
             self._refresh_soon(table)
 
-    async def _catch_up_loop(self) -> None:
-        while True:
-            await asyncio.sleep(CATCH_UP_SECONDS)
-            watched = {t.id: t for t in self.registry.tables.values() if t.connections}
-            try:
-                versions = await self.store.run(self.store.versions, list(watched))
-                events = await self.store.run(self.store.event_counts, list(watched))
-            except Exception:
-                log.exception("periodic catch-up failed")
-                continue
-            for table_id, table in watched.items():
-                if (versions.get(table_id, 0) > table.version
-                        or events.get(table_id, 0) > len(table.events)):
-                    self._refresh_soon(table)
+    async def _catch_up(self) -> None:
+        watched = {t.id: t for t in self.registry.tables.values() if t.connections}
+        versions = await self.store.run(self.store.versions, list(watched))
+        events = await self.store.run(self.store.event_counts, list(watched))
+        for table_id, table in watched.items():
+            if (versions.get(table_id, 0) > table.version
+                    or events.get(table_id, 0) > len(table.events)):
+                self._refresh_soon(table)
 
     # -- exactly-once work -----------------------------------------------------------------------
     async def claim(self, table: Table, version: int) -> bool:
@@ -143,23 +138,17 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await self.claim(table, version)
 
-    async def _janitor(self) -> None:
+    async def _take_over(self) -> None:
         """Take over the computer moves and chance events of tables whose process died."""
-        while True:
-            await asyncio.sleep(JANITOR_SECONDS)
-            try:
-                ids = await self.store.run(self.store.unclaimed_waiting_ids, JANITOR_SECONDS)
-            except Exception:
-                log.exception("looking for unclaimed work failed")
+        ids = await self.store.run(self.store.unclaimed_waiting_ids, JANITOR_SECONDS)
+        for table_id in ids:
+            if table_id in self.registry.refused:
                 continue
-            for table_id in ids:
-                if table_id in self.registry.refused:
-                    continue
-                try:
-                    table = await self.registry.table(table_id)
-                except RulesVersionError as exc:
-                    log.warning("table %s not taken over: %s", table_id, exc)
-                    continue
-                if table is not None and self.settle is not None:
-                    log.info("table %s: taking over its waiting work", table_id)
-                    await self.settle(table)
+            try:
+                table = await self.registry.table(table_id)
+            except RulesVersionError as exc:
+                log.warning("table %s not taken over: %s", table_id, exc)
+                continue
+            if table is not None and self.settle is not None:
+                log.info("table %s: taking over its waiting work", table_id)
+                await self.settle(table)

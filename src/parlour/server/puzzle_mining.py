@@ -29,7 +29,6 @@ Two ways in:
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -44,6 +43,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from parlour.core import load_game
 from parlour.server.fairness import JobClass
 from parlour.server.limits import Limits
+from parlour.server.periodic import every
 from parlour.server.puzzles import NewPuzzle, PuzzleBook, _insert
 from parlour.server.store import ActionRow, Base, SeatRow, Store, TableRow
 
@@ -242,14 +242,7 @@ class Miner:
         if not self.on:
             return
         try:
-            while True:
-                await asyncio.sleep(TICK)
-                try:
-                    await self.tick()
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("mining finished games for puzzles failed (tried again)")
+            await every(TICK, self.tick, "mining finished games for puzzles")
         finally:
             self.runner.close()
 

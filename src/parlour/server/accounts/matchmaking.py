@@ -14,7 +14,6 @@ then created like any other and both tickets learn their seat link.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import secrets
@@ -32,6 +31,7 @@ from parlour.server.accounts.models import QueueRow
 from parlour.server.accounts.ratings import pool_of
 from parlour.server.accounts.sessions import digest
 from parlour.server.limits import Limits
+from parlour.server.periodic import every
 from parlour.server.store import Store
 
 log = logging.getLogger("parlour.server")
@@ -191,14 +191,7 @@ class Matchmaker:
 
     # -- pairing (every process) ---------------------------------------------------------------
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(PAIR_SECONDS)
-            try:
-                await self.pair_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("matchmaking failed")
+        await every(PAIR_SECONDS, self.pair_once, "matchmaking")
 
     async def pair_once(self) -> int:
         entries = await self.store.run(self._waiting)

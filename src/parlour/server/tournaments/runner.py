@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from parlour.server.accounts.models import AccountRow
 from parlour.server.hub import Hub
 from parlour.server.names import DELETED
+from parlour.server.periodic import every
 from parlour.server.store import ActionRow, TableRow
 from parlour.server.tournaments.models import PairingRow, RoundRow, TournamentRow
 from parlour.server.tournaments.pairing import Pairing, Round, round_robin, swiss
@@ -58,14 +59,7 @@ class Runner:
         self.forfeited = 0
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(TICK)
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("running the tournaments failed")
+        await every(TICK, self.tick, "running the tournaments")
 
     async def tick(self) -> None:
         now = time.time()
