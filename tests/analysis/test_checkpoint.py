@@ -92,6 +92,26 @@ def test_a_resumed_first_player_win_lists_the_same_winning_moves(tmp_path, cmodu
     assert resumed.winner == reference.winner == "o"
 
 
+def test_moves_kept_from_a_lost_file_are_not_searched_again(tmp_path, cmodule):
+    """A machine wiped between runs keeps only the record of the decided moves: a checkpoint
+    given them, with its file gone, starts from them and reaches the same answer."""
+    game, state = start("3x8")  # a second-player win: every first move is refuted
+    first = Checkpoint(tmp_path / "first.ckpt", every=0)
+    whole = c_solver(game, cmodule).solve(state, all_moves=True, checkpoint=first)
+    half = dict(list(first.decided.items())[: len(first.decided) // 2])
+    assert half and not any(half.values())
+
+    kept = Checkpoint(tmp_path / "gone.ckpt", decided=half)  # no such file
+    resumed = c_solver(game, cmodule)
+    answer = resumed.solve(state, checkpoint=kept)
+    assert answer.winner == whole.winner == "x"
+    assert kept.decided.keys() == first.decided.keys()  # the rest decided, the lot saved
+    assert resumed.nodes < whole.nodes
+    assert Checkpoint(tmp_path / "gone.ckpt").load(c_solver(game, cmodule), state.position()) == (
+        first.decided
+    )
+
+
 def test_root_passes_find_the_same_moves(cmodule):
     for size in ("3x7", "4x5", "3x6", "2x9"):
         game, state = start(size)

@@ -50,19 +50,25 @@ class Checkpoint:
     path: Path
     every: float = 300.0
     decided: dict[str, bool] = field(default_factory=dict)
-    """Moves of the side to move (C4 notation) already decided: True when the move wins."""
+    """Moves of the side to move (C4 notation) already decided: True when the move wins.
+
+    Given when the checkpoint is made, they are the moves decided by an earlier run whose file
+    is gone (a machine wiped between sessions keeps only a small record of the moves): a solve
+    with a missing file starts from them instead of from nothing. The file's own moves, when
+    it exists, replace them."""
     saves: int = 0
     _last: float = field(default_factory=time.monotonic)
 
     def load(self, solver: Any, position: str) -> dict[str, bool]:
         """Load the file into ``solver``'s tables; return the moves it had decided.
 
-        A missing file is a fresh start. A damaged one, or one for another position or rule
-        variant, raises :class:`CheckpointError` (deleting it starts afresh)."""
+        A missing file is a fresh start but for the moves given as :attr:`decided`. A damaged
+        one, or one for another position or rule variant, raises :class:`CheckpointError`
+        (deleting it starts afresh)."""
         try:
             blob = Path(self.path).read_bytes()
         except FileNotFoundError:
-            return {}
+            return dict(self.decided)
         except OSError as exc:
             raise CheckpointError(f"cannot read the checkpoint {self.path}: {exc}") from None
         header, db, proofs = _unpack(blob, self.path)
