@@ -1,9 +1,11 @@
-"""The 6x6 hunt: the openings on the MCGS "Solving 6x6 Clobber" page, and 6x6's first moves.
+"""The hunt for new Clobber results: the openings on the MCGS "Solving 6x6 Clobber" page,
+6x6's first moves, and the boards past what MCGS checked (the longer strips, 4x8, 5x7).
 
-    python bench/clobber_6x6.py list                        # every target, what MCGS reported
-    nice -n 19 python bench/clobber_6x6.py run mcgs --dir hunt --time-limit 7200
-    nice -n 19 python bench/clobber_6x6.py run first:3 --dir hunt   # one first move of 6x6
-    python bench/clobber_6x6.py report --dir hunt [--markdown]      # what is decided so far
+    python bench/clobber_hunt.py list                        # every target, what MCGS reported
+    nice -n 19 python bench/clobber_hunt.py run mcgs --dir hunt --time-limit 7200
+    nice -n 19 python bench/clobber_hunt.py run first:3 --dir hunt   # one first move of 6x6
+    nice -n 19 python bench/clobber_hunt.py run 2x19 --dir hunt      # a board from its start
+    python bench/clobber_hunt.py report --dir hunt [--markdown]      # what is decided so far
 
 Targets:
 
@@ -16,6 +18,9 @@ Targets:
   game as the MCGS page's). The target is the position after that move, the opponent to
   move: if the opponent wins it, the first move is refuted; if not, it wins and 6x6 is a
   first-player win. ``first`` names all fifteen.
+- ``RxC`` (``2x19``, ``3x12``, ``4x8``, ...): that board from its start, White first.
+  ``strips`` names the strips past MCGS's checks of its conjectures ("2xn is P iff n = 0 mod
+  3", checked to n = 17; "3xn is P iff n is even", to n = 10), ``boards`` 4x8 and 5x7.
 
 Each target is solved in a fresh child process, one at a time, its moves tried in the solver's
 order, each to its end (``--root-budget N``: in passes of growing node budgets instead), with
@@ -24,7 +29,7 @@ limit, SIGTERM, Ctrl-C). ``DIR/NAME.json`` keeps the totals over every run of th
 (nodes, wall and CPU seconds, runs), the moves decided so far and, once solved, the winner and
 its winning move; running the same command again resumes. ``report`` prints them.
 
-The records of the hunt so far ship beside this script (``bench/clobber_6x6_records/``): a
+The records of the hunt so far ship beside this script (``bench/clobber_hunt_records/``): a
 target with no record in ``--dir`` starts from its shipped one, so a fresh clone resumes with
 the moves already decided (not searched again) and the totals so far, and ``report`` shows
 them. The checkpoints (gigabytes of proofs) do not ship; a checkpoint in ``--dir`` is used
@@ -36,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -124,8 +130,8 @@ def first_moves() -> list[tuple[str, str]]:
     return list(seen.values())
 
 
-def targets() -> dict[str, tuple[str, str]]:
-    """Every target: name -> (position text, a description)."""
+def targets(names: list[str] | tuple[str, ...] = ()) -> dict[str, tuple[str, str]]:
+    """Every named target (and any board among ``names``): name -> (position, description)."""
     found: dict[str, tuple[str, str]] = {}
     for p in PUBLISHED:
         found[f"g{p.game}m{p.move}"] = (
@@ -134,7 +140,33 @@ def targets() -> dict[str, tuple[str, str]]:
         )
     for k, (move, position) in enumerate(first_moves(), 1):
         found[f"first:{k}"] = (position, f"6x6 (White first) after {move}")
+    for board in [*STRIPS, *BOARDS, *(n for n in names if is_board(n))]:
+        found[board] = board_target(board)
     return found
+
+
+STRIPS = ["2x16", "2x17", "2x18", "2x19", "2x20", "3x11", "3x12"]
+"""The strips one to three boards past MCGS's checks of its conjectures."""
+BOARDS = ["4x8", "5x7"]
+"""The unsolved boards of at most 35 squares."""
+
+
+def board_target(board: str) -> tuple[str, str]:
+    """A board from its start position (White first), with what MCGS's conjecture says."""
+    import parlour
+
+    state = parlour.load_game("clobber", size=board).new_initial_state()
+    return state.position(), f"{board} from the start, White first ({conjecture(board)})"
+
+
+def conjecture(board: str) -> str:
+    """What MCGS's conjectures say of a strip: P (second player wins) or N; "-" otherwise."""
+    rows, columns = sorted(int(n) for n in board.split("x"))
+    if rows == 2:
+        return "P by MCGS's conjecture" if columns % 3 == 0 else "N by MCGS's conjecture"
+    if rows == 3:
+        return "P by MCGS's conjecture" if columns % 2 == 0 else "N by MCGS's conjecture"
+    return "no conjecture"
 
 
 def expand(names: list[str]) -> list[str]:
@@ -145,7 +177,9 @@ def expand(names: list[str]) -> list[str]:
             out += [f"g{p.game}m{p.move}" for p in PUBLISHED]
         elif name == "first":
             out += [n for n in every if n.startswith("first:")]
-        elif name in every:
+        elif name in ("strips", "boards"):
+            out += STRIPS if name == "strips" else BOARDS
+        elif name in every or is_board(name):
             out.append(name)
         else:
             raise SystemExit(f"unknown target {name!r}; `list` shows them")
@@ -156,7 +190,7 @@ def file_name(name: str) -> str:
     return name.replace(":", "-")
 
 
-SHIPPED = Path(__file__).with_name("clobber_6x6_records")
+SHIPPED = Path(__file__).with_name("clobber_hunt_records")
 """The hunt's records so far, the starting point of a target with no record in ``--dir``."""
 
 
@@ -182,7 +216,7 @@ def run_one(name: str, args: argparse.Namespace) -> None:
     from parlour.analysis import ClobberSolver, SolverTimeout, cengine
     from parlour.analysis.checkpoint import Checkpoint
 
-    every = targets()
+    every = targets([name])
     position, description = every[name]
     directory = Path(args.dir)
     record = load_state(directory, name)
@@ -296,54 +330,70 @@ def run(args: argparse.Namespace) -> None:
             return
 
 
+def is_board(name: str) -> bool:
+    return re.fullmatch(r"[1-9]\d?x[1-9]\d?", name) is not None
+
+
+def outcome(record: dict[str, Any], side: str) -> tuple[str, str]:
+    """The result and winning-move cells of a target's row."""
+    if record.get("transposition_of"):
+        return (f"{record['winner']} wins",
+                f"(the position of {record['transposition_of']}, turned or mirrored)")
+    if record.get("winner"):
+        result = f"{record['winner']} wins"
+        if record["winner"] != side:
+            result += f" (every move of {side} refuted)"
+        return result, ", ".join(record.get("winning_moves", [])) or "-"
+    if record:
+        decided = record.get("decided", {})
+        return f"open: {len(decided)} of {record.get('moves', '?')} moves refuted so far", "-"
+    return "not run", "-"
+
+
 def report(args: argparse.Namespace) -> None:
-    every = targets()
+    names = expand(args.targets or ["mcgs", "first", "strips", "boards"])
+    every = targets(names)
     published = {f"g{p.game}m{p.move}": p for p in PUBLISHED}
-    rows = []
-    for name in expand(args.targets or ["mcgs", "first"]):
+    openings, boards = [], []
+    for name in names:
         record = load_state(Path(args.dir), name)
-        p = published.get(name)
         side = every[name][0][-1]
-        if record.get("transposition_of"):
-            result = f"{record['winner']} wins"
-            move = f"(the position of {record['transposition_of']}, turned or mirrored)"
-        elif record.get("winner"):
-            result = f"{record['winner']} wins"
-            move = ", ".join(record.get("winning_moves", [])) or "-"
-            if record["winner"] != side:
-                result += f" (every move of {side} refuted)"
-        elif record:
-            decided = record.get("decided", {})
-            result = f"open: {len(decided)} of {record.get('moves', '?')} moves refuted so far"
-            move = "-"
-        else:
-            result, move = "not run", "-"
-        if name.startswith("first:"):
-            first = every[name][1].rsplit(" ", 1)[-1]
-            verdict = {"o": "refuted" if side == "o" else "wins",
-                       "x": "refuted" if side == "x" else "wins"}.get(record.get("winner", ""),
-                                                                     "open")
-            label = f"6x6 first move {first}"
-            theirs = verdict
-        else:
-            assert p is not None
-            label = f"game {p.game}, move {p.move}"
-            theirs = p.mcgs
+        result, move = outcome(record, side)
         figures = [f"{record[k]:,.0f}" if record.get(k) is not None else "-"
                    for k in ("nodes", "cpu", "wall")]
         if record.get("transposition_of"):
             figures = ["-", "-", "-"]
-        rows.append([label, side, result, move, *figures, theirs])
-    head = ["position", "to move", "result", "winning move", "nodes", "CPU s", "wall s",
-            "MCGS / verdict"]
-    if args.markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|---|---|---|---|---:|---:|---:|---|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        for row in [head, *rows]:
-            print("  ".join(row))
+        if is_board(name):
+            said = conjecture(name)
+            if record.get("winner") and said != "no conjecture":
+                second = record["winner"] != side
+                said += ": agrees" if second == said.startswith("P") else ": REFUTED"
+            boards.append([name, side, result, move, *figures, said])
+            continue
+        if name.startswith("first:"):
+            first = every[name][1].rsplit(" ", 1)[-1]
+            label = f"6x6 first move {first}"
+            theirs = {"": "open", side: "refuted"}.get(record.get("winner", ""), "wins")
+        else:
+            p = published[name]
+            label, theirs = f"game {p.game}, move {p.move}", p.mcgs
+        openings.append([label, side, result, move, *figures, theirs])
+    tables = [
+        (["position", "to move", "result", "winning move", "nodes", "CPU s", "wall s",
+          "MCGS / verdict"], openings),
+        (["board", "to move", "result", "winning move", "nodes", "CPU s", "wall s",
+          "conjecture"], boards),
+    ]
+    for head, rows in [t for t in tables if t[1]]:
+        if args.markdown:
+            print("| " + " | ".join(head) + " |")
+            print("|---|---|---|---|---:|---:|---:|---|")
+            for row in rows:
+                print("| " + " | ".join(row) + " |")
+        else:
+            for row in [head, *rows]:
+                print("  ".join(row))
+        print()
 
 
 def main() -> None:
