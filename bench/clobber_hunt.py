@@ -39,6 +39,7 @@ when there is one. After a run, copying its records over the shipped ones keeps 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -232,6 +233,14 @@ def run_one(name: str, args: argparse.Namespace) -> None:
         save_state(directory, name, record)
         print(f"{name}: a transposition of {same} ({other['winner']} wins)", flush=True)
         return
+    into = one_move_into(name, every, directory)
+    if into is not None:  # a move into a position already known lost for its side to move
+        move, other = into
+        record.update(position=position, description=description, winner=position[-1],
+                      winning_moves=[move], by_way_of=other, status="solved")
+        save_state(directory, name, record)
+        print(f"{name}: {position[-1]} wins with {move}, into {other}", flush=True)
+        return
     game = parlour.load_game("clobber", position=position)
     module = cengine.load_from(Path(args.module)) if args.module else None
     solver = ClobberSolver(
@@ -291,6 +300,7 @@ def run_one(name: str, args: argparse.Namespace) -> None:
           "in all", flush=True)
 
 
+@functools.cache
 def key_of(position: str) -> tuple[Any, ...]:
     """Positions with equal keys are one position turned, mirrored or moved (the side to move
     sees the same regions)."""
@@ -308,6 +318,28 @@ def transposition(name: str, every: dict[str, tuple[str, str]], directory: Path)
         if other != name and load_state(directory, other).get("winner") and (
                 key_of(position) == mine):
             return other
+    return None
+
+
+def one_move_into(name: str, every: dict[str, tuple[str, str]],
+                  directory: Path) -> tuple[str, str] | None:
+    """A move of ``name``'s side to move into another target solved as a loss for its own side
+    to move: (the move, that target). The move then wins ``name``: a result one ply up for
+    free (a reply that wins there refutes the move before it)."""
+    import parlour
+
+    lost: dict[tuple[Any, ...], str] = {}
+    for other, (position, _) in every.items():
+        record = load_state(directory, other)
+        if other != name and record.get("winner") and record["winner"] != position[-1]:
+            lost.setdefault(key_of(position), other)
+    if not lost:
+        return None
+    state = parlour.load_game("clobber", position=every[name][0]).new_initial_state()
+    for action in state.legal_actions():
+        other = lost.get(key_of(state.child(action).position()))
+        if other is not None:
+            return state.action_to_string(action), other
     return None
 
 
@@ -343,7 +375,10 @@ def outcome(record: dict[str, Any], side: str) -> tuple[str, str]:
         result = f"{record['winner']} wins"
         if record["winner"] != side:
             result += f" (every move of {side} refuted)"
-        return result, ", ".join(record.get("winning_moves", [])) or "-"
+        move = ", ".join(record.get("winning_moves", [])) or "-"
+        if record.get("by_way_of"):
+            move += f" (into {record['by_way_of']}, lost for its side to move)"
+        return result, move
     if record:
         decided = record.get("decided", {})
         return f"open: {len(decided)} of {record.get('moves', '?')} moves refuted so far", "-"
@@ -358,6 +393,11 @@ def report(args: argparse.Namespace) -> None:
     for name in names:
         record = load_state(Path(args.dir), name)
         side = every[name][0][-1]
+        if not record.get("winner"):
+            into = one_move_into(name, every, Path(args.dir))
+            if into is not None:
+                record = {**record, "winner": side, "winning_moves": [into[0]],
+                          "by_way_of": into[1]}
         result, move = outcome(record, side)
         figures = [f"{record[k]:,.0f}" if record.get(k) is not None else "-"
                    for k in ("nodes", "cpu", "wall")]
