@@ -118,16 +118,12 @@ def first_moves() -> list[tuple[str, str]]:
     """The distinct first moves of 6x6 up to symmetry: (move, position after it), in the order
     of the board (a move's class is named by its first move in action order)."""
     import parlour
-    from parlour.analysis import ClobberSolver
 
-    game = parlour.load_game("clobber", size="6x6")
-    state = game.new_initial_state()
-    solver = ClobberSolver(game, engine="python")
+    state = parlour.load_game("clobber", size="6x6").new_initial_state()
     seen: dict[Any, tuple[str, str]] = {}
     for action in state.legal_actions():
-        child = state.child(action)
-        key = tuple(sorted(solver.regions(child)))
-        seen.setdefault(key, (state.action_to_string(action), child.position()))
+        child = state.child(action).position()
+        seen.setdefault(key_of(child), (state.action_to_string(action), child))
     return list(seen.values())
 
 
