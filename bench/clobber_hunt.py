@@ -5,6 +5,7 @@
     nice -n 19 python bench/clobber_hunt.py run mcgs --dir hunt --time-limit 7200
     nice -n 19 python bench/clobber_hunt.py run first:3 --dir hunt   # one first move of 6x6
     nice -n 19 python bench/clobber_hunt.py run 2x19 --dir hunt      # a board from its start
+    python bench/clobber_hunt.py run 2x20+b2c2 --dir hunt --workers 2 --tt-bits 30  # Ray
     python bench/clobber_hunt.py report --dir hunt [--markdown]      # what is decided so far
 
 Targets:
@@ -21,6 +22,10 @@ Targets:
 - ``RxC`` (``2x19``, ``3x12``, ``4x8``, ...): that board from its start, White first.
   ``strips`` names the strips past MCGS's checks of its conjectures ("2xn is P iff n = 0 mod
   3", checked to n = 17; "3xn is P iff n is even", to n = 10), ``boards`` 4x8 and 5x7.
+- ``BASE+MOVE`` (``2x20+b2c2``, ``first:3+f5f4``, more moves with more ``+``): the position
+  after those moves (our notation) from target BASE. Solved as a loss for its side to move,
+  it gives BASE its winning move (``run`` and ``report`` look at every such record): a way to
+  prove a conjectured winning move alone, or to refute a first move with a chosen reply.
 
 Each target is solved in a fresh child process, one at a time, its moves tried in the solver's
 order, each to its end (``--root-budget N``: in passes of growing node budgets instead), with
@@ -28,6 +33,8 @@ a checkpoint ``DIR/NAME.ckpt`` saved every ``--every`` seconds and when it stops
 limit, SIGTERM, Ctrl-C). ``DIR/NAME.json`` keeps the totals over every run of that target
 (nodes, wall and CPU seconds, runs), the moves decided so far and, once solved, the winner and
 its winning move; running the same command again resumes. ``report`` prints them.
+``--workers N`` solves a target on N local Ray workers sharing one transposition table
+(``--tt-bits``) instead, with no checkpoint: for a target that should end within one run.
 
 The records of the hunt so far ship beside this script (``bench/clobber_hunt_records/``): a
 target with no record in ``--dir`` starts from its shipped one, so a fresh clone resumes with
@@ -139,7 +146,35 @@ def targets(names: list[str] | tuple[str, ...] = ()) -> dict[str, tuple[str, str
         found[f"first:{k}"] = (position, f"6x6 (White first) after {move}")
     for board in [*STRIPS, *BOARDS, *(n for n in names if is_board(n))]:
         found[board] = board_target(board)
+    for name in names:
+        if "+" in name:
+            found[name] = line_target(name, found)
     return found
+
+
+def line_target(name: str, found: dict[str, tuple[str, str]]) -> tuple[str, str]:
+    """``BASE+MOVE+...``: the position after those moves (our notation) from target BASE."""
+    import parlour
+
+    base, *moves = name.split("+")
+    if base not in found and not is_board(base):
+        raise SystemExit(f"unknown target {base!r} in {name!r}; `list` shows them")
+    position = (found.get(base) or board_target(base))[0]
+    state = parlour.load_game("clobber", position=position).new_initial_state()
+    for move in moves:
+        try:
+            state.apply_action(state.string_to_action(move))
+        except ValueError as error:
+            raise SystemExit(f"{name}: {error}") from None
+    return state.position(), f"{base} after {' '.join(moves)}"
+
+
+def known_lines(directory: Path) -> list[str]:
+    """The ``BASE+MOVE`` targets with a record (in ``directory`` or shipped): what a target
+    one move above them may take its answer from."""
+    return sorted({re.sub(r"^first-", "first:", path.stem)  # file_name's ":" back
+                   for folder in (directory, SHIPPED) if folder.is_dir()
+                   for path in folder.glob("*+*.json")})
 
 
 STRIPS = ["2x16", "2x17", "2x18", "2x19", "2x20", "3x11", "3x12"]
@@ -176,7 +211,7 @@ def expand(names: list[str]) -> list[str]:
             out += [n for n in every if n.startswith("first:")]
         elif name in ("strips", "boards"):
             out += STRIPS if name == "strips" else BOARDS
-        elif name in every or is_board(name):
+        elif name in every or is_board(name) or "+" in name:
             out.append(name)
         else:
             raise SystemExit(f"unknown target {name!r}; `list` shows them")
@@ -213,9 +248,9 @@ def run_one(name: str, args: argparse.Namespace) -> None:
     from parlour.analysis import ClobberSolver, SolverTimeout, cengine
     from parlour.analysis.checkpoint import Checkpoint
 
-    every = targets([name])
-    position, description = every[name]
     directory = Path(args.dir)
+    every = targets([name, *known_lines(directory)])
+    position, description = every[name]
     record = load_state(directory, name)
     if record.get("winner"):
         print(f"{name}: already solved ({record['winner']} wins)", flush=True)
@@ -238,6 +273,11 @@ def run_one(name: str, args: argparse.Namespace) -> None:
         print(f"{name}: {position[-1]} wins with {move}, into {other}", flush=True)
         return
     game = parlour.load_game("clobber", position=position)
+    record.setdefault("position", position)
+    record.setdefault("description", description)
+    if args.workers:
+        run_on_ray(name, game, record, args)
+        return
     module = cengine.load_from(Path(args.module)) if args.module else None
     solver = ClobberSolver(
         game, engine_module=module, tt_bits=args.tt_bits, root_budget=args.root_budget or None
@@ -248,8 +288,6 @@ def run_one(name: str, args: argparse.Namespace) -> None:
                        decided=dict(record.get("decided", {})))
     started, cpu = time.monotonic(), time.process_time()
     last = [started]
-    record.setdefault("position", position)
-    record.setdefault("description", description)
     totals = {k: record.get(k, 0) for k in ("nodes", "wall", "cpu", "runs")}
 
     def update(nodes: int, status: str) -> None:
@@ -294,6 +332,62 @@ def run_one(name: str, args: argparse.Namespace) -> None:
     print(f"{name}: {solution.winner} wins ({', '.join(solution.winning_moves) or 'no move'}); "
           f"{record['nodes']:,} nodes, {record['cpu']:.0f} s CPU, {record['wall']:.0f} s wall "
           "in all", flush=True)
+
+
+def run_on_ray(name: str, game: Any, record: dict[str, Any], args: argparse.Namespace) -> None:
+    """Solve one target on ``--workers`` local Ray workers sharing one table (no checkpoint).
+
+    The Ray solve keeps no checkpoint: a run stopped before its end keeps only its totals
+    (the nodes of the tasks finished, the wall time, the workers' CPU seconds as wall time
+    times workers), so it is for targets expected to end within one run. It starts from the
+    start: a target with moves already decided is refused (run it without ``--workers``).
+    """
+    from parlour.analysis import SolverTimeout
+    from parlour.analysis.distributed import RayClobberSolver
+
+    directory = Path(args.dir)
+    if record.get("decided"):
+        raise SystemExit(f"{name}: {len(record['decided'])} moves already decided; the Ray "
+                         "solve does not resume them (run without --workers)")
+    state = game.new_initial_state()
+    totals = {k: record.get(k, 0) for k in ("nodes", "wall", "cpu", "runs")}
+    started, last, finished = time.monotonic(), [time.monotonic()], [0]
+
+    def update(nodes: int, cpu: float, status: str) -> None:
+        record.update(nodes=totals["nodes"] + nodes,
+                      wall=round(totals["wall"] + time.monotonic() - started, 1),
+                      cpu=round(totals["cpu"] + cpu, 1), runs=totals["runs"] + 1,
+                      status=status, moves=len(state.legal_actions()), workers=args.workers)
+        save_state(directory, name, record)
+
+    def progress(nodes: int, seconds: float) -> None:
+        finished[0] = nodes
+        if time.monotonic() - last[0] >= 300:
+            last[0] = time.monotonic()
+            update(nodes, seconds * args.workers, "running")
+            print(f"{name}: {nodes:,} nodes in finished tasks, {seconds:.0f} s on "
+                  f"{args.workers} workers", flush=True)
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    with RayClobberSolver(game, workers=args.workers, engine="c", tt_bits=args.tt_bits) as ray:
+        started = last[0] = time.monotonic()  # the workers are up: Ray's start is not counted
+        signal.signal(signal.SIGTERM, interrupt)  # after Ray's start, which sets its own
+        try:
+            found = ray.solve(state, time_limit=args.time_limit, progress=progress)
+        except (KeyboardInterrupt, SolverTimeout):
+            seconds = time.monotonic() - started
+            update(finished[0], seconds * args.workers, "stopped")
+            print(f"{name}: stopped after {seconds:.0f} s on {args.workers} workers", flush=True)
+            return
+    solution, stats = found.solution, found.stats
+    record.update(winner=solution.winner, winning_moves=list(solution.winning_moves),
+                  worker_nodes=list(stats.worker_nodes), shared=stats.shared)
+    update(solution.nodes, sum(stats.worker_seconds), "solved")
+    print(f"{name}: {solution.winner} wins ({', '.join(solution.winning_moves) or 'no move'}); "
+          f"{record['nodes']:,} nodes, {record['cpu']:.0f} s CPU on {args.workers} workers, "
+          f"{record['wall']:.0f} s wall in all", flush=True)
 
 
 @functools.cache
@@ -349,6 +443,8 @@ def run(args: argparse.Namespace) -> None:
             command += ["--time-limit", str(args.time_limit)]
         if args.module:
             command += ["--module", args.module]
+        if args.workers:
+            command += ["--workers", str(args.workers)]
         child = subprocess.Popen(command)
         try:
             child.wait()
@@ -383,7 +479,7 @@ def outcome(record: dict[str, Any], side: str) -> tuple[str, str]:
 
 def report(args: argparse.Namespace) -> None:
     names = expand(args.targets or ["mcgs", "first", "strips", "boards"])
-    every = targets(names)
+    every = targets([*names, *known_lines(Path(args.dir))])
     published = {f"g{p.game}m{p.move}": p for p in PUBLISHED}
     openings, boards = [], []
     for name in names:
@@ -394,6 +490,9 @@ def report(args: argparse.Namespace) -> None:
             if into is not None:
                 record = {**record, "winner": side, "winning_moves": [into[0]],
                           "by_way_of": into[1]}
+        if record.get("by_way_of") and not record.get("nodes"):  # the solve one move below's
+            below = load_state(Path(args.dir), record["by_way_of"])
+            record.update({k: below.get(k) for k in ("nodes", "cpu", "wall")})
         result, move = outcome(record, side)
         figures = [f"{record[k]:,.0f}" if record.get(k) is not None else "-"
                    for k in ("nodes", "cpu", "wall")]
@@ -406,7 +505,9 @@ def report(args: argparse.Namespace) -> None:
                 said += ": agrees" if second == said.startswith("P") else ": REFUTED"
             boards.append([name, side, result, move, *figures, said])
             continue
-        if name.startswith("first:"):
+        if "+" in name:
+            label, theirs = every[name][1], "-"
+        elif name.startswith("first:"):
             first = every[name][1].rsplit(" ", 1)[-1]
             label = f"6x6 first move {first}"
             theirs = {"": "open", side: "refuted"}.get(record.get("winner", ""), "wins")
@@ -444,6 +545,9 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=900.0, help="seconds between saves")
     parser.add_argument("--time-limit", type=float, help="per target and run, wall seconds")
     parser.add_argument("--module", help="a compiled engine to use (cengine.compile_engine)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="solve on this many local Ray workers sharing one table "
+                             "(no checkpoint; 0: this process alone)")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     if args.command == "list":
