@@ -31,11 +31,12 @@ RULING_ID = re.compile(r"\b[CSPBG]-?\d{1,2}\b")
 
 
 def _settle(page: Page, version: int, pending: int) -> None:
-    """Wait until a click took effect: a move stored, or a step previewed."""
+    """Wait until a click took effect: a move stored and its position in, or a step
+    previewed (never on the ack alone: the state it announces comes after it)."""
     page.wait_for_function(
-        f"window.parlour.latest.version > {version} || window.parlour.latest.terminal || "
-        f"window.parlour.pending.length !== {pending} || "
-        "document.querySelector('#message.error') !== null",
+        f"!window.parlour.busy && (window.parlour.latest.version > {version} || "
+        f"window.parlour.latest.terminal || window.parlour.pending.length !== {pending} || "
+        "document.querySelector('#message.error') !== null)",
         timeout=WAIT_MS,
     )
 
@@ -79,7 +80,7 @@ def _play_turn(page: Page, game: str, state: dict) -> None:
                 return
             if page.locator("[data-move='end']").count():
                 page.click("[data-move='end']")
-                _settle(page, version, len(page.evaluate("window.parlour.pending")))
+                _settle(page, version, -1)  # the play stored and its position in
                 return
             squares = page.locator("#board g[data-square]:has(.from-legal)")
             if not squares.count():
@@ -90,7 +91,8 @@ def _play_turn(page: Page, game: str, state: dict) -> None:
         if page.evaluate("window.parlour.pending.length"):
             # on a phone the play's next square may lie on another part of the board than the
             # one shown: start the turn again and pass instead
-            page.click("#cancel")
+            page.click("[data-take-back]")  # the tray's own control (no #compose bar here)
+            page.wait_for_function("window.parlour.pending.length === 0", timeout=WAIT_MS)
         page.click("[data-move='pass']")
         _settle(page, version, 0)
 

@@ -28,6 +28,7 @@ let latest = null;       // the last state message
 let shown = null;        // what the board shows: latest, or a preview of a turn being composed
 let pending = [];        // steps of the turn being composed (not stored yet)
 let inflight = null;     // the act message awaiting its reply (resent after a reconnect)
+let stored = 0;          // the version a move just stored makes: no play until its state is in
 let renderer = null;
 let rendererGame = null;
 let replay = null;       // {steps, index} while stepping through a replay
@@ -186,6 +187,9 @@ async function receive(msg) {
     draw();
   } else if (msg.type === "ack") {
     if (inflight && msg.client_id === inflight.client_id) inflight = null;
+    // the turn is stored; until the position it makes arrives, the board shown is the old
+    // one and must not take a second move for a turn that is over
+    if (latest && msg.version > latest.version) stored = msg.version;
     pending = [];
     say("");
     draw();
@@ -449,7 +453,7 @@ function draw() {
   if (!latest || !renderer) return;
   if (replay) { drawReplay(); return; }
   const model = shown || latest;
-  const interactive = MODE === "play" && !inflight && !model.terminal &&
+  const interactive = MODE === "play" && !inflight && latest.version >= stored && !model.terminal &&
     model.legal.length > 0 && mySeats().includes(model.to_act);
   const status = $("#status");
   status.textContent = statusText(model);
@@ -580,6 +584,8 @@ life.setup({ send, latest: () => latest, seatName, mySeats, say, key: KEY });
 chatJump.setup({ mySeats });
 sound.setupToggle($("#sound-toggle"));
 window.parlour = { get latest() { return latest; }, get pending() { return pending; },
-  get sounds() { return sound.played; } };
+  get sounds() { return sound.played; },
+  // a move sent and not answered, or stored and its position not in yet
+  get busy() { return Boolean(inflight) || (latest !== null && latest.version < stored); } };
 header(undefined, false);
 connect();
