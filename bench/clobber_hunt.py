@@ -12,8 +12,11 @@ Targets:
 
 - ``g3m4`` ... : the position after move ``m`` of game ``g`` on the MCGS page (Folkersen, Du
   and Müller's hunt through 6x6 openings: Black, on a1 in their drawing, moves first; their
-  row 1 is the top rank, ours is the bottom one, so their f2 is our f5). ``mcgs`` names them
-  all, the easiest (by MCGS's time) first.
+  row 1 is the top rank, ours is the bottom one, so their f2 is our f5). ``mcgs`` names the
+  page's solved and unsolved ones, the easiest (by MCGS's time) first; ``games`` names every
+  position of its games, move 1 to the last (a solved one decides its neighbours: a move into
+  a position lost for its side to move wins, a reply that wins refutes the move before it).
+  ``report`` shows the ones outside ``mcgs`` once they have a record.
 - ``first:K`` (K = 1..15): the K-th of the 15 distinct first moves of 6x6 up to the board's
   symmetries (the start position of ``--size 6x6``, White moving first; by symmetry the same
   game as the MCGS page's). The target is the position after that move, the opponent to
@@ -121,6 +124,14 @@ def mcgs_position(game: int, moves: int) -> str:
     return state.position()
 
 
+def game_positions() -> list[tuple[int, int]]:
+    """Every position of the page's games: (game, move), move 1 to the game's last. The page
+    solves a few of them; every other one is a target too, since a solved one can decide its
+    neighbours one move away (a win into it, or a refutation of the move before it)."""
+    return [(game, move) for game, moves in MCGS_GAMES.items()
+            for move in range(1, len(moves) + 1)]
+
+
 def first_moves() -> list[tuple[str, str]]:
     """The distinct first moves of 6x6 up to symmetry: (move, position after it), in the order
     of the board (a move's class is named by its first move in action order)."""
@@ -142,6 +153,11 @@ def targets(names: list[str] | tuple[str, ...] = ()) -> dict[str, tuple[str, str
             mcgs_position(p.game, p.move),
             f"MCGS game {p.game} after move {p.move}: {p.mcgs}",
         )
+    for game, move in game_positions():
+        found.setdefault(f"g{game}m{move}", (
+            mcgs_position(game, move),
+            f"MCGS game {game} after move {move} (the page gives no result)",
+        ))
     for k, (move, position) in enumerate(first_moves(), 1):
         found[f"first:{k}"] = (position, f"6x6 (White first) after {move}")
     for board in [*STRIPS, *BOARDS, *(n for n in names if is_board(n))]:
@@ -207,6 +223,8 @@ def expand(names: list[str]) -> list[str]:
     for name in names:
         if name == "mcgs":
             out += [f"g{p.game}m{p.move}" for p in PUBLISHED]
+        elif name == "games":
+            out += [f"g{game}m{move}" for game, move in game_positions()]
         elif name == "first":
             out += [n for n in every if n.startswith("first:")]
         elif name in ("strips", "boards"):
@@ -478,7 +496,12 @@ def outcome(record: dict[str, Any], side: str) -> tuple[str, str]:
 
 
 def report(args: argparse.Namespace) -> None:
+    directory = Path(args.dir)
     names = expand(args.targets or ["mcgs", "first", "strips", "boards"])
+    if not args.targets:  # the games' other positions once a run has a record of them
+        names[len(PUBLISHED):len(PUBLISHED)] = [
+            f"g{game}m{move}" for game, move in game_positions()
+            if f"g{game}m{move}" not in names and load_state(directory, f"g{game}m{move}")]
     every = targets([*names, *known_lines(Path(args.dir))])
     published = {f"g{p.game}m{p.move}": p for p in PUBLISHED}
     openings, boards = [], []
@@ -512,8 +535,9 @@ def report(args: argparse.Namespace) -> None:
             label = f"6x6 first move {first}"
             theirs = {"": "open", side: "refuted"}.get(record.get("winner", ""), "wins")
         else:
-            p = published[name]
-            label, theirs = f"game {p.game}, move {p.move}", p.mcgs
+            game, move = (int(n) for n in re.findall(r"\d+", name))
+            label = f"game {game}, move {move}"
+            theirs = published[name].mcgs if name in published else "no result on the page"
         openings.append([label, side, result, move, *figures, theirs])
     tables = [
         (["position", "to move", "result", "winning move", "nodes", "CPU s", "wall s",
