@@ -65,6 +65,9 @@ from typing import Any
 MCGS_START = "xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxox x"
 """The MCGS page's start: Black (x) on their a1 (our a6, the top left) and moving first."""
 
+OTHER = {"x": "o", "o": "x"}
+"""The opponent of each side."""
+
 MCGS_GAMES = {
     1: ["f2e2", "b1c1", "e1d1", "a2b2", "e3d3"],
     2: ["a5b5", "e6d6", "b6c6", "f5e5"],
@@ -276,11 +279,14 @@ def run_one(name: str, args: argparse.Namespace) -> None:
     same = transposition(name, every, directory)
     if same is not None:  # the same position turned, mirrored or moved: its answer is ours
         other = load_state(directory, same)
-        record.update(position=position, description=description, winner=other["winner"],
+        # the key is the side to move's view: its winner is ours if it is its side to move
+        wins = other["winner"] == every[same][0][-1]
+        record.update(position=position, description=description,
+                      winner=position[-1] if wins else OTHER[position[-1]],
                       winning_moves=[], transposition_of=same, status="solved", nodes=0,
                       cpu=0, wall=0, runs=0)
         save_state(directory, name, record)
-        print(f"{name}: a transposition of {same} ({other['winner']} wins)", flush=True)
+        print(f"{name}: a transposition of {same} ({record['winner']} wins)", flush=True)
         return
     into = one_move_into(name, every, directory)
     if into is not None:  # a move into a position already known lost for its side to move
