@@ -36,6 +36,10 @@ a checkpoint ``DIR/NAME.ckpt`` saved every ``--every`` seconds and when it stops
 limit, SIGTERM, Ctrl-C). ``DIR/NAME.json`` keeps the totals over every run of that target
 (nodes, wall and CPU seconds, runs), the moves decided so far and, once solved, the winner and
 its winning move; running the same command again resumes. ``report`` prints them.
+Solved targets decide moves one ply up before any search: a target with a move into a
+position lost for its side to move is won with it at once; a move into a position its side to
+move wins is refuted by that proof, counted as decided and not searched (``report`` counts it
+among the refuted moves and names the target below).
 ``--workers N`` solves a target on N local Ray workers sharing one transposition table
 (``--tt-bits``) instead, with no checkpoint: for a target that should end within one run.
 
@@ -156,10 +160,10 @@ def targets(names: list[str] | tuple[str, ...] = ()) -> dict[str, tuple[str, str
             mcgs_position(p.game, p.move),
             f"MCGS game {p.game} after move {p.move}: {p.mcgs}",
         )
-    for game, move in game_positions():
-        found.setdefault(f"g{game}m{move}", (
-            mcgs_position(game, move),
-            f"MCGS game {game} after move {move} (the page gives no result)",
+    for game, number in game_positions():
+        found.setdefault(f"g{game}m{number}", (
+            mcgs_position(game, number),
+            f"MCGS game {game} after move {number} (the page gives no result)",
         ))
     for k, (move, position) in enumerate(first_moves(), 1):
         found[f"first:{k}"] = (position, f"6x6 (White first) after {move}")
@@ -278,9 +282,9 @@ def run_one(name: str, args: argparse.Namespace) -> None:
         return
     same = transposition(name, every, directory)
     if same is not None:  # the same position turned, mirrored or moved: its answer is ours
-        other = load_state(directory, same)
+        solved = load_state(directory, same)
         # the key is the side to move's view: its winner is ours if it is its side to move
-        wins = other["winner"] == every[same][0][-1]
+        wins = solved["winner"] == every[same][0][-1]
         record.update(position=position, description=description,
                       winner=position[-1] if wins else OTHER[position[-1]],
                       winning_moves=[], transposition_of=same, status="solved", nodes=0,
@@ -308,8 +312,12 @@ def run_one(name: str, args: argparse.Namespace) -> None:
     )
     state = game.new_initial_state()
     # the moves the record has decided count even when the checkpoint file is gone
+    below = refuted_below(name, every, directory)
+    if below:
+        print(f"{name}: {len(below)} moves refuted by solved positions below "
+              f"({', '.join(f'{m} by {o}' for m, o in below.items())})", flush=True)
     saver = Checkpoint(directory / f"{file_name(name)}.ckpt", every=args.every,
-                       decided=dict(record.get("decided", {})))
+                       decided={**dict.fromkeys(below, False), **record.get("decided", {})})
     started, cpu = time.monotonic(), time.process_time()
     last = [started]
     totals = {k: record.get(k, 0) for k in ("nodes", "wall", "cpu", "runs")}
@@ -435,26 +443,61 @@ def transposition(name: str, every: dict[str, tuple[str, str]], directory: Path)
     return None
 
 
+def solved_by_key(name: str, every: dict[str, tuple[str, str]],
+                  directory: Path) -> dict[tuple[Any, ...], tuple[str, bool]]:
+    """Every target but ``name`` solved so far, by key: (its name, whether its side to move
+    wins). A key is the side to move's view, so the colours do not matter."""
+    solved: dict[tuple[Any, ...], tuple[str, bool]] = {}
+    for other, (position, _) in every.items():
+        record = load_state(directory, other)
+        if other != name and record.get("winner"):
+            solved.setdefault(key_of(position), (other, record["winner"] == position[-1]))
+    return solved
+
+
+def moves_into_solved(name: str, every: dict[str, tuple[str, str]],
+                      directory: Path) -> list[tuple[str, str, bool]]:
+    """The moves of ``name``'s side to move into a solved target: (the move, that target,
+    whether the move wins). A move into a position lost for its side to move wins; a move into
+    one its side to move wins loses, refuted by that target's proof."""
+    import parlour
+
+    solved = solved_by_key(name, every, directory)
+    if not solved:
+        return []
+    state = parlour.load_game("clobber", position=every[name][0]).new_initial_state()
+    found = []
+    for action in state.legal_actions():
+        into = solved.get(key_of(state.child(action).position()))
+        if into is not None:
+            found.append((state.action_to_string(action), into[0], not into[1]))
+    return found
+
+
 def one_move_into(name: str, every: dict[str, tuple[str, str]],
                   directory: Path) -> tuple[str, str] | None:
     """A move of ``name``'s side to move into another target solved as a loss for its own side
     to move: (the move, that target). The move then wins ``name``: a result one ply up for
     free (a reply that wins there refutes the move before it)."""
+    return next(((move, other) for move, other, wins in moves_into_solved(name, every, directory)
+                 if wins), None)
+
+
+def refuted_below(name: str, every: dict[str, tuple[str, str]],
+                  directory: Path) -> dict[str, str]:
+    """The moves of ``name``'s side to move refuted by a solved target one move below (its side
+    to move wins it): move -> that target. A solve counts them as decided, lost, and does not
+    search them."""
+    return {move: other for move, other, wins in moves_into_solved(name, every, directory)
+            if not wins}
+
+
+def move_count(position: str) -> int:
+    """How many moves the side to move has."""
     import parlour
 
-    lost: dict[tuple[Any, ...], str] = {}
-    for other, (position, _) in every.items():
-        record = load_state(directory, other)
-        if other != name and record.get("winner") and record["winner"] != position[-1]:
-            lost.setdefault(key_of(position), other)
-    if not lost:
-        return None
-    state = parlour.load_game("clobber", position=every[name][0]).new_initial_state()
-    for action in state.legal_actions():
-        other = lost.get(key_of(state.child(action).position()))
-        if other is not None:
-            return state.action_to_string(action), other
-    return None
+    return len(parlour.load_game("clobber", position=position)
+               .new_initial_state().legal_actions())
 
 
 def run(args: argparse.Namespace) -> None:
@@ -497,7 +540,10 @@ def outcome(record: dict[str, Any], side: str) -> tuple[str, str]:
         return result, move
     if record:
         decided = record.get("decided", {})
-        return f"open: {len(decided)} of {record.get('moves', '?')} moves refuted so far", "-"
+        result = f"open: {len(decided)} of {record.get('moves', '?')} moves refuted so far"
+        if record.get("refuted_by"):
+            result += f" ({', '.join(record['refuted_by'])} among them)"
+        return result, "-"
     return "not run", "-"
 
 
@@ -508,20 +554,26 @@ def report(args: argparse.Namespace) -> None:
         names[len(PUBLISHED):len(PUBLISHED)] = [
             f"g{game}m{move}" for game, move in game_positions()
             if f"g{game}m{move}" not in names and load_state(directory, f"g{game}m{move}")]
-    every = targets([*names, *known_lines(Path(args.dir))])
+    every = targets([*names, *known_lines(directory)])
     published = {f"g{p.game}m{p.move}": p for p in PUBLISHED}
     openings, boards = [], []
     for name in names:
-        record = load_state(Path(args.dir), name)
+        record = load_state(directory, name)
         side = every[name][0][-1]
         if not record.get("winner"):
-            into = one_move_into(name, every, Path(args.dir))
+            into = one_move_into(name, every, directory)
+            below = refuted_below(name, every, directory)
             if into is not None:
                 record = {**record, "winner": side, "winning_moves": [into[0]],
                           "by_way_of": into[1]}
+            elif below:  # counted as the solve will count them, the record's own beside them
+                record = {**record, "moves": record.get("moves") or move_count(every[name][0]),
+                          "decided": {**dict.fromkeys(below, False),
+                                      **record.get("decided", {})},
+                          "refuted_by": sorted(set(below.values()))}
         if record.get("by_way_of") and not record.get("nodes"):  # the solve one move below's
-            below = load_state(Path(args.dir), record["by_way_of"])
-            record.update({k: below.get(k) for k in ("nodes", "cpu", "wall")})
+            solve = load_state(directory, record["by_way_of"])
+            record.update({k: solve.get(k) for k in ("nodes", "cpu", "wall")})
         result, move = outcome(record, side)
         figures = [f"{record[k]:,.0f}" if record.get(k) is not None else "-"
                    for k in ("nodes", "cpu", "wall")]
@@ -541,8 +593,8 @@ def report(args: argparse.Namespace) -> None:
             label = f"6x6 first move {first}"
             theirs = {"": "open", side: "refuted"}.get(record.get("winner", ""), "wins")
         else:
-            game, move = (int(n) for n in re.findall(r"\d+", name))
-            label = f"game {game}, move {move}"
+            game, number = (int(n) for n in re.findall(r"\d+", name))
+            label = f"game {game}, move {number}"
             theirs = published[name].mcgs if name in published else "no result on the page"
         openings.append([label, side, result, move, *figures, theirs])
     tables = [
