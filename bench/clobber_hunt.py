@@ -64,7 +64,10 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from parlour.games.clobber.game import ClobberGame
 
 MCGS_START = "xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxox x"
 """The MCGS page's start: Black (x) on their a1 (our a6, the top left) and moving first."""
@@ -115,6 +118,13 @@ PUBLISHED = [
     Published(8, 2, None, "not solved (4x5 db, timed out after 200,000 s)"),
 ]
 """Every position of the page, the easiest for MCGS first (its times, its machine)."""
+
+
+def clobber(position: str) -> ClobberGame:
+    """The game of Clobber from ``position`` (our notation), typed as Clobber for the solver."""
+    import parlour
+
+    return cast("ClobberGame", parlour.load_game("clobber", position=position))
 
 
 def ours(move: str) -> str:
@@ -269,7 +279,6 @@ def save_state(directory: Path, name: str, data: dict[str, Any]) -> None:
 
 def run_one(name: str, args: argparse.Namespace) -> None:
     """Solve (or go on solving) one target in this process; update its record."""
-    import parlour
     from parlour.analysis import ClobberSolver, SolverTimeout, cengine
     from parlour.analysis.checkpoint import Checkpoint
 
@@ -300,7 +309,7 @@ def run_one(name: str, args: argparse.Namespace) -> None:
         save_state(directory, name, record)
         print(f"{name}: {position[-1]} wins with {move}, into {other}", flush=True)
         return
-    game = parlour.load_game("clobber", position=position)
+    game = clobber(position)
     record.setdefault("position", position)
     record.setdefault("description", description)
     if args.workers:
@@ -426,10 +435,9 @@ def run_on_ray(name: str, game: Any, record: dict[str, Any], args: argparse.Name
 def key_of(position: str) -> tuple[Any, ...]:
     """Positions with equal keys are one position turned, mirrored or moved (the side to move
     sees the same regions)."""
-    import parlour
     from parlour.analysis import ClobberSolver
 
-    game = parlour.load_game("clobber", position=position)
+    game = clobber(position)
     return tuple(sorted(ClobberSolver(game, engine="python").regions(game.new_initial_state())))
 
 
