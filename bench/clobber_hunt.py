@@ -569,8 +569,9 @@ def report(args: argparse.Namespace) -> None:
         record = load_state(directory, name)
         side = every[name][0][-1]
         if not record.get("winner"):
-            into = one_move_into(name, every, directory)
-            below = refuted_below(name, every, directory)
+            found = moves_into_solved(name, every, directory)
+            into = next(((m, o) for m, o, wins in found if wins), None)
+            below = {m: o for m, o, wins in found if not wins}
             if into is not None:
                 record = {**record, "winner": side, "winning_moves": [into[0]],
                           "by_way_of": into[1]}
