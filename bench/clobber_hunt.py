@@ -301,7 +301,7 @@ def run_one(name: str, args: argparse.Namespace) -> None:
         save_state(directory, name, record)
         print(f"{name}: a transposition of {same} ({record['winner']} wins)", flush=True)
         return
-    into = one_move_into(name, every, directory)
+    into, below = decided_below(name, every, directory)
     if into is not None:  # a move into a position already known lost for its side to move
         move, other = into
         record.update(position=position, description=description, winner=position[-1],
@@ -321,7 +321,6 @@ def run_one(name: str, args: argparse.Namespace) -> None:
     )
     state = game.new_initial_state()
     # the moves the record has decided count even when the checkpoint file is gone
-    below = refuted_below(name, every, directory)
     if below:
         print(f"{name}: {len(below)} moves refuted by solved positions below "
               f"({', '.join(f'{m} by {o}' for m, o in below.items())})", flush=True)
@@ -463,49 +462,34 @@ def solved_by_key(name: str, every: dict[str, tuple[str, str]],
     return solved
 
 
-def moves_into_solved(name: str, every: dict[str, tuple[str, str]],
-                      directory: Path) -> list[tuple[str, str, bool]]:
-    """The moves of ``name``'s side to move into a solved target: (the move, that target,
-    whether the move wins). A move into a position lost for its side to move wins; a move into
-    one its side to move wins loses, refuted by that target's proof."""
-    import parlour
-
+def decided_below(name: str, every: dict[str, tuple[str, str]], directory: Path
+                  ) -> tuple[tuple[str, str] | None, dict[str, str]]:
+    """What the solved targets one move below decide for ``name``'s side to move: a winning
+    move, (the move, that target), into a position lost for its side to move, or None; and
+    the moves refuted, move -> that target, by a position its side to move wins. The win is a
+    result one ply up for free; a solve counts the refuted moves as decided, lost, and does
+    not search them."""
     solved = solved_by_key(name, every, directory)
+    into: tuple[str, str] | None = None
+    refuted: dict[str, str] = {}
     if not solved:
-        return []
-    state = parlour.load_game("clobber", position=every[name][0]).new_initial_state()
-    found = []
+        return into, refuted
+    state = clobber(every[name][0]).new_initial_state()
     for action in state.legal_actions():
-        into = solved.get(key_of(state.child(action).position()))
-        if into is not None:
-            found.append((state.action_to_string(action), into[0], not into[1]))
-    return found
-
-
-def one_move_into(name: str, every: dict[str, tuple[str, str]],
-                  directory: Path) -> tuple[str, str] | None:
-    """A move of ``name``'s side to move into another target solved as a loss for its own side
-    to move: (the move, that target). The move then wins ``name``: a result one ply up for
-    free (a reply that wins there refutes the move before it)."""
-    return next(((move, other) for move, other, wins in moves_into_solved(name, every, directory)
-                 if wins), None)
-
-
-def refuted_below(name: str, every: dict[str, tuple[str, str]],
-                  directory: Path) -> dict[str, str]:
-    """The moves of ``name``'s side to move refuted by a solved target one move below (its side
-    to move wins it): move -> that target. A solve counts them as decided, lost, and does not
-    search them."""
-    return {move: other for move, other, wins in moves_into_solved(name, every, directory)
-            if not wins}
+        below = solved.get(key_of(state.child(action).position()))
+        if below is None:
+            continue
+        move, other, wins_there = state.action_to_string(action), below[0], below[1]
+        if wins_there:
+            refuted[move] = other
+        elif into is None:
+            into = move, other
+    return into, refuted
 
 
 def move_count(position: str) -> int:
     """How many moves the side to move has."""
-    import parlour
-
-    return len(parlour.load_game("clobber", position=position)
-               .new_initial_state().legal_actions())
+    return len(clobber(position).new_initial_state().legal_actions())
 
 
 def run(args: argparse.Namespace) -> None:
@@ -569,9 +553,7 @@ def report(args: argparse.Namespace) -> None:
         record = load_state(directory, name)
         side = every[name][0][-1]
         if not record.get("winner"):
-            found = moves_into_solved(name, every, directory)
-            into = next(((m, o) for m, o, wins in found if wins), None)
-            below = {m: o for m, o, wins in found if not wins}
+            into, below = decided_below(name, every, directory)
             if into is not None:
                 record = {**record, "winner": side, "winning_moves": [into[0]],
                           "by_way_of": into[1]}
