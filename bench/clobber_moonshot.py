@@ -1,4 +1,4 @@
-"""A very long Clobber solve (4x8, 6x6: never solved) that checkpoints and resumes.
+"""A very long Clobber solve (6x6, never solved; 4x8) that checkpoints and resumes.
 
     nice -n 10 python bench/clobber_moonshot.py 4x8 --checkpoint 4x8.ckpt   # stop any time
     nice -n 10 python bench/clobber_moonshot.py 4x8 --checkpoint 4x8.ckpt   # ...and resume
