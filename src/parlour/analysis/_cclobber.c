@@ -303,7 +303,8 @@ typedef struct {
     int tt_bits;
     TTEntry *tt;
     u64 tt_mask; /* number of buckets - 1 */
-    size_t tt_mapped; /* > 0: the table is a shared mapping of this many bytes (shared_table) */
+    size_t tt_bytes; /* the table's mapping, this many bytes */
+    int tt_shared;   /* the mapping is a file's, shared between processes (shared_table) */
     DBEntry *db;
     u64 db_cap, db_count, db_limit;
     long long nodes;
@@ -383,6 +384,28 @@ static void tt_store(Engine *E, u64 h, u64 g, int result, long long work) {
     tt_put(tt_bucket(E, h), g & ~0xffULL, log2_work(work), result);
 }
 
+/* The big tables (transposition and region tables) live in anonymous mappings that the kernel
+   is asked to back with 2 MB pages. A probe is a random access into gigabytes: with 4 kB pages
+   nearly every one also misses the TLB and walks the page tables, which costs about as much as
+   the cache miss itself. Zero-filled like calloc; released with big_free. */
+static void *big_alloc(size_t bytes) {
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= ((size_t)2 << 20)) madvise(p, bytes, MADV_HUGEPAGE); /* a hint: may be refused */
+#endif
+    return p;
+}
+
+static void big_free(void *p, size_t bytes) {
+    if (p) munmap(p, bytes);
+}
+
+static void db_free(Engine *E) {
+    big_free(E->db, (size_t)E->db_cap * sizeof(DBEntry));
+    E->db = NULL;
+}
+
 /* Scratch memory of the search: a stack, released in reverse order. */
 static void *arena_get(Engine *E, size_t size) {
     size = (size + 15) & ~(size_t)15;
@@ -396,7 +419,7 @@ static inline u64 db_slot(const Key *k, u64 cap) { return key_hash(k, 0x5bd1e995
 
 static int db_grow(Engine *E) {
     u64 cap = E->db_cap ? E->db_cap * 2 : (1ULL << 16);
-    DBEntry *fresh = calloc(cap, sizeof(DBEntry));
+    DBEntry *fresh = big_alloc((size_t)cap * sizeof(DBEntry));
     if (!fresh) return -1;
     for (u64 i = 0; i < E->db_cap; i++) {
         DBEntry *e = &E->db[i];
@@ -406,7 +429,7 @@ static int db_grow(Engine *E) {
         while (fresh[s].value & 0x80) s = (s + 1) & (cap - 1);
         fresh[s] = *e;
     }
-    free(E->db);
+    db_free(E);
     E->db = fresh;
     E->db_cap = cap;
     return 0;
@@ -894,10 +917,10 @@ done:
 
 /* ---------------------------------------------------------------- Python type */
 static void tt_release(Engine *E) {
-    if (E->tt_mapped) munmap(E->tt, E->tt_mapped);
-    else free(E->tt);
+    big_free(E->tt, E->tt_bytes);
     E->tt = NULL;
-    E->tt_mapped = 0;
+    E->tt_bytes = 0;
+    E->tt_shared = 0;
 }
 
 /* The table as a shared mapping of the file `path` (created, or sized, when needed): every
@@ -921,7 +944,8 @@ static int tt_map_shared(Engine *E, const char *path, size_t bytes) {
         return -1;
     }
     E->tt = p;
-    E->tt_mapped = bytes;
+    E->tt_bytes = bytes;
+    E->tt_shared = 1;
     return 0;
 }
 
@@ -930,7 +954,7 @@ static void Engine_dealloc(Engine *E) {
     free(E->own_good);
     free(E->own_tried);
     free(E->arena);
-    free(E->db);
+    db_free(E);
     Py_XDECREF(E->progress);
     Py_TYPE(E)->tp_free((PyObject *)E);
 }
@@ -988,8 +1012,10 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kwds) {
         E->hist_good = (uint32_t *)((char *)E->tt + table);
         E->hist_tried = E->hist_good + PATTERNS;
     } else {
-        E->tt = calloc(buckets * TT_WAYS, sizeof(TTEntry));
+        E->tt_bytes = (size_t)(buckets * TT_WAYS * sizeof(TTEntry));
+        E->tt = big_alloc(E->tt_bytes);
         if (!E->tt) {
+            E->tt_bytes = 0;
             PyErr_NoMemory();
             return -1;
         }
@@ -1191,8 +1217,7 @@ static PyObject *Engine_import_tt(Engine *E, PyObject *args) {
 
 static PyObject *Engine_clear(Engine *E, PyObject *Py_UNUSED(ignored)) {
     memset(E->tt, 0, sizeof(TTEntry) * (size_t)((E->tt_mask + 1) * TT_WAYS));
-    free(E->db);
-    E->db = NULL;
+    db_free(E);
     E->db_cap = E->db_count = 0;
     Py_RETURN_NONE;
 }
@@ -1202,7 +1227,7 @@ static PyObject *Engine_get_tt_bits(Engine *E, void *closure) {
     return PyLong_FromLong(E->tt_bits);
 }
 static PyObject *Engine_get_shared(Engine *E, void *closure) {
-    return PyBool_FromLong(E->tt_mapped > 0);
+    return PyBool_FromLong(E->tt_shared);
 }
 static PyObject *Engine_get_db_size(Engine *E, void *closure) {
     return PyLong_FromUnsignedLongLong(E->db_count);
