@@ -643,7 +643,6 @@ static int gen_children_frame(Engine *E, const Reg *r, int idx, u64 rest1, u64 r
                 /* move ordering: leave the opponent as few moves as possible. (In plain
                    Clobber both players always have equally many moves, one per o-x
                    adjacency, so a mobility *difference* would carry no information.) */
-                c->score += known_bonus(E, g);
                 u64 tg = E->cannibal ? (ga | gb) : gb;
                 c->score += __builtin_popcountll(ga & (tg << 8)) +
                             __builtin_popcountll(ga & (tg >> 8)) +
@@ -700,8 +699,7 @@ static int gen_children(Engine *E, const Reg *r, int idx, u64 rest1, u64 rest2, 
                     normal_forms(ch, cw, ca, cb, &g->k, &g->nk);
                 finish_reg(g, __builtin_popcountll(grp));
                 add_comp(c, g);
-                c->score += known_bonus(E, g) +
-                            count_moves(ca, E->cannibal ? (ca | cb) : cb, box(ch, cw), cw);
+                c->score += count_moves(ca, E->cannibal ? (ca | cb) : cb, box(ch, cw), cw);
             }
         }
     }
@@ -846,6 +844,15 @@ static int win(Engine *E, const Reg *in, int n) {
             }
         }
     }
+    /* The ordering bonus of the parts already in the region table, looked up only now that
+       no child is known lost (a cut-off above needs none of them), and fetched together for
+       the same reason as the buckets above. */
+    for (int c = 0; c < nk; c++)
+        for (int t = 0; t < kids[c].ncomps; t++)
+            if (kids[c].comps[t].stones <= E->db_max && E->db_cap)
+                __builtin_prefetch(&E->db[db_slot(&kids[c].comps[t].k, E->db_cap)]);
+    for (int c = 0; c < nk; c++)
+        for (int t = 0; t < kids[c].ncomps; t++) kids[c].score += known_bonus(E, &kids[c].comps[t]);
     /* Move ordering (a stable insertion sort of indices): fewest moves left to the opponent
        first, and among moves within a few such moves of each other, the one whose pattern
        (move_pattern) refuted most often so far. */
