@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 import parlour
-from parlour.analysis.puzzles import Puzzle, rate_attempt, shipped
+from parlour.analysis.puzzles import NEAREST, Puzzle, rate_attempt, shipped
 from parlour.ratings import NEW_RATING, NEW_RD, NEW_VOLATILITY
 from parlour.server.routes.puzzles import MAX_MOVES, MAX_SEEN
 
@@ -61,7 +61,8 @@ def test_the_page_and_the_next_puzzle(server: ServerProcess):
 
 def test_the_next_puzzle_is_near_the_rating_and_unseen(server: ServerProcess):
     first = server.get("/api/puzzles/clobber/next", params={"rating": 900}).json()
-    near = sorted(shipped(), key=lambda p: abs(p.rating - 900))[:20]
+    # the server's rule: nearest first, ties by id (885 and 915 are both 15 away from 900)
+    near = sorted(shipped(), key=lambda p: (abs(p.rating - 900), p.id))[:NEAREST]
     assert first["id"] in {p.id for p in near}
     seen = ",".join(p.id for p in near)
     other = server.get("/api/puzzles/clobber/next", params={"rating": 900, "seen": seen}).json()
