@@ -74,6 +74,13 @@ def table_of(server: ServerProcess, token: str, challenge_id: str) -> str | None
     return server.get(f"/api/challenges/{challenge_id}", headers=bearer(token)).json()["table"]
 
 
+def to_act(server: ServerProcess, table: str) -> str | None:
+    """The name of the seat the table waits for, as a spectator sees it."""
+    body = server.get(f"/api/watch/{table}").json()
+    names = {seat["seat"]: seat["name"] for seat in body["seats"]}
+    return names.get(body["to_act"]) if body["started"] else None
+
+
 @pytest.fixture()
 def serve(tmp_path: Path):
     proc = ServeProcess(tmp_path / "serve.db").start()
@@ -131,7 +138,8 @@ def test_a_bot_comes_back_after_the_server_is_killed_and_resumes(serve: ServePro
             headers=bearer(tokens["bot-phoenix"])).json()
         wait_for(lambda: table_of(serve, tokens["bot-rook"], challenge["id"]) is not None)
         table = table_of(serve, tokens["bot-rook"], challenge["id"])
-        time.sleep(1.0)  # bot-rook's opening move, if it has the first turn, is in
+        # bot-rook's opening move, if it has the first turn, is stored before the kill
+        wait_for(lambda: to_act(serve, table) == "bot-phoenix")
         serve.kill()  # SIGKILL, mid-game
         assert not finished(serve, [table])[0]
         time.sleep(1.5)  # bot-rook is cut off and keeps trying
