@@ -4,6 +4,7 @@ saved proofs are sound, and a checkpoint of another position or a damaged one is
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from typer.testing import CliRunner
@@ -110,6 +111,34 @@ def test_moves_kept_from_a_lost_file_are_not_searched_again(tmp_path, cmodule):
     assert Checkpoint(tmp_path / "gone.ckpt").load(c_solver(game, cmodule), state.position()) == (
         first.decided
     )
+
+
+def test_moves_given_beside_a_file_are_kept_with_the_files_own(tmp_path, cmodule):
+    """Moves decided elsewhere (the hunt's solves of the positions they lead to) count even
+    when the checkpoint file exists: the solve starts from both and searches neither again."""
+    game, state = start("3x8")  # a second-player win: every first move is refuted
+    whole = Checkpoint(tmp_path / "whole.ckpt", every=0)
+    c_solver(game, cmodule).solve(state, all_moves=True, checkpoint=whole)
+    moves = list(whole.decided)
+    path = tmp_path / "part.ckpt"
+    partial = Checkpoint(path)
+    partial.decided = dict.fromkeys(moves[:2], False)
+    partial.save(c_solver(game, cmodule), state.position())  # a file deciding two moves
+
+    given = dict.fromkeys(moves[-3:], False)
+    loaded = Checkpoint(path, decided=given).load(c_solver(game, cmodule), state.position())
+    assert loaded == dict.fromkeys(moves[:2] + moves[-3:], False)
+    assert Checkpoint(path).load(c_solver(game, cmodule), state.position()) == dict.fromkeys(
+        moves[:2], False
+    )  # the file alone: its own two
+
+    copy = tmp_path / "copy.ckpt"  # a solve saves into its file: each starts from one
+    shutil.copy(path, copy)
+    counted = c_solver(game, cmodule)
+    answer = counted.solve(state, checkpoint=Checkpoint(path, decided=given))
+    alone = c_solver(game, cmodule)
+    assert answer.winner == alone.solve(state, checkpoint=Checkpoint(copy)).winner == "x"
+    assert counted.nodes < alone.nodes  # the given three were not searched
 
 
 def test_root_passes_find_the_same_moves(cmodule):

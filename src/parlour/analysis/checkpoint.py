@@ -52,17 +52,19 @@ class Checkpoint:
     decided: dict[str, bool] = field(default_factory=dict)
     """Moves of the side to move (C4 notation) already decided: True when the move wins.
 
-    Given when the checkpoint is made, they are the moves decided by an earlier run whose file
-    is gone (a machine wiped between sessions keeps only a small record of the moves): a solve
-    with a missing file starts from them instead of from nothing. The file's own moves, when
-    it exists, replace them."""
+    Given when the checkpoint is made, they are moves decided elsewhere: by an earlier run
+    whose file is gone (a machine wiped between sessions keeps only a small record of the
+    moves), or by solves of the positions they lead to. A solve starts from them as well as
+    from the file's own moves, which win where both speak of one move: given moves are never
+    searched again, even when a file exists."""
     saves: int = 0
     _last: float = field(default_factory=time.monotonic)
 
     def load(self, solver: Any, position: str) -> dict[str, bool]:
-        """Load the file into ``solver``'s tables; return the moves it had decided.
+        """Load the file into ``solver``'s tables; return the moves it had decided, with
+        those given as :attr:`decided`.
 
-        A missing file is a fresh start but for the moves given as :attr:`decided`. A damaged
+        A missing file is a fresh start but for the moves given. A damaged
         one, or one for another position or rule variant, raises :class:`CheckpointError`
         (deleting it starts afresh)."""
         try:
@@ -86,7 +88,8 @@ class Checkpoint:
             from parlour.analysis import database
 
             solver.py_engine.import_outcomes(database.decode(db))
-        self.decided = {str(k): bool(v) for k, v in header.get("decided", {}).items()}
+        saved = {str(k): bool(v) for k, v in header.get("decided", {}).items()}
+        self.decided = {**self.decided, **saved}
         return dict(self.decided)
 
     def due(self) -> bool:
