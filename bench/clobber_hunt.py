@@ -7,6 +7,7 @@
     nice -n 19 python bench/clobber_hunt.py run 2x19 --dir hunt      # a board from its start
     python bench/clobber_hunt.py run 2x20+b2c2 --dir hunt --workers 2 --tt-bits 30  # Ray
     python bench/clobber_hunt.py report --dir hunt [--markdown]      # what is decided so far
+    python bench/clobber_hunt.py report --lines first:2 --dir hunt   # the lines below a target
 
 Targets:
 
@@ -539,7 +540,49 @@ def outcome(record: dict[str, Any], side: str) -> tuple[str, str]:
     return "not run", "-"
 
 
+def line_row(name: str, record: dict[str, Any]) -> list[str]:
+    """A ``BASE+MOVE`` record's row: who wins and how, what was refuted on the way, and what
+    it cost."""
+    side = record["position"][-1]
+    refuted = [move for move, wins in record.get("decided", {}).items() if not wins]
+    moves = record.get("moves", "?")
+    if record.get("winner") == side:
+        result = f"{side} wins"
+        winning = ", ".join(record.get("winning_moves", [])) or "-"
+        before = ", ".join(refuted) or "none (the first move tried)"
+    elif record.get("winner"):
+        result, winning, before = f"{record['winner']} wins", "-", f"all {moves}"
+    else:
+        result, winning = "open", "-"
+        before = f"{len(refuted)} of {moves}" + (f": {', '.join(refuted)}" if refuted else "")
+    figures = [f"{record[k]:,.0f}" if record.get(k) is not None else "-"
+               for k in ("nodes", "cpu", "wall", "runs")]
+    peak = f"{record['peak_mb'] / 1024:.1f} GB" if record.get("peak_mb") else "-"
+    return [f"`{name}`", side, result, winning, before, *figures, peak]
+
+
+def report_lines(args: argparse.Namespace) -> None:
+    """The records of the lines below the named targets (all of them without a name), one row
+    each, in the order of their names: what a table of lines in the docs is made from."""
+    directory = Path(args.dir)
+    rows = [line_row(name, load_state(directory, name)) for name in known_lines(directory)
+            if not args.targets or any(name.startswith(f"{base}+") for base in args.targets)]
+    head = ["line", "to move", "result", "winning move", "moves refuted", "nodes", "CPU s",
+            "wall s", "runs", "peak"]
+    if args.markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|---|---|---|---|---|---:|---:|---:|---:|---:|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        for row in [head, *rows]:
+            print("  ".join(row))
+
+
 def report(args: argparse.Namespace) -> None:
+    if args.lines:
+        report_lines(args)
+        return
     directory = Path(args.dir)
     names = expand(args.targets or ["mcgs", "first", "strips", "boards"])
     if not args.targets:  # the games' other positions once a run has a record of them
@@ -622,7 +665,10 @@ def main() -> None:
                         help="solve on this many local Ray workers sharing one table "
                              "(no checkpoint; 0: this process alone)")
     parser.add_argument("--markdown", action="store_true")
-    args = parser.parse_args()
+    parser.add_argument("--lines", action="store_true",
+                        help="report: the BASE+MOVE records below the targets named, one row "
+                             "each")
+    args = parser.parse_intermixed_args()  # "report --lines first:2" reads as it looks
     if args.command == "list":
         for name, (position, description) in targets().items():
             print(f"{name:>9}  {position}  {description}")
