@@ -540,6 +540,19 @@ def outcome(record: dict[str, Any], side: str) -> tuple[str, str]:
     return "not run", "-"
 
 
+def print_table(head: list[str], rows: list[list[str]], markdown: bool,
+                numeric: range) -> None:
+    """A report's table, as Markdown (the ``numeric`` columns right-aligned) or plain."""
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "|".join("---:" if i in numeric else "---" for i in range(len(head))) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        for row in [head, *rows]:
+            print("  ".join(row))
+
+
 def line_row(name: str, record: dict[str, Any]) -> list[str]:
     """A ``BASE+MOVE`` record's row: who wins and how, what was refuted on the way, and what
     it cost."""
@@ -569,14 +582,7 @@ def report_lines(args: argparse.Namespace) -> None:
             if not args.targets or any(name.startswith(f"{base}+") for base in args.targets)]
     head = ["line", "to move", "result", "winning move", "moves refuted", "nodes", "CPU s",
             "wall s", "runs", "peak"]
-    if args.markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|---|---|---|---|---|---:|---:|---:|---:|---:|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        for row in [head, *rows]:
-            print("  ".join(row))
+    print_table(head, rows, args.markdown, numeric=range(5, 10))
 
 
 def report(args: argparse.Namespace) -> None:
@@ -638,14 +644,7 @@ def report(args: argparse.Namespace) -> None:
           "conjecture"], boards),
     ]
     for head, rows in [t for t in tables if t[1]]:
-        if args.markdown:
-            print("| " + " | ".join(head) + " |")
-            print("|---|---|---|---|---:|---:|---:|---|")
-            for row in rows:
-                print("| " + " | ".join(row) + " |")
-        else:
-            for row in [head, *rows]:
-                print("  ".join(row))
+        print_table(head, rows, args.markdown, numeric=range(4, 7))
         print()
 
 
