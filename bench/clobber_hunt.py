@@ -540,6 +540,11 @@ def outcome(record: dict[str, Any], side: str) -> tuple[str, str]:
     return "not run", "-"
 
 
+def figures(record: dict[str, Any], keys: tuple[str, ...]) -> list[str]:
+    """A record's counts (nodes, seconds, runs) as a table shows them; "-" where it has none."""
+    return [f"{record[k]:,.0f}" if record.get(k) is not None else "-" for k in keys]
+
+
 def print_table(head: list[str], rows: list[list[str]], markdown: bool,
                 numeric: range) -> None:
     """A report's table, as Markdown (the ``numeric`` columns right-aligned) or plain."""
@@ -568,10 +573,9 @@ def line_row(name: str, record: dict[str, Any]) -> list[str]:
     else:
         result, winning = "open", "-"
         before = f"{len(refuted)} of {moves}" + (f": {', '.join(refuted)}" if refuted else "")
-    figures = [f"{record[k]:,.0f}" if record.get(k) is not None else "-"
-               for k in ("nodes", "cpu", "wall", "runs")]
     peak = f"{record['peak_mb'] / 1024:.1f} GB" if record.get("peak_mb") else "-"
-    return [f"`{name}`", side, result, winning, before, *figures, peak]
+    return [f"`{name}`", side, result, winning, before,
+            *figures(record, ("nodes", "cpu", "wall", "runs")), peak]
 
 
 def report_lines(args: argparse.Namespace) -> None:
@@ -586,9 +590,6 @@ def report_lines(args: argparse.Namespace) -> None:
 
 
 def report(args: argparse.Namespace) -> None:
-    if args.lines:
-        report_lines(args)
-        return
     directory = Path(args.dir)
     names = expand(args.targets or ["mcgs", "first", "strips", "boards"])
     if not args.targets:  # the games' other positions once a run has a record of them
@@ -615,16 +616,14 @@ def report(args: argparse.Namespace) -> None:
             solve = load_state(directory, record["by_way_of"])
             record.update({k: solve.get(k) for k in ("nodes", "cpu", "wall")})
         result, move = outcome(record, side)
-        figures = [f"{record[k]:,.0f}" if record.get(k) is not None else "-"
-                   for k in ("nodes", "cpu", "wall")]
-        if record.get("transposition_of"):
-            figures = ["-", "-", "-"]
+        costs = figures({} if record.get("transposition_of") else record,
+                        ("nodes", "cpu", "wall"))
         if is_board(name):
             said = conjecture(name)
             if record.get("winner") and said != "no conjecture":
                 second = record["winner"] != side
                 said += ": agrees" if second == said.startswith("P") else ": REFUTED"
-            boards.append([name, side, result, move, *figures, said])
+            boards.append([name, side, result, move, *costs, said])
             continue
         if "+" in name:
             label, theirs = every[name][1], "-"
@@ -636,7 +635,7 @@ def report(args: argparse.Namespace) -> None:
             game, number = (int(n) for n in re.findall(r"\d+", name))
             label = f"game {game}, move {number}"
             theirs = published[name].mcgs if name in published else "no result on the page"
-        openings.append([label, side, result, move, *figures, theirs])
+        openings.append([label, side, result, move, *costs, theirs])
     tables = [
         (["position", "to move", "result", "winning move", "nodes", "CPU s", "wall s",
           "MCGS / verdict"], openings),
@@ -675,6 +674,8 @@ def main() -> None:
         run_one(args.targets[0], args)
     elif args.command == "run":
         run(args)
+    elif args.lines:
+        report_lines(args)
     else:
         report(args)
 
