@@ -1,5 +1,5 @@
 """The hunt for new Clobber results: the openings on the MCGS "Solving 6x6 Clobber" page,
-6x6's first moves, and the boards past what MCGS checked (the longer strips, 4x8, 5x7).
+6x6's first moves, and the boards past what MCGS checked (the longer strips, 4x8, 5x7, 6x6).
 
     python bench/clobber_hunt.py list                        # every target, what MCGS reported
     nice -n 19 python bench/clobber_hunt.py run mcgs --dir hunt --time-limit 7200
@@ -25,7 +25,8 @@ Targets:
   first-player win. ``first`` names all fifteen.
 - ``RxC`` (``2x19``, ``3x12``, ``4x8``, ...): that board from its start, White first.
   ``strips`` names the strips past MCGS's checks of its conjectures ("2xn is P iff n = 0 mod
-  3", checked to n = 17; "3xn is P iff n is even", to n = 10), ``boards`` 4x8 and 5x7.
+  3", checked to n = 17; "3xn is P iff n is even", to n = 10), ``boards`` 4x8, 5x7 and 6x6
+  (6x6 by way of ``first:2``, its first move b6b5, solved as lost for the side after it).
 - ``BASE+MOVE`` (``2x20+b2c2``, ``first:3+f5f4``, more moves with more ``+``): the position
   after those moves (our notation) from target BASE. Solved as a loss for its side to move,
   it gives BASE its winning move (``run`` and ``report`` look at every such record): a way to
@@ -213,8 +214,9 @@ def known_lines(directory: Path) -> list[str]:
 
 STRIPS = ["2x16", "2x17", "2x18", "2x19", "2x20", "3x11", "3x12"]
 """The strips one to three boards past MCGS's checks of its conjectures."""
-BOARDS = ["4x8", "5x7"]
-"""The unsolved boards of at most 35 squares."""
+BOARDS = ["4x8", "5x7", "6x6"]
+"""The boards of at most 36 squares MCGS v1.7 lists unsolved (6x6 is decided by way of its
+first moves, `first:K`, once one of them is solved as lost for the side to move after it)."""
 
 
 def board_target(board: str) -> tuple[str, str]:
