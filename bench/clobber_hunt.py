@@ -215,8 +215,7 @@ def known_lines(directory: Path) -> list[str]:
 STRIPS = ["2x16", "2x17", "2x18", "2x19", "2x20", "3x11", "3x12"]
 """The strips one to three boards past MCGS's checks of its conjectures."""
 BOARDS = ["4x8", "5x7", "6x6"]
-"""The boards of at most 36 squares MCGS v1.7 lists unsolved (6x6 is decided by way of its
-first moves, `first:K`, once one of them is solved as lost for the side to move after it)."""
+"""The boards of at most 36 squares MCGS v1.7 lists unsolved."""
 
 
 def board_target(board: str) -> tuple[str, str]:
