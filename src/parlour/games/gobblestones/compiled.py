@@ -1,9 +1,10 @@
 """The compiled GobbleStones engine (``_cplayout.c``), and how a state's fields reach it.
 
 ``_cplayout`` is built by ``pip install`` where a C compiler is present; without it every
-caller falls back on the Python rules (``game.py``). It is the rules' twin, not a second
-source of them: the tests play it action for action against the Python definitions (the random
-playouts, ``State.random_playout``) and search for search against ``MCTSAgent``'s Python loop.
+caller falls back on the Python rules (``game.py`` and the modules it names). It is the
+rules' twin, not a second source of them: the tests play it action for action against the
+Python definitions (the random playouts, ``State.random_playout``) and search for search
+against ``MCTSAgent``'s Python loop.
 
 This module is the only one that talks to it. It hands over the :data:`~parlour.games.
 gobblestones.fields.COMPILED` fields of a state's :class:`~parlour.games.gobblestones.fields.

@@ -1,9 +1,9 @@
 """Everything a GobbleStones state holds, declared once: :class:`Fields`.
 
-The state (``game.py``) keeps its contents in one slotted :class:`Fields` and its rules write
-them there. Each field says, in its metadata, what kind of value it is, and every way of
-handing the contents over is derived from that one declaration instead of listing the fields
-again:
+The state (``game.py``) keeps its contents in one slotted :class:`Fields` and its rules
+(``turns.py``, ``chance.py``, ``legal.py``) write them there. Each field says, in its
+metadata, what kind of value it is, and every way of handing the contents over is derived
+from that one declaration instead of listing the fields again:
 
 * **copies** (``State.clone``): :meth:`Fields.copy` copies each field by its kind: lists and
   racks are copied, plain values and the caches are shared (they are never written in place),

@@ -24,21 +24,26 @@ earlier board square has); each tile drawn from the bag is one action picking it
 with probability proportional to the tiles of that colour left. The bag therefore has no
 order at all, hidden or not.
 
-**Modules.** This one holds the rules (turns, chance, legal actions and why an action is
-refused, scores). The state's contents are declared once, in ``fields.py`` (:class:`Fields`:
-copies, snapshots, worlds and the compiled engine's arguments are derived from it). The board's
-geometry and texts are in ``board.py``, the legal plays in ``plays.py``, the move notation in
-``notation.py``; ``position.py`` (the position text) and ``views.py`` (what a player sees) read
-a frozen :class:`Snapshot` of the state (``snapshot.py``, with the :class:`Phase` enum) and
-never the state itself; ``worlds.py`` samples worlds through the state's public API; the
-compiled twin of these rules (``_cplayout.c``) is reached through ``compiled.py`` alone.
+**Modules.** This one holds the game (its parameters) and the state: what a player or chance
+may do now, applying it, scores, copies, and the answers the engine asks for. The state's
+contents are declared once, in ``fields.py`` (:class:`Fields`: copies, snapshots, worlds and
+the compiled engine's arguments are derived from it), and the rules are functions over those
+fields, one module per concern: the course of a turn in ``turns.py``, what chance draws in
+``chance.py``, what may be played now in ``legal.py`` (the turn's plays from ``plays.py``),
+why an action is refused in ``refusals.py``, actions as text in ``action_text.py`` (the words
+read by ``notation.py``), and the Python playouts in ``playouts.py``. The board's geometry and
+texts are in ``board.py``; ``position.py`` (the position text) and ``views.py`` (what a
+player sees) read a frozen :class:`Snapshot` of the state (``snapshot.py``, with the
+:class:`Phase` enum) and never the state itself; ``worlds.py`` samples worlds through the
+state's public API; the compiled twin of these rules (``_cplayout.c``) is reached through
+``compiled.py`` alone.
 """
+
 
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -50,7 +55,6 @@ from parlour.core import (
     Game,
     GameInfo,
     GameType,
-    IllegalActionError,
     Information,
     InvalidParameterError,
     NotationError,
@@ -60,59 +64,42 @@ from parlour.core import (
     Utility,
     View,
     parse_position_error,
-    pick_chance_outcome,
     register_game,
 )
-from parlour.games.gobblestones import compiled, rebuild, worlds
+from parlour.games.gobblestones import (
+    action_text,
+    chance,
+    compiled,
+    legal,
+    rebuild,
+    refusals,
+    turns,
+    worlds,
+)
 from parlour.games.gobblestones.board import (
     BOARD_STEPS,
     COLOURS,
     MAX_PLAY,
     NUM_COLOURS,
     PANEL,
-    PANEL_CELLS,
     PANEL_STEPS,
     PERMUTATIONS,
-    RACK_DRAW,
     SIZE,
-    SQUARE_COLOURS,
     SQUARES,
-    TILE_COLOURS,
     TILES_PER_COLOUR,
-    colour_index,
-    panel_permutation,
     parse_board_text,
     parse_square,
-    square_name,
 )
 from parlour.games.gobblestones.compiled import CompiledSearch
 from parlour.games.gobblestones.fields import Fields
 from parlour.games.gobblestones.infostate import STEP_WIDTH, step_row
-from parlour.games.gobblestones.notation import (
-    WORDS,
-    parse_permutation,
-    parse_tile,
-    parse_token,
-    permutation_text,
-)
-from parlour.games.gobblestones.plays import (
-    TurnPlays,
-    colour_limits,
-    first_squares,
-    play_problem,
-    select_square,
-    squares_of,
-)
+from parlour.games.gobblestones.notation import WORDS
+from parlour.games.gobblestones.playouts import python_playout
+from parlour.games.gobblestones.plays import TurnPlays
 from parlour.games.gobblestones.position import format_position, parse_position
 from parlour.games.gobblestones.snapshot import Phase, Snapshot, Tiles
 from parlour.games.gobblestones.views import NUM_PLANES, build_view, render_text, tensor
-from parlour.i18n import Message, Seat, text_of
-
-_COLOURED = tuple(
-    cells[step] if step < len(cells) else -1 for cells in PANEL_CELLS for step in range(PANEL_STEPS)
-)
-"""The stone square each chance step of the board colours (-1: a step that gives a board
-square its values), by the step's number (B1)."""
+from parlour.i18n import Message, text_of
 
 
 def _players_check(value: int) -> str | None:
@@ -233,9 +220,10 @@ class GobbleStonesState(State[GobbleStonesGame]):
     """The board, the tiles on it, racks, bag counts, points and where the turn stands.
 
     The contents are one :class:`~parlour.games.gobblestones.fields.Fields` (``self._f``),
-    written by the rules below. The legal plays of a turn are computed once, when first needed,
-    from the board and the mover's rack at the start of the turn (``plays``, bitboards:
-    ``plays.turn_plays``); each step of the play is then a bit test. What the board's colouring
+    written by the rules (``turns.py``, ``chance.py``; see the module). The legal plays of a
+    turn are computed once, when first needed, from the board and the mover's rack at the
+    start of the turn (``plays``, bitboards: ``plays.turn_plays``); each step of the play is
+    then a bit test (``legal.py``). What the board's colouring
     says about segments is computed once per board (``limits``) and shared by every copy of the
     state. While chance draws the board, its colours and values are lists (written in place);
     they become tuples, shared by copies, once it is drawn.
@@ -254,7 +242,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
             f.colour, f.value = board
             f.board_steps = BOARD_STEPS
             f.used = None
-            self._start_deal()
+            turns.start_deal(f, game.max_turns)
 
     @classmethod
     def from_snapshot(cls, game: GobbleStonesGame, snap: Snapshot) -> GobbleStonesState:
@@ -268,7 +256,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
         """Everything in this state, hidden parts included, as frozen data."""
         return self._f.snapshot()
 
-    # -- turn structure -------------------------------------------------------------------
+    # -- turn structure (turns.py) ----------------------------------------------------------
     def current_player(self) -> int:
         f = self._f
         phase = f.phase
@@ -287,234 +275,17 @@ class GobbleStonesState(State[GobbleStonesGame]):
         """A play is being laid: tiles placed, the play not yet ended (B4)."""
         return self._f.phase == Phase.PLAY and bool(self._f.pending)
 
-    def _start_deal(self) -> None:
-        f = self._f
-        f.colour, f.value = tuple(f.colour), tuple(f.value)
-        f.phase = Phase.DEAL
-        f.drawer = 0
-        f.to_draw = min(RACK_DRAW, sum(f.bag))
-        if not f.to_draw:
-            self._next_drawer()
-
-    def _next_drawer(self) -> None:
-        """The deal goes round the seats in order, five tiles each (B2); then seat 0 starts."""
-        f = self._f
-        while True:
-            if f.drawer >= f.players - 1:
-                f.drawer, f.to_draw = -1, 0
-                self._begin_turn(0)
-                return
-            f.drawer += 1
-            f.to_draw = min(RACK_DRAW, sum(f.bag))
-            if f.to_draw:
-                return
-
-    def _begin_turn(self, player: int) -> None:
-        f = self._f
-        f.turn = player
-        f.plays = None
-        if f.turns >= self._game.max_turns:
-            self._finish("max-turns")
-        elif not any(f.racks[player]):
-            self._finish("no-tiles")  # B7: the turn of a player with no tiles
-        else:
-            f.phase = Phase.PLAY
-
-    def _finish(self, reason: str) -> None:
-        f = self._f
-        f.phase = Phase.END
-        f.end = reason
-        f.decider = -1
-        f.drawer, f.to_draw = -1, 0
-
-    def _place(self, square: int, colour: int) -> None:
-        """A tile of ``colour`` from the mover's rack onto ``square``, in the play being laid
-        (B4; face down in the bluffing variant, B9)."""
-        f = self._f
-        f.racks[f.turn][colour] -= 1
-        f.pending.append((square, colour))
-
-    def _after_play(self, placed: int, draw: bool = True) -> None:
-        """Close a turn that left ``placed`` new tiles on the board (B6, B7)."""
-        f = self._f
-        bag = sum(f.bag)
-        f.passes = f.passes + 1 if placed == 0 and bag == 0 else 0
-        f.turns += 1
-        f.pending = []
-        f.decider = -1
-        f.plays = None
-        player = f.turn
-        need = RACK_DRAW - placed if draw else 0
-        if bag < need and not any(f.racks[player]):
-            self._finish("bag")  # B7: must draw, cannot, and has no tile: the game ends at once
-        elif f.passes >= f.players:
-            self._finish("passes")  # B7: every player in turn placed no tile, bag empty
-        elif (count := min(need, bag)) > 0:
-            f.phase, f.drawer, f.to_draw = Phase.DRAW, player, count
-        else:
-            self._begin_turn((player + 1) % f.players)
-
-    def _commit(self, face_down: bool, challenger: int | None = None) -> None:
-        """The pending tiles stay on the board; the mover scores them (B6, B9)."""
-        f = self._f
-        earned = 0
-        for square, colour in f.pending:
-            f.tile[square] = colour
-            f.occupied |= 1 << square
-            earned += f.value[square]
-            if face_down:
-                f.owner[square] = f.turn
-        f.points[f.turn] += earned
-        if challenger is not None:
-            f.points[challenger] -= earned  # B9: a wrong challenge costs what the play earned
-        self._after_play(len(f.pending))
-
-    # -- chance -----------------------------------------------------------------------------
+    # -- chance (chance.py) -------------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        f = self._f
-        phase = f.phase
-        if phase == Phase.BOARD and f.board_steps % PANEL_STEPS == PANEL * PANEL:
-            used = self._used_permutations(f.board_steps // PANEL_STEPS)
-            p = 1.0 / (len(PERMUTATIONS) - len(used))
-            return [(i, p) for i in range(len(PERMUTATIONS)) if i not in used]
-        if phase not in (Phase.BOARD, Phase.DEAL, Phase.DRAW):
-            return []
-        counts, total = self._colour_counts()
-        return [(c, k / total) for c, k in enumerate(counts) if k]
+        return chance.chance_outcomes(self._f)
 
-    def _colour_counts(self) -> tuple[Sequence[int], int]:
-        """The law of the colour chance draws now, as counts: how many of each colour are left
-        to draw, and how many in all. While the board is drawn, the colours left in the board
-        square being built, five of each (B1); else the tiles in the bag (B2, B6)."""
-        f = self._f
-        if f.phase is Phase.BOARD:
-            return f.left, PANEL * PANEL - f.board_steps % PANEL_STEPS
-        return f.bag, sum(f.bag)
-
-    def _used_permutations(self, panel: int) -> list[int]:
-        """B1: board squares differ, so a board square's values avoid earlier ones' permutations."""
-        f = self._f
-        if f.used is None:
-            used = []
-            for k in range(panel):
-                index = panel_permutation(f.colour, f.value, k)
-                if index is not None:
-                    used.append(index)
-            f.used = used
-        return f.used
-
-    def _colour_square(self, colour: int) -> None:
-        """The next stone square of the board square being built gets ``colour`` (B1)."""
-        f = self._f
-        colours = f.colour
-        assert isinstance(colours, list)  # a list while the board is drawn
-        colours[_COLOURED[f.board_steps]] = colour
-        f.left[colour] -= 1
-        f.board_steps += 1
-
-    def _value_board_square(self, permutation: int) -> None:
-        """The board square just coloured gets its values: value permutation ``permutation``
-        of its colours, one no earlier board square has (B1)."""
-        f = self._f
-        panel = f.board_steps // PANEL_STEPS
-        colours, values, by_colour = f.colour, f.value, PERMUTATIONS[permutation]
-        assert isinstance(values, list)  # a list while the board is drawn
-        for s in PANEL_CELLS[panel]:
-            values[s] = by_colour[colours[s]]
-        f.used = [*self._used_permutations(panel), permutation]
-        f.left = [PANEL] * NUM_COLOURS
-        f.board_steps += 1
-        if f.board_steps == BOARD_STEPS:
-            self._start_deal()
-
-    def _draw_tile(self, colour: int) -> None:
-        """The drawer takes a tile of ``colour`` from the bag (B2, B6); once they have all
-        they draw, the deal goes on round the seats, or the next player's turn begins."""
-        f = self._f
-        f.bag[colour] -= 1
-        f.racks[f.drawer][colour] += 1
-        f.to_draw -= 1
-        if f.to_draw:
-            return
-        if f.phase is Phase.DEAL:
-            self._next_drawer()
-        else:
-            f.drawer = -1
-            self._begin_turn((f.turn + 1) % f.players)
-
-    # -- legal actions -----------------------------------------------------------------------
-    def _rack_at_turn_start(self) -> list[int]:
-        f = self._f
-        rack = list(f.racks[f.turn])
-        for _square, colour in f.pending:
-            rack[colour] += 1
-        return rack
-
+    # -- legal actions (legal.py) ------------------------------------------------------------
     def plays(self) -> TurnPlays:
         """The legal plays of this turn, as bitboards (see ``plays.TurnPlays``)."""
-        f = self._f
-        if f.plays is None:
-            rack = self._rack_at_turn_start()
-            limits = f.limits
-            if limits is None:
-                limits = f.limits = colour_limits(tuple(f.colour))
-            f.plays = limits.plays(f.occupied, None if f.bluff else rack, sum(rack))
-        return f.plays
-
-    def _next_bits(self) -> tuple[int, bool]:
-        """Squares (a bitboard) that may take the next tile of the play, and whether ``end``
-        is legal."""
-        plays = self.plays()
-        pending = self._f.pending
-        if not pending:
-            return plays.starts, False
-        p0 = pending[0][0]
-        if len(pending) == 1:
-            bits = 0
-            if (plays.right_any >> p0) & 1:
-                bits = 1 << (p0 + 1)
-            if (plays.down_any >> p0) & 1:
-                bits |= 1 << (p0 + SIZE)
-            return bits, bool((plays.single >> p0) & 1)
-        step = pending[1][0] - p0
-        table = plays.right if step == 1 else plays.down
-        k = len(pending)
-        more = False
-        for length in range(k + 1, MAX_PLAY + 1):
-            if (table[length] >> p0) & 1:
-                more = True
-                break
-        return (1 << (pending[-1][0] + step)) if more else 0, bool((table[k] >> p0) & 1)
-
-    def _next_squares(self) -> tuple[list[int], bool]:
-        """Squares that may take the next tile of the play, and whether ``end`` is legal."""
-        if not self._f.pending:
-            return list(first_squares(self.plays())), False
-        bits, can_end = self._next_bits()
-        return squares_of(bits), can_end
+        return legal.turn_plays_of(self._f)
 
     def _legal_actions(self) -> list[int]:
-        f = self._f
-        if f.legal is None:
-            game = self._game
-            if f.phase == Phase.CHALLENGE:
-                legal = [game.CHALLENGE, game.TRUST]
-            else:
-                squares, can_end = self._next_squares()
-                if f.bluff:
-                    rack = f.racks[f.turn]
-                    legal = [
-                        c * SQUARES + s for c in range(NUM_COLOURS) if rack[c] for s in squares
-                    ]
-                else:
-                    legal = squares
-                if not f.pending:
-                    legal.append(game.PASS)
-                elif can_end:
-                    legal.append(game.END)
-            f.legal = legal
-            f.legal_set = frozenset(legal)
-        return f.legal
+        return legal.legal_actions(self._f, self._game)
 
     def _is_legal(self, action: int) -> bool:
         f = self._f
@@ -527,141 +298,57 @@ class GobbleStonesState(State[GobbleStonesGame]):
         f = self._f
         f.legal = f.legal_set = None
         phase = f.phase
+        max_turns = self._game.max_turns
         if phase is Phase.DEAL or phase is Phase.DRAW:
-            self._draw_tile(action)
+            turns.draw_tile(f, max_turns, action)
             return
         if phase is Phase.BOARD:
             if f.board_steps % PANEL_STEPS < PANEL * PANEL:
-                self._colour_square(action)
-            else:
-                self._value_board_square(action)
+                chance.colour_square(f, action)
+            elif chance.value_board_square(f, action):
+                turns.start_deal(f, max_turns)
             return
         game = self._game
         if phase == Phase.CHALLENGE:
-            self._apply_decision(action == game.CHALLENGE)
+            turns.decide(f, max_turns, action == game.CHALLENGE)
         elif action == game.PASS:
-            self._after_play(0)
+            turns.after_play(f, max_turns, 0)
         elif action == game.END:
-            if f.bluff:
-                f.phase = Phase.CHALLENGE
-                f.decider = (f.turn + 1) % f.players
-            else:
-                self._commit(face_down=False)
+            turns.end_play(f, max_turns)
         else:
             colour, square = divmod(action, SQUARES)
-            self._place(square, colour if f.bluff else f.colour[square])
-
-    def _apply_decision(self, challenge: bool) -> None:
-        """B9: the others decide in turn from the mover's left; the first to challenge does."""
-        f = self._f
-        if not challenge:
-            f.decider = (f.decider + 1) % f.players
-            if f.decider == f.turn:
-                self._commit(face_down=True)
-            return
-        challenger = f.decider
-        correct = all(f.colour[s] == c for s, c in f.pending)
-        f.last = (f.turn, challenger, correct, tuple(f.pending))
-        if correct:
-            self._commit(face_down=False, challenger=challenger)
-            return
-        rack = f.racks[f.turn]
-        for _square, colour in f.pending:
-            rack[colour] += 1  # B9: a wrong play goes back to the rack, unscored, with no draw
-        self._after_play(0, draw=False)
+            turns.place(f, square, colour if f.bluff else f.colour[square])
 
     # -- random playouts -------------------------------------------------------------------------
     def random_playout(self, random: Callable[[], float], limit: int | None = None) -> int:
         """``State.random_playout`` (the same actions for the same numbers), fast.
 
         The board's chance steps, the deal, the plays and the draws run in the compiled twin of
-        these rules when it was built (``compiled.py``); otherwise in Python by the rules above,
-        without building a list of legal actions at each step (the next tile's square is picked
-        straight from the turn's bitboards). The bluffing variant takes the general loop.
+        these rules when it was built (``compiled.py``); otherwise in Python by the same rules
+        (``playouts.py``), without building a list of legal actions at each step (the next
+        tile's square is picked straight from the turn's bitboards). The bluffing variant takes
+        the general loop.
         """
         f = self._f
         if f.bluff:
             return super().random_playout(random, limit)
+        max_turns = self._game.max_turns
         if not compiled.playouts():
-            return self._python_playout(random, limit)
+            return python_playout(f, self._game, max_turns, self._history, random, limit)
         budget = -1 if limit is None else limit
         done = 0
         if f.phase == Phase.BOARD:
-            used = self._used_permutations(f.board_steps // PANEL_STEPS)
+            used = chance.used_permutations(f, f.board_steps // PANEL_STEPS)
             actions = compiled.draw_board(f, used, random, budget)
             self._history.extend(actions)
             done = len(actions)
             if f.board_steps == BOARD_STEPS:
-                self._start_deal()
+                turns.start_deal(f, max_turns)
         if f.phase == Phase.END or done == limit:
             return done
-        actions = compiled.play_out(f, self._game.max_turns, random, budget - done)
+        actions = compiled.play_out(f, max_turns, random, budget - done)
         self._history.extend(actions)
         return done + len(actions)
-
-    def _python_playout(self, random: Callable[[], float], limit: int | None) -> int:
-        """:meth:`random_playout` by the rules of this class, one ``random()`` per action: a
-        player's action is ``legal[int(r * len(legal))]`` with ``legal`` the squares the next
-        tile may take (ascending) then ``pass`` or ``end``, read off the turn's bitboards; a
-        colour by chance is picked from the counts its law is made of (``_colour_counts``: the
-        bag, or the colours left in the board square being built)."""
-        f = self._f
-        f.legal = f.legal_set = None
-        history = self._history
-        next_bits, place, colour_counts = self._next_bits, self._place, self._colour_counts
-        draw_tile, colour_square = self._draw_tile, self._colour_square
-        pass_action, end_action = self._game.PASS, self._game.END
-        done = 0
-        budget = -1 if limit is None else limit
-        while done != budget:
-            phase = f.phase
-            if phase is Phase.PLAY:  # the whole play, tile by tile, as far as the budget goes
-                colours = f.colour
-                while done != budget:
-                    bits, can_end = next_bits()
-                    count = bits.bit_count()
-                    k = int(random() * (count + (can_end if f.pending else 1)))
-                    done += 1
-                    if k < count:
-                        square = select_square(bits, k) if count > 1 else bits.bit_length() - 1
-                        place(square, colours[square])
-                        history.append(square)
-                        continue
-                    if f.pending:
-                        self._commit(face_down=False)
-                        history.append(end_action)
-                    else:
-                        self._after_play(0)
-                        history.append(pass_action)
-                    break
-                continue
-            if phase is Phase.END:
-                break
-            if phase is not Phase.BOARD:  # the deal, or a draw after a play
-                take = draw_tile
-            elif f.board_steps % PANEL_STEPS < PANEL * PANEL:  # a square's colour (B1)
-                take = colour_square
-            else:  # a board square's values
-                action = pick_chance_outcome(self.chance_outcomes(), random())
-                self._value_board_square(action)
-                history.append(action)
-                done += 1
-                continue
-            # pick_chance_outcome on the law chance_outcomes gives (the same arithmetic on the
-            # same numbers), without building the list of outcomes
-            counts, total = colour_counts()
-            r = random()
-            action = -1
-            for c, k in enumerate(counts):
-                if k:
-                    action = c
-                    r -= k / total
-                    if r < 0:
-                        break
-            take(action)
-            history.append(action)
-            done += 1
-        return done
 
     def compiled_search(
         self, observer: int, *, c: float, rollout_depth: int, scale: float
@@ -690,57 +377,9 @@ class GobbleStonesState(State[GobbleStonesGame]):
                               bluff=f.bluff, max_turns=self._game.max_turns,
                               fields_of=_fields_of)
 
-    # -- why an action is refused (G-2) ----------------------------------------------------------
+    # -- why an action is refused (G-2, refusals.py) ------------------------------------------
     def _illegal_reason(self, action: int) -> tuple[str, str]:
-        f = self._f
-        game = self._game
-        if f.phase == Phase.CHALLENGE:
-            return "B9", Message("{decider} must first decide to challenge or trust {mover}'s play",
-                                 decider=Seat(f.decider), mover=Seat(f.turn))
-        if action in (game.CHALLENGE, game.TRUST):
-            return "B9", Message("there is no play to challenge now")
-        pending = f.pending
-        squares = [s for s, _c in pending]
-        rack = self._rack_at_turn_start()
-        if action == game.PASS:
-            return "B4", Message("you have placed tiles this turn: finish the play with 'end'")
-        if action == game.END:
-            if not pending:
-                return "B4", Message("no tile is placed yet: to place none, 'pass'")
-            problem = play_problem(squares, f.occupied, f.colour, self._tiles_of(squares),
-                                   rack)
-            return problem or ("B4", Message("these tiles do not form a legal play"))
-        colour, square = divmod(action, SQUARES)
-        if len(pending) >= MAX_PLAY:
-            return "B4", Message("a play places at most {n} tiles: finish it with 'end'",
-                                 n=MAX_PLAY)
-        if f.bluff and not f.racks[f.turn][colour]:
-            return "B4", Message("your rack has no {colour} tile left to place",
-                                 colour=TILE_COLOURS[colour])
-        squares.append(square)
-        problem = play_problem(squares, f.occupied, f.colour, self._tiles_of(squares), rack,
-                               complete=False)
-        if problem:
-            return problem
-        if pending and square < max(squares[:-1]):
-            return "B4", Message(
-                "enter a play's tiles in board order (top to bottom, left to right); "
-                "type the whole play, e.g. 'h8-h11', to have it ordered for you"
-            )
-        if f.occupied == 0:
-            return "B3", Message(
-                "no legal play through these squares covers the centre of a board square, "
-                "as the game's first play must"
-            )
-        return "B4", Message(
-            "no legal play through these squares can touch a tile already on the board with "
-            "the tiles in your rack"
-        )
-
-    def _tiles_of(self, squares: list[int]) -> list[int] | None:
-        """The colours of tiles on ``squares`` for matching (B4); none in the bluffing variant."""
-        f = self._f
-        return None if f.bluff else [f.colour[s] for s in squares]
+        return refusals.illegal_reason(self._f, self._game, action)
 
     # -- results -----------------------------------------------------------------------------
     def scores(self) -> list[float]:
@@ -762,79 +401,18 @@ class GobbleStonesState(State[GobbleStonesGame]):
     def winners(self) -> list[int]:
         return [p for p, r in enumerate(self.returns()) if r > 0]
 
-    # -- notation ------------------------------------------------------------------------------
+    # -- notation (action_text.py) ------------------------------------------------------------
     def action_to_string(self, action: int, player: int | None = None) -> str:
-        f = self._f
-        game = self._game
-        phase = f.phase
-        if phase == Phase.BOARD:
-            panel, step = divmod(f.board_steps, PANEL_STEPS)
-            if step < len(PANEL_CELLS[panel]):
-                return f"{square_name(PANEL_CELLS[panel][step])}={COLOURS[action]}"
-            return permutation_text(action)
-        if phase in (Phase.DEAL, Phase.DRAW):
-            return f"draw {COLOURS[action]}"
-        if action == game.PASS:
-            return "pass"
-        if action == game.END:
-            return "end"
-        if f.bluff and action == game.CHALLENGE:
-            return "challenge"
-        if f.bluff and action == game.TRUST:
-            return "trust"
-        if not 0 <= action < game.place_actions:
-            raise ValueError(f"no GobbleStones action {action}")
-        colour, square = divmod(action, SQUARES)
-        if f.bluff:
-            return f"{square_name(square)}:{COLOURS[colour].lower()}"
-        return square_name(square)
+        return action_text.action_to_string(self._f, self._game, action)
 
     def public_action_string(self, action: int) -> str:
         """The action as every player may see it: a face-down tile's colour (B9) and a drawn
         tile's colour (B2) are hidden. Use this, not :meth:`action_to_string`, to announce
         another player's move."""
-        f = self._f
-        phase = f.phase
-        if phase in (Phase.DEAL, Phase.DRAW):
-            return "draw"
-        if phase in (Phase.PLAY,) and f.bluff and 0 <= action < self._game.place_actions:
-            return f"{square_name(action % SQUARES)}:?"
-        return self.action_to_string(action)
+        return action_text.public_action_string(self._f, self._game, action)
 
     def string_to_action(self, text: str) -> int:
-        f = self._f
-        game = self._game
-        word = text.strip().lower()
-        phase = f.phase
-        if phase == Phase.BOARD:
-            panel, step = divmod(f.board_steps, PANEL_STEPS)
-            if step < len(PANEL_CELLS[panel]):
-                return colour_index(word.split("=")[-1])
-            return parse_permutation(word)
-        if phase in (Phase.DEAL, Phase.DRAW):
-            return colour_index(word.removeprefix("draw").strip())
-        if word == "pass":
-            return game.PASS
-        if word in ("end", "done"):
-            return game.END
-        if f.bluff and word == "challenge":
-            return game.CHALLENGE
-        if f.bluff and word == "trust":
-            return game.TRUST
-        square, colour = parse_tile(word)
-        return self._place_action(square, colour, text)
-
-    def _place_action(self, square: int, colour: int | None, text: str) -> int:
-        f = self._f
-        if f.bluff:
-            return (f.colour[square] if colour is None else colour) * SQUARES + square
-        if colour is not None and colour != f.colour[square]:
-            raise IllegalActionError(text, "B4", Message(
-                "{square} is {colour}: a tile must match the colour of its square, and this "
-                "one is {tile}", square=square_name(square),
-                colour=SQUARE_COLOURS[f.colour[square]], tile=TILE_COLOURS[colour]
-            ))
-        return square
+        return action_text.string_to_action(self._f, self._game, text)
 
     def string_to_actions(self, text: str) -> list[int]:
         """A whole play: ``h8-h11``, ``h8 h9 h10``, ``pass``; bluffing: ``h8:r h9:g`` or
@@ -847,30 +425,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
         word = text.strip().lower()
         if f.phase != Phase.PLAY or word in WORDS:
             return [self.string_to_action(text)]
-        tiles: list[tuple[int, int | None]] = []
-        for token in re.split(r"[\s,;]+", word):
-            if token:
-                tiles.extend(parse_token(token))
-        if not tiles:
-            raise NotationError(Message("write a play like h8-h11 or h8 h9 h10, or 'pass'"))
-        if len({s for s, _c in tiles}) != len(tiles):
-            raise IllegalActionError(text, "B4", Message("a play covers each square once"))
-        placed = {s for s, _c in f.pending}
-        new = sorted(((s, c) for s, c in tiles if s not in placed), key=lambda tile: tile[0])
-        actions = [self._place_action(s, c, text) for s, c in new]
-        squares = sorted(placed | {s for s, _c in new})
-        if f.bluff:
-            colours = [a // SQUARES for a in actions]
-            rack = f.racks[f.turn]
-            for c in range(NUM_COLOURS):
-                if colours.count(c) > rack[c]:
-                    raise IllegalActionError(text, "B4", Message(
-                        "your rack holds {n} {colour} tiles, not {asked}", n=rack[c],
-                        colour=TILE_COLOURS[c], asked=colours.count(c)))
-        problem = play_problem(squares, f.occupied, f.colour, self._tiles_of(squares),
-                               self._rack_at_turn_start())
-        if problem:
-            raise IllegalActionError(text, *problem)
+        actions = action_text.play_actions(f, text)
         trial = self.clone()
         for action in actions:
             trial.apply_action(action)

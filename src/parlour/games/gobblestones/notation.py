@@ -3,8 +3,9 @@
 A tile is written by its square (``h8``), in the bluffing variant with the colour placed face
 down (``h8:r``); several tiles as a range (``h8-h11``, bluffing ``h8-h11:rgby``, colours in
 written order) or a list (``h8 h9 h10``). Chance writes a drawn square colour ``h8=R``, a
-board square's values ``values R2 Y3 G4 B5 P6`` and a drawn tile ``draw R``. The rules decide
-whether what was read is legal (``game.py``); this module only reads and writes the text.
+board square's values ``values R2 Y3 G4 B5 P6`` and a drawn tile ``draw R``. Which of these
+an action is depends on where the game stands (``action_text.py``), and the rules decide
+whether what was read is legal; this module only reads and writes the text.
 """
 
 from __future__ import annotations

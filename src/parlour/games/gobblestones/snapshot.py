@@ -1,9 +1,10 @@
 """A GobbleStones state as plain, frozen data: what the position text and the views read.
 
-The state (``game.py``) owns the rules and its own fields; it hands a :class:`Snapshot` to the
-modules that write a position text (``position.py``) or build a player's view (``views.py``),
-and is rebuilt from one when a position text is read. So no other module reads or writes the
-state's private fields, and none of them imports the state.
+The state (``game.py``, its rules in ``turns.py``, ``chance.py`` and ``legal.py``) owns its
+fields; it hands a :class:`Snapshot` to the modules that write a position text
+(``position.py``) or build a player's view (``views.py``), and is rebuilt from one when a
+position text is read. So no other module reads or writes the state's private fields, and
+none of them imports the state.
 """
 
 from __future__ import annotations
