@@ -125,6 +125,7 @@ def test_the_sdist_carries_the_sources_and_the_wheel_the_compiled_engine(dist):
     assert {"pyproject.toml", "README.md", "CHANGELOG.md",
             "src/parlour/analysis/_cclobber.c", "src/parlour/agents/_cclobber_search.c",
             "src/parlour/games/gobblestones/_cplayout.c", "src/parlour/games/stomple/_cplayout.c",
+            "src/parlour/core/include/parlour_playout.h",  # both _cplayout.c include it
             "src/parlour/rules/clobber.md"} <= names
     with zipfile.ZipFile(dist["wheel"]) as whl:
         files = whl.namelist()

@@ -1,6 +1,6 @@
 /*
- * GobbleStones random playouts, compiled: the rules of game.py and plays.py (B3-B7, normal
- * game), step for step, for GobbleStonesState.random_playout.
+ * GobbleStones random playouts, compiled: the rules of turns.py, chance.py, legal.py and
+ * plays.py (B3-B7, normal game), step for step, for GobbleStonesState.random_playout.
  *
  * The Python state hands over its fields once; this plays on (deal, plays, draws) drawing one
  * number from the caller's random() per action exactly as State.random_playout defines it
@@ -18,6 +18,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "parlour_playout.h"  /* read_ints, ints, draw_number, record */
 
 #define SIZE 15
 #define SQUARES 225
@@ -126,24 +128,6 @@ static void turn_plays(Game *g) {
     }
 }
 
-static int draw_number(Game *g, double *r) {
-    PyObject *x = PyObject_CallNoArgs(g->random);
-    if (!x) return -1;
-    *r = PyFloat_AsDouble(x);
-    Py_DECREF(x);
-    if (*r == -1.0 && PyErr_Occurred()) return -1;
-    return 0;
-}
-
-static int record(Game *g, int action) {
-    if (!g->actions) return 0;  /* a search's playout: the actions are not kept */
-    PyObject *a = PyLong_FromLong(action);
-    if (!a) return -1;
-    int rc = PyList_Append(g->actions, a);
-    Py_DECREF(a);
-    return rc;
-}
-
 static void finish(Game *g, int reason) {
     g->phase = END;
     g->end = reason;
@@ -238,7 +222,7 @@ static int play_step(Game *g) {
             can_end = (bits >> k) & 1;
         }
     }
-    if (draw_number(g, &r) < 0) return -1;
+    if (draw_number(g->random, &r) < 0) return -1;
     long total = count + (g->npending ? can_end : 1);
     long k = (long)(r * (double)total);
     if (k < count) {
@@ -246,21 +230,21 @@ static int play_step(Game *g) {
         g->racks[g->turn][g->colour[s]]--;
         g->pcolour[g->npending] = g->colour[s];
         g->pending[g->npending++] = s;
-        return record(g, s);
+        return record(g->actions, s);
     }
     if (g->npending) {
         commit(g, -1);
-        return record(g, END_ACTION);
+        return record(g->actions, END_ACTION);
     }
     after_play(g, 0, 1);
-    return record(g, PASS_ACTION);
+    return record(g->actions, PASS_ACTION);
 }
 
 /* One tile drawn from the bag (chance, by the colours left). */
 static int draw_step(Game *g) {
     double r;
     int total = bag_total(g), colour = -1;
-    if (draw_number(g, &r) < 0) return -1;
+    if (draw_number(g->random, &r) < 0) return -1;
     for (int c = 0; c < COLOURS; c++) {
         if (!g->bag[c]) continue;
         colour = c;
@@ -269,7 +253,7 @@ static int draw_step(Game *g) {
     }
     g->bag[colour]--;
     g->racks[g->drawer][colour]++;
-    if (record(g, colour) < 0) return -1;
+    if (record(g->actions, colour) < 0) return -1;
     if (--g->to_draw) return 0;
     if (g->phase == DEAL) next_drawer(g);
     else {
@@ -277,33 +261,6 @@ static int draw_step(Game *g) {
         begin_turn(g, (g->turn + 1) % g->n);
     }
     return 0;
-}
-
-static int read_ints(PyObject *seq, int *out, int n, const char *what) {
-    if (!PyList_Check(seq) || PyList_GET_SIZE(seq) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: a list of %d ints", what, n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PyList_GET_ITEM(seq, i));
-        if (v == -1 && PyErr_Occurred()) return -1;
-        out[i] = (int)v;
-    }
-    return 0;
-}
-
-static PyObject *ints(const int *v, int n) {
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(v[i]);
-        if (!x) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, x);
-    }
-    return list;
 }
 
 /* The state's fields (as compiled.py hands them over) into g; g's phase, turn, drawer,
@@ -682,7 +639,7 @@ static int iterate(Search *S, int k, PyObject *random) {
         }
         if (player == CHANCE_PLAYER) {
             if (S->nodes[node].merged < 0) S->nodes[node].merged = !seen_by(&g, S->me);
-            if (draw_number(&g, &r) < 0) return -1;
+            if (draw_number(g.random, &r) < 0) return -1;
             int colour = chance_step(&g, r);
             int key = S->nodes[node].merged ? COLOURS : colour;
             int child = S->nodes[node].chance[key];
@@ -714,7 +671,7 @@ static int iterate(Search *S, int k, PyObject *random) {
             if (i < 0) untried[nu++] = legal[j];
         }
         if (nu) {
-            if (draw_number(&g, &r) < 0) return -1;
+            if (draw_number(g.random, &r) < 0) return -1;
             if (!(r >= 0.0 && r < 1.0)) {
                 PyErr_SetString(PyExc_ValueError, "random() must give a number in [0, 1)");
                 return -1;
@@ -899,7 +856,7 @@ static inline int panel_cell(int panel, int step) {
 }
 
 /* board(colours, values, gen, used, random, budget) -> (actions, colours, values, gen, used):
- * chance draws the board as game.py's chance_outcomes say, one number per step. */
+ * chance draws the board as chance.py's chance_outcomes say, one number per step. */
 static PyObject *board(PyObject *self, PyObject *args) {
     PyObject *colours_in, *values_in, *used_in, *random;
     int colour[SQUARES], value[SQUARES], used[9], gen, nused;
@@ -924,7 +881,7 @@ static PyObject *board(PyObject *self, PyObject *args) {
     while (done != budget && gen < BOARD_STEPS) {
         int panel = gen / PANEL_STEPS, step = gen % PANEL_STEPS, action = -1;
         double r;
-        if (draw_number(&g, &r) < 0) goto fail;
+        if (draw_number(g.random, &r) < 0) goto fail;
         if (step < PANEL * PANEL) {
             int drawn[COLOURS] = {0, 0, 0, 0, 0};
             for (int i = 0; i < step; i++) drawn[colour[panel_cell(panel, i)]]++;
@@ -952,7 +909,7 @@ static PyObject *board(PyObject *self, PyObject *args) {
             }
             used[nused++] = action;
         }
-        if (record(&g, action) < 0) goto fail;
+        if (record(g.actions, action) < 0) goto fail;
         gen++;
         done++;
     }

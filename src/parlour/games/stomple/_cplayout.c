@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "parlour_playout.h"  /* read_ints, ints, draw_number, record */
+
 typedef uint64_t u64;
 
 #define SIZE 7
@@ -33,22 +35,6 @@ typedef struct {
     int colour[MAX_PLAYERS], pos[MAX_PLAYERS], status[MAX_PLAYERS], scores[MAX_PLAYERS];
     PyObject *random, *actions;
 } Game;
-
-static int draw_number(Game *g, double *r) {
-    PyObject *x = PyObject_CallNoArgs(g->random);
-    if (!x) return -1;
-    *r = PyFloat_AsDouble(x);
-    Py_DECREF(x);
-    return (*r == -1.0 && PyErr_Occurred()) ? -1 : 0;
-}
-
-static int record(Game *g, int action) {
-    PyObject *a = PyLong_FromLong(action);
-    if (!a) return -1;
-    int rc = PyList_Append(g->actions, a);
-    Py_DECREF(a);
-    return rc;
-}
 
 static int can_stomp(const Game *g, int p) {
     if (g->status[p] == WAITING) return (OUTER & g->marbles) != 0;
@@ -119,7 +105,7 @@ static int advance(Game *g, int p) {
 
 static int step(Game *g) {
     double r;
-    if (draw_number(g, &r) < 0) return -1;
+    if (draw_number(g->random, &r) < 0) return -1;
     if (g->dealt < HOLES) {  /* S1: the next hole gets a marble, by the marbles left */
         int left = HOLES - g->dealt, kind = -1;
         for (int k = 0; k < KINDS; k++) {
@@ -133,7 +119,7 @@ static int step(Game *g) {
         g->masks[kind] |= bit;
         g->marbles |= bit;
         g->dealt++;
-        return record(g, kind);
+        return record(g->actions, kind);
     }
     if (g->drawn < g->n) {  /* S2: the next player draws a stomper colour not yet taken */
         int free[COLOURS], nfree = 0, colour = -1;
@@ -149,7 +135,7 @@ static int step(Game *g) {
             if (r < 0) break;
         }
         g->colour[g->drawn++] = colour;
-        if (record(g, colour) < 0) return -1;
+        if (record(g->actions, colour) < 0) return -1;
         if (g->drawn == g->n && !can_stomp(g, g->to_move)) {
             knock_out(g, g->to_move);
             if (advance(g, g->to_move) < 0) return -2;
@@ -168,33 +154,13 @@ static int step(Game *g) {
     g->marbles ^= bit;
     g->pos[p] = hole;
     g->status[p] = ON_BOARD;
-    if (record(g, hole) < 0) return -1;
+    if (record(g->actions, hole) < 0) return -1;
     if (ADJACENT[hole] & g->masks[kind]) {
         g->string = kind;
         return 0;
     }
     g->string = -1;
     return advance(g, p) < 0 ? -2 : 0;
-}
-
-static int read_ints(PyObject *seq, int *out, int n, const char *what) {
-    if (!PyList_Check(seq) || PyList_GET_SIZE(seq) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: a list of %d ints", what, n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PyList_GET_ITEM(seq, i));
-        if (v == -1 && PyErr_Occurred()) return -1;
-        out[i] = (int)v;
-    }
-    return 0;
-}
-
-static PyObject *ints(const int *v, int n) {
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(v[i]));
-    return list;
 }
 
 static PyObject *playout(PyObject *self, PyObject *args) {
