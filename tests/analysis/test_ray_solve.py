@@ -322,12 +322,13 @@ def test_a_sub_position_dropped_from_the_queue_is_queued_again_once_needed():
     run (the search then ran out of tasks unsolved)."""
     from types import SimpleNamespace
 
-    from parlour.analysis.distributed import _Node, _Search
+    from parlour.analysis.ray_search import Search
+    from parlour.analysis.ray_tree import Node
 
     state = parlour.load_game("clobber", size="2x2").new_initial_state()
     owner = SimpleNamespace(_ray=None, _actors=[], key=lambda s: ("root",))
-    search = _Search(owner, state, False, None, None)  # type: ignore[arg-type]
-    first, second, shared = (_Node(state, (name,)) for name in ("first", "second", "shared"))
+    search = Search(owner, state, False, None, None)  # type: ignore[arg-type]
+    first, second, shared = (Node(state, (name,)) for name in ("first", "second", "shared"))
     search.root.children = [first, second]
     first.parents, second.parents = [search.root], [search.root]
     first.children, shared.parents = [shared], [first]
