@@ -74,6 +74,8 @@ def test_a_challenge_resigned_at_move_0_three_times_rates_nobody(server: ServerP
     assert profile["totals"]["wins"] == 3
     assert [(g["rated"], g["change"], g["outcome"]) for g in profile["games"]] == [
         (False, None, "win")] * 3
+    yours = winner.get("/api/me/games").json()["games"]
+    assert [(g["rated"], g["result"]) for g in yours] == [(False, "win")] * 3
     french = server.get(f"/api/tables/{tables[0]}/ratings", headers={"Accept-Language": "fr"})
     assert french.json()["unrated"].startswith("Non classée")
 

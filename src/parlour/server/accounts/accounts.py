@@ -357,7 +357,7 @@ class Accounts:
                 "your_turn": not table.finished and not table.archived
                 and table.to_act is not None and table.to_act in mine,
                 "to_act": None if table.finished else table.to_act,
-                "rated": bool(table.rated),
+                "rated": bool(table.rated) and not table.unrated,  # an unrated end: casual
                 "result": next((outcome[(table.id, s)] for s in mine
                                 if (table.id, s) in outcome), None),
                 "updated_at": table.updated_at or table.created_at,
