@@ -112,11 +112,14 @@ def test_a_rated_game_moves_both_ratings_once(server: ServerProcess):
 
 
 def test_a_resignation_ends_a_rated_game_and_rates_it(server: ServerProcess):
+    """Once each player has moved (a game in which one never moved is not rated, issue 62:
+    tests/server/test_attacks_round4_play.py), a resignation ends it and rates it."""
     _browsers, links, table_id = _sit(server, ["rs-white", "rs-black"])
     with server.client(links[0]) as white, server.client(links[1]) as black:
         first = white.wait_state()
         play_turn(white, first, lambda legal: legal[0])
-        black.wait_state(lambda m: m["version"] >= 1)
+        play_turn(black, black.wait_state(lambda m: m["version"] >= 1), lambda legal: legal[0])
+        white.wait_state(lambda m: m["version"] >= 2)
         black.send({"type": "resign"})
         black.wait(lambda m: m["type"] == "resigned")
         end = white.wait_state(lambda m: m.get("terminal"))

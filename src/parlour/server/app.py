@@ -98,7 +98,7 @@ def create_app(
         accounts = Accounts(store, limits)
         app.state.accounts = accounts
         app.state.passkeys = Passkeys(store, limits, accounts.throttle)
-        app.state.ratings = ratings = Ratings(store)
+        app.state.ratings = ratings = Ratings(store, limits.rated_pair_games_per_day)
         app.state.puzzle_ratings = PuzzleRatings(store)
         app.state.puzzle_book = book = PuzzleBook(store)
         for game in PUZZLE_GAMES:  # the shipped set, once (a row kept keeps its rating)
@@ -109,6 +109,7 @@ def create_app(
         app.state.challenges = challenges = Challenges(store, limits, hub.maker.create_paired)
         app.state.botapi = BotAPI(hub, challenges, ratings)
         app.state.tournaments = tournaments = Tournaments(store, ratings.rating_of)
+        accounts.on_delete += [challenges.withdraw, tournaments.withdraw]
         app.state.tournament_runner = rounds = Runner(tournaments, hub)
         await hub.start()
         hub.spawn(matchmaker.run())

@@ -67,6 +67,8 @@ ANSWERED = {
     "answered": Message("this challenge was answered already"),
 }
 """Why a challenge no longer waits, by its status."""
+GONE = "the account was deleted"
+"""The reason stored with the challenges an account's deletion cancels."""
 
 
 class ChallengeError(Refusal):
@@ -192,7 +194,10 @@ class Challenges:
             if not taken.rowcount:  # type: ignore[attr-defined]
                 raise ChallengeError(Message("this challenge was answered already"), 409)
             names = dict(session.execute(select(AccountRow.id, AccountRow.username).where(
-                AccountRow.id.in_([row.challenger_id, row.opponent_id]))).tuples().all())
+                AccountRow.id.in_([row.challenger_id, row.opponent_id]),
+                AccountRow.deleted_at.is_(None))).tuples().all())
+            if len(names) < 2:  # one sent before its account was deleted (an older server's)
+                raise ChallengeError(ANSWERED["cancelled"], 409)
             bots = session.scalars(select(AccountRow.id).where(
                 AccountRow.id.in_([row.challenger_id, row.opponent_id]),
                 AccountRow.bot.is_(True))).all()
@@ -209,6 +214,14 @@ class Challenges:
                     "clock": row.clock, "challenger_id": row.challenger_id,
                     "opponent_id": row.opponent_id, "challenger": names[row.challenger_id],
                     "opponent": names[row.opponent_id], "bots": list(bots)}
+
+    def withdraw(self, connection: Any, account_id: int, now: float) -> None:
+        """An account being deleted (in that transaction): every challenge of it still
+        waiting, sent or received, is cancelled, so that none starts a game afterwards."""
+        connection.execute(update(ChallengeRow).where(
+            ChallengeRow.status == WAITING,
+            (ChallengeRow.challenger_id == account_id) | (ChallengeRow.opponent_id == account_id))
+            .values(status=CANCELLED, answered_at=now, reason=GONE))
 
     def _settle(self, challenge_id: str, table_id: str | None, failed: str | None) -> None:
         with Session(self.store.engine) as session, session.begin():

@@ -22,9 +22,10 @@ from parlour.i18n import Message
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.clocks import Clock, ClockConfig
 from parlour.server.limits import Limits, RateLimiter
-from parlour.server.names import clean_name, computer_name
+from parlour.server.names import NameRefused, clean_name, computer_name, person_name
 from parlour.server.registry import Registry
 from parlour.server.replay import resolve_chance
+from parlour.server.seats import RATED_PEOPLE
 from parlour.server.store import ActionData, HandData, SeatData, Store
 from parlour.server.table import Table, invited_seats, to_act
 from parlour.server.unit import Changes
@@ -129,7 +130,10 @@ class TableMaker:
             return SeatData(seat, "ai", agent)
         if kind == "open":
             return SeatData(seat, "open", None)
-        name = clean_name(names[seat]) if names and seat < len(names) else None
+        try:
+            name = person_name(names[seat]) if names and seat < len(names) else None
+        except NameRefused as exc:
+            raise CreateError(Message("seat {n}: {why}", n=seat + 1, why=exc.args[0])) from None
         return SeatData(seat, "human", None, name)
 
     async def create(
@@ -304,7 +308,9 @@ class TableMaker:
             ]
             new = await self._create(
                 table.game, seats, hands, table.id, table.created_by,
-                clock=None if table.clock is None else table.clock.config, rated=table.rated,
+                clock=None if table.clock is None else table.clock.config,
+                # rated again only while every seat is still an account's (none deleted)
+                rated=table.rated and all(s.account is not None for s in table.seats),
             )
             held = await self.store.run(self.store.set_rematch, table.id, new.id)
             await self.registry.link_rematch(table, held)
@@ -325,7 +331,7 @@ def check_rated(game: Game, seats: Sequence[SeatData], hands: Sequence[HandData]
         raise CreateError(Message(
             "a rated game starts from the game's own start, not a set-up position"))
     if any(s.kind == "ai" for s in seats):
-        raise CreateError(Message("a rated game is between people: no computer players"))
+        raise CreateError(RATED_PEOPLE)
     if any(len(h.seats) > 1 for h in hands) or any(h.role == "invite" for h in hands):
         raise CreateError(Message(
             "in a rated game every player sits on their own account: no hot-seat and no "

@@ -104,6 +104,9 @@ class Limits:
     """Seat links a browser hands over at sign-in (it remembers 20)."""
     queue_per_client: int = 4
     """"Play someone now" entries one client (address) may have at once."""
+    rated_pair_games_per_day: int = 3
+    """Rated games between the same two accounts that change ratings in 24 hours; the rest
+    are played unrated (two accounts of one person cannot farm a rating, issue 62)."""
     mails_per_day: int = 20
     """Turn e-mails one account receives a day at most."""
     mail_delay: float = 60.0

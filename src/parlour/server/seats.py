@@ -15,7 +15,7 @@ from typing import Any
 
 from parlour.i18n import Message
 from parlour.server.events import EventKind
-from parlour.server.names import clean_name
+from parlour.server.names import person_name
 from parlour.server.registry import Registry
 from parlour.server.replay import resolve_chance
 from parlour.server.store import EventData, HandData, SeatData, Store
@@ -25,6 +25,11 @@ from parlour.server.unit import Changes, Spawn, TableWork, Unit
 
 class SeatError(ValueError):
     """A seat that cannot be taken or filled (the message says why)."""
+
+
+RATED_PEOPLE = Message("a rated game is between people: no computer players")
+"""Why a rated table's seat is never the computer's (creating it, or filling a free seat)."""
+RATED_ACCOUNTS = Message("sign in to take a seat at a rated table")
 
 
 class Seats:
@@ -57,6 +62,8 @@ class Seats:
         or left free."""
         async with self.changes.at(table) as unit:
             self._check_free(table, seat, Message("that seat is not free any more: choose another"))
+            if table.rated and account is None:  # every way in: the rated-table rules
+                raise SeatError(RATED_ACCOUNTS)
             if account is not None and any(s.account == account for s in table.seats):
                 raise SeatError(Message("you have a seat at this table already"))
             data = {} if account is None else {"account": account, "name": name}
@@ -112,11 +119,14 @@ class Seats:
         return True, hand
 
     async def fill(self, table: Table, seat: int, agent: str) -> None:
-        """The creator fills a free seat with a computer player."""
+        """The creator fills a free seat with a computer player (never at a rated table: its
+        seats are people's accounts, as when it was created, :func:`~.creation.check_rated`)."""
         if not self.allows_agent(agent):
             raise SeatError(Message("no computer player {agent!r} here", agent=agent))
         async with self.changes.at(table) as unit:
             self._check_free(table, seat, Message("that seat is not free any more"))
+            if table.rated:
+                raise SeatError(RATED_PEOPLE)
             taken, _ = await self._store(unit, seat, "ai", EventKind.FILL, {"agent": agent},
                                          None)
             if not taken:
@@ -175,8 +185,8 @@ class Seats:
         async with self.changes.at(table) as unit:
             if table.archived:
                 raise SeatError(ARCHIVED)
-            names = {
-                seat: clean_name(name)
+            names = {  # a name that reads like the computer's: NameRefused, nothing stored
+                seat: person_name(name)
                 for seat, name in names.items()
                 if 0 <= seat < len(table.seats) and table.seats[seat].kind == "human"
                 and table.seats[seat].account is None  # an account's seat keeps its username

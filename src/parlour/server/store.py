@@ -80,6 +80,9 @@ class TableRow(Base):
     rules_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # Accounts (issue 29): a rated table changes its players' ratings when it ends.
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # Why a rated table's end changed no rating (issue 62: ``unplayed``, ``pair``,
+    # ``deleted``, ``guest``), set in the transaction that ends it; NULL when it rated.
+    unrated: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatRow(Base):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,8 @@ from parlour.server.names import DELETED
 from parlour.server.store import HandRow, SeatRow, Store, TableRow
 
 """How the seats of a deleted account are named in the games it played."""
+DeleteHook = Callable[[Any, int, float], None]
+"""Work done in the transaction that deletes an account: ``(connection, account id, when)``."""
 SLIDE_EVERY = 86400.0
 """A session's end moves on when it is used, at most this often (one write a day)."""
 GAMES_LISTED = 50
@@ -100,6 +103,9 @@ class Accounts:
         self.limits = limits
         self.hasher = Hasher(limits.password_hashes_at_once)
         self.throttle = Throttle(store, limits)
+        self.on_delete: list[DeleteHook] = []
+        """Work stored with an account's deletion, in its transaction (issue 62): its waiting
+        challenges cancelled, its places in open tournaments given up."""
 
     def close(self) -> None:
         self.hasher.close()
@@ -257,7 +263,13 @@ class Accounts:
         return await self.store.run(self._delete, account.id)
 
     def _delete(self, account_id: int) -> list[str]:
+        now = time.time()
         with self.store.engine.begin() as c:
+            # the account's row first: a game of it ending at once waits, then sees it gone
+            c.execute(update(AccountRow).where(AccountRow.id == account_id).values(
+                username=None, username_key=f"deleted:{account_id}", password_hash=None,
+                email=None, email_confirmed=None, notify_email=None, mail_token_hash=None,
+                deleted_at=now))
             tables = list(c.execute(select(SeatRow.table_id).where(
                 SeatRow.account_id == account_id)).scalars())
             c.execute(update(SeatRow).where(SeatRow.account_id == account_id)
@@ -272,10 +284,8 @@ class Accounts:
             c.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
             c.execute(delete(QueueRow).where(QueueRow.account_id == account_id))
             c.execute(delete(CeremonyRow).where(CeremonyRow.account_id == account_id))
-            c.execute(update(AccountRow).where(AccountRow.id == account_id).values(
-                username=None, username_key=f"deleted:{account_id}", password_hash=None,
-                email=None, email_confirmed=None, notify_email=None, mail_token_hash=None,
-                deleted_at=time.time()))
+            for hook in self.on_delete:
+                hook(c, account_id, now)
         return tables
 
     # -- games ---------------------------------------------------------------------------------
@@ -297,6 +307,8 @@ class Accounts:
                 if len(hand.seats) != 1:
                     continue
                 seat = session.get(SeatRow, (hand.table_id, hand.seats[0]))
+                if session.scalar(select(TableRow.rated).where(TableRow.id == hand.table_id)):
+                    continue  # a rated seat is its account's from the start, never a link's
                 taken = session.scalar(select(func.count()).select_from(SeatRow).where(
                     SeatRow.table_id == hand.table_id, SeatRow.account_id == account_id))
                 if seat is not None and seat.account_id is None and not taken:
@@ -345,7 +357,7 @@ class Accounts:
                 "your_turn": not table.finished and not table.archived
                 and table.to_act is not None and table.to_act in mine,
                 "to_act": None if table.finished else table.to_act,
-                "rated": bool(table.rated),
+                "rated": bool(table.rated) and not table.unrated,  # an unrated end: casual
                 "result": next((outcome[(table.id, s)] for s in mine
                                 if (table.id, s) in outcome), None),
                 "updated_at": table.updated_at or table.created_at,

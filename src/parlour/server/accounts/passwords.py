@@ -27,6 +27,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from parlour.i18n import Message
+from parlour.server.names import NameRefused, check_person
 
 MIN_USERNAME = 3
 MAX_USERNAME = 20
@@ -59,6 +60,10 @@ def check_username(name: str) -> str:
         raise PolicyError(Message("a username has only letters, digits, - and _"))
     if username_key(name) in RESERVED:
         raise PolicyError(Message("the username {name!r} is reserved: choose another", name=name))
+    try:
+        check_person(name)  # "Computer_hard", "c0mputer": the computer's, in any language
+    except NameRefused as exc:
+        raise PolicyError(exc.args[0]) from None
     return name
 
 

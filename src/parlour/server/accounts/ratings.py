@@ -12,17 +12,27 @@ A game is one rating period (as lichess and most online servers do): every playe
 against the others' ratings from before the game, pair by pair by placing
 (:func:`parlour.ratings.rate_game`). A player who has not played for a while has their
 deviation widened first, one Glicko-2 "no games" step per :data:`PERIOD_DAYS` days away.
+
+A rated table's end rates nobody (issue 62), and says why in ``parlour_tables.unrated``, when
+a player never moved (a resignation or a loss on time before one's first move is no game:
+lichess aborts it), when two of its players have had ``rated_pair_games_per_day`` rated games
+against each other in the last 24 hours (two accounts of one person farming a rating), or
+when a seat's account is gone (deleted: :data:`UNRATED`). The result stands as a casual
+game's. The players' account rows are locked first, in account order, so that a deletion or
+another game of the same pair ending at once on another process is counted one at a time.
 """
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from parlour.core import game_class
+from parlour.i18n import Message
 from parlour.ratings import (
     NEW_RATING,
     NEW_RD,
@@ -31,7 +41,8 @@ from parlour.ratings import (
     rate_game,
 )
 from parlour.server.accounts.models import AccountRow, RatingChangeRow, RatingRow, ResultRow
-from parlour.server.store import GameEnd, SeatRow, Store, TableRow
+from parlour.server.names import DELETED
+from parlour.server.store import ActionRow, GameEnd, SeatRow, Store, TableRow
 
 PROVISIONAL_RD = 110.0
 """A rating whose deviation is over this is provisional (shown "1520?")."""
@@ -44,6 +55,16 @@ LEADERBOARD = 100
 PROFILE_GAMES = 20
 HISTORY_POINTS = 500
 """Points of a rating history plot (the latest)."""
+PAIR_WINDOW = 86400.0
+"""The window in which rated games between the same two accounts are counted (a day)."""
+UNRATED = {
+    "unplayed": Message("Not rated: the game ended before every player had moved"),
+    "pair": Message("Not rated: these players have had today's rated games against each "
+                    "other already"),
+    "deleted": Message("Not rated: a player's account was deleted"),
+    "seats": Message("Not rated: every seat of a rated game is a signed-in player's"),
+}
+"""Why a rated table's end changed no rating, by the code stored with it."""
 
 
 def pool_of(game: str, players: int) -> str:
@@ -105,8 +126,10 @@ def widened(rating: float, rd: float, volatility: float, idle: float) -> tuple[f
 class Ratings:
     """Results and ratings, stored with each game's end; profiles and leaderboards."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, pair_games_per_day: int = 3) -> None:
         self.store = store
+        self.pair_games_per_day = pair_games_per_day
+        """Rated games between two accounts a day that rate (0: no cap)."""
         store.on_end.append(self.record_end)
 
     # -- at a game's end (inside its transaction) ----------------------------------------------
@@ -125,12 +148,53 @@ class Ratings:
              "game_return": end.returns[seat], "created_at": now}
             for seat, account in seats
         ])
-        accounts = [account for _seat, account in seats]
-        if not table.rated or any(a is None for a in accounts) or len(set(accounts)) < len(
-                accounts):
+        if not table.rated:
+            return
+        why = self._unrated(connection, table_id, [a for _seat, a in seats], now)
+        if why is not None:
+            connection.execute(update(TableRow).where(TableRow.id == table_id)
+                               .values(unrated=why))
             return
         self._rate(connection, table_id, pool_of(table.game, len(seats)),
-                   [int(a) for a in accounts], end, labels, now)
+                   [int(a) for _seat, a in seats], end, labels, now)
+
+    def _unrated(self, connection: Any, table_id: str, accounts: list[int | None],
+                 now: float) -> str | None:
+        """Why this rated game's end rates nobody (a key of :data:`UNRATED`), or ``None``."""
+        if any(a is None for a in accounts):  # a deleted account's seat, or an old guest's
+            return "deleted" if connection.execute(select(func.count()).select_from(SeatRow)
+                                                   .where(SeatRow.table_id == table_id,
+                                                          SeatRow.name == DELETED)
+                                                   ).scalar() else "seats"
+        held = [int(a) for a in accounts if a is not None]
+        if len(set(held)) < len(held):
+            return "seats"
+        # the players' rows, locked in one order: a deletion, or another game of theirs
+        # ending on another process, waits for this one (and sees its changes)
+        live = connection.execute(
+            select(AccountRow.id).where(AccountRow.id.in_(held),
+                                        AccountRow.deleted_at.is_(None))
+            .order_by(AccountRow.id).with_for_update()).scalars().all()
+        if len(live) < len(held):
+            return "deleted"
+        moved = set(connection.execute(select(ActionRow.player).distinct().where(
+            ActionRow.table_id == table_id, ActionRow.player >= 0)).scalars())
+        if not moved.issuperset(range(len(held))):
+            return "unplayed"
+        if self.pair_games_per_day and any(
+                self._pair_games(connection, one, other, now) >= self.pair_games_per_day
+                for one, other in combinations(sorted(held), 2)):
+            return "pair"
+        return None
+
+    @staticmethod
+    def _pair_games(connection: Any, one: int, other: int, now: float) -> int:
+        """Rated games of ``one`` against ``other`` that changed ratings in the last day."""
+        mine, theirs = aliased(RatingChangeRow), aliased(RatingChangeRow)
+        return int(connection.execute(
+            select(func.count(func.distinct(mine.table_id))).select_from(mine)
+            .join(theirs, (theirs.table_id == mine.table_id) & (theirs.account_id == other))
+            .where(mine.account_id == one, mine.created_at > now - PAIR_WINDOW)).scalar() or 0)
 
     def _rate(self, connection: Any, table_id: str, pool: str, accounts: list[int],
               end: GameEnd, labels: list[str], now: float) -> None:
@@ -173,18 +237,22 @@ class Ratings:
         connection.execute(insert(RatingChangeRow), changes)
 
     # -- reading -------------------------------------------------------------------------------
-    def table_changes(self, table_id: str) -> list[dict[str, Any]]:
+    def table_changes(self, table_id: str) -> dict[str, Any]:
+        """What a finished rated game changed: ``changes``, one per seat, or ``unrated``, why
+        it changed nothing (in the reader's words), ``None`` while nothing is known."""
         with Session(self.store.engine) as session:
+            why = session.scalar(select(TableRow.unrated).where(TableRow.id == table_id))
             rows = session.execute(
                 select(RatingChangeRow, AccountRow.username)
                 .join(AccountRow, AccountRow.id == RatingChangeRow.account_id)
                 .where(RatingChangeRow.table_id == table_id).order_by(RatingChangeRow.seat)
             ).all()
-        return [{"seat": c.seat, "username": name, "pool": c.pool,
-                 "before": round(c.before), "after": round(c.after),
-                 "change": round(c.after) - round(c.before),
-                 "rd": round(c.after_rd), "shown": shown(c.after, c.after_rd)}
-                for c, name in rows]
+        changes = [{"seat": c.seat, "username": name, "pool": c.pool,
+                    "before": round(c.before), "after": round(c.after),
+                    "change": round(c.after) - round(c.before),
+                    "rd": round(c.after_rd), "shown": shown(c.after, c.after_rd)}
+                   for c, name in rows]
+        return {"changes": changes, "unrated": UNRATED.get(why) if why else None}
 
     def profile(self, username_key: str) -> dict[str, Any] | None:
         with Session(self.store.engine) as session:
@@ -259,7 +327,8 @@ class Ratings:
             listed.append({
                 "table": table_id, "game": table.game,
                 "title": game_class(table.game).game_type.long_name,
-                "rated": bool(table.rated), "finished": bool(table.finished),
+                "rated": bool(table.rated) and not table.unrated,
+                "finished": bool(table.finished),
                 "outcome": results.get((table_id, seat)),
                 "change": None if change is None else round(change.after) - round(change.before),
                 "players": players.get(table_id, []),

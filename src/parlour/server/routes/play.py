@@ -20,6 +20,7 @@ from parlour.server.deps import (
     viewer_of,
 )
 from parlour.server.language import LocalisedJSON
+from parlour.server.names import NameRefused
 from parlour.server.protocol import ActMessage, ProtocolError, error, parse_message
 from parlour.server.routes import documents
 from parlour.server.seats import SeatError
@@ -70,6 +71,8 @@ async def play_name(request: Request, found: SeatInUse, hub: HubDep) -> dict[str
         raise HTTPException(403, not_held(seat))
     try:
         await hub.seats.rename(table, {seat: body.name})
+    except NameRefused as exc:
+        raise HTTPException(400, text_of(exc)) from None
     except SeatError as exc:
         raise HTTPException(409, text_of(exc)) from None
     return {"seat": seat, "name": table.seats[seat].name}

@@ -58,8 +58,9 @@ async def leaderboard(request: Request, pool: str, bots: bool = False) -> dict[s
 
 @router.get("/api/tables/{table_id}/ratings")
 async def table_ratings(request: Request, table_id: str) -> dict[str, Any]:
-    """The rating changes a finished rated game made (empty for any other table)."""
+    """The rating changes a finished rated game made (empty for any other table), or
+    ``unrated``: why a rated game's end changed no rating."""
     ratings = ratings_of(request)
     if len(table_id) > 32:
         raise HTTPException(404, Message("no such table"))
-    return {"changes": await ratings.store.run(ratings.table_changes, table_id)}
+    return await ratings.store.run(ratings.table_changes, table_id)

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from parlour.i18n import Message, text_of
 from parlour.server.accounts.matchmaking import TIME_CONTROLS, Matchmaker, QueueError
 from parlour.server.deps import MaybeAccount, client_of, json_body, player_of
-from parlour.server.names import clean_name
+from parlour.server.names import NameRefused, person_name
 
 router = APIRouter()
 
@@ -43,9 +43,12 @@ async def join(request: Request, account: MaybeAccount) -> dict[str, Any]:
         raise HTTPException(403, Message("a bot plays through the Bot API: challenge it, or let "
                                          "it challenge others (docs/bots.md)"))
     try:
+        name = person_name(body.name) or "Guest"
+    except NameRefused as exc:
+        raise HTTPException(400, text_of(exc)) from None
+    try:
         return await matchmaker_of(request).join(
-            body.game, body.clock, body.rated, player_of(account),
-            clean_name(body.name) or "Guest", client_of(request))
+            body.game, body.clock, body.rated, player_of(account), name, client_of(request))
     except QueueError as exc:
         raise HTTPException(exc.status, text_of(exc)) from None
 

@@ -9,7 +9,9 @@ For each tournament, in order:
    stored: a table made already, by another process or before a crash, is found by its id);
 3. a player who has not made their first move of a game ``grace`` seconds after their turn
    came (and the round began) forfeits it: they resign it, through the table's own path, so
-   that the result and the rating change are stored like any resignation;
+   that the result and the rating change are stored like any resignation; a player whose
+   account was deleted forfeits each of their games at once (issue 62), without a rating
+   change (:mod:`parlour.server.accounts.ratings`);
 4. when every game of the round has ended, the next round is paired (one process only: the
    round's row is the claim), or after the last the tournament is finished.
 """
@@ -141,18 +143,28 @@ class Runner:
     def _no_shows(self, tid: str, now: float) -> list[tuple[str, int, int]]:
         """Seats whose player has not moved once in their game although their turn has
         lasted the grace time (counted from the later of the round's start and the last
-        move)."""
+        move), and at once the seats of deleted accounts."""
         with Session(self.store.engine) as session:
             row = session.get(TournamentRow, tid)
             began = session.get(RoundRow, (tid, row.round)) if row is not None else None
-            if row is None or began is None or now < began.started_at + row.grace:
+            if row is None or began is None:
                 return []
+            pairings = list(session.scalars(select(PairingRow).where(
+                PairingRow.tournament_id == tid, PairingRow.round == row.round,
+                PairingRow.made.is_(True), PairingRow.ended_at.is_(None))))
+            gone = set(session.scalars(select(AccountRow.id).where(
+                AccountRow.id.in_({a for p in pairings for a in p.players}),
+                AccountRow.deleted_at.is_not(None))))
             out = []
-            for p in session.scalars(select(PairingRow).where(
-                    PairingRow.tournament_id == tid, PairingRow.round == row.round,
-                    PairingRow.made.is_(True), PairingRow.ended_at.is_(None))):
+            for p in pairings:
                 table = session.get(TableRow, p.table_id)
-                if table is None or table.finished or table.to_act is None or table.to_act < 0:
+                if table is None or table.finished:
+                    continue
+                out += [(p.table_id, seat, a) for seat, a in enumerate(p.players)
+                        if a in gone and a not in p.forfeits]
+                if now < began.started_at + row.grace or table.to_act is None \
+                        or not 0 <= table.to_act < len(p.players) \
+                        or p.players[table.to_act] in gone:
                     continue
                 seat = table.to_act
                 moved = session.scalar(select(func.count()).select_from(ActionRow).where(

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -206,6 +206,16 @@ class Tournaments:
             if entrant is not None:
                 session.delete(entrant)
         return {"joined": False}
+
+    @staticmethod
+    def withdraw(connection: Any, account_id: int, _now: float) -> None:
+        """An account being deleted (in that transaction) leaves every tournament not started
+        yet; in a running one it stays in the pairings and forfeits each game at once, as a
+        no-show (:mod:`parlour.server.tournaments.runner`)."""
+        connection.execute(delete(EntrantRow).where(
+            EntrantRow.account_id == account_id,
+            EntrantRow.tournament_id.in_(select(TournamentRow.id).where(
+                TournamentRow.status == OPEN))))
 
     @staticmethod
     def _count(session: Session, tid: str) -> int:

@@ -1,5 +1,5 @@
 // A rated game's end: each player's rating change ("Ada 1500 → 1662 (+162)"), read once the
-// server has stored it with the game's end.
+// server has stored it with the game's end, or why it changed no rating ("Not rated: ...").
 import { $, api, el } from "./common.js";
 import { profileUrl } from "./account.js";
 
@@ -20,6 +20,10 @@ export async function draw(latest) {
   let data;
   try { data = await api(`/api/tables/${latest.table}/ratings`); } catch { shownFor = null; return; }
   line.hidden = false;
+  if (data.unrated) {
+    line.replaceChildren(el("p", { class: "muted", text: data.unrated }));
+    return;
+  }
   line.replaceChildren(...data.changes.map((c) => el("p", { "data-seat": c.seat },
     el("a", { href: profileUrl(c.username), text: c.username }),
     ` ${c.before} → ${c.shown} `,
