@@ -126,6 +126,9 @@ class Limits:
     unplayed (a friend has a day to come; nobody's clock runs meanwhile)."""
     bot_streams_per_account: int = 8
     """Event streams one bot account may hold open at once (each game stream apart)."""
+    bot_game_streams_per_account: int = 100
+    """Game streams one bot account may hold open at once, over all its games: two for each
+    of ``bot_games_at_once`` (a stream opened again before the dropped one is noticed gone)."""
     bot_games_at_once: int = 50
     """Unfinished games one bot account may play at once: a challenge past it is refused."""
     # puzzles from the server's finished games (issue 32, docs/web.md "Puzzles")
