@@ -15,45 +15,21 @@ import json
 import socket
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from email import message_from_bytes
-from email.message import Message
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from parlour.server.devdb import throwaway_cluster
 
-from .helpers import FOR_TESTS, TIMEOUT, ServerProcess, account, free_port, run_async
+from .helpers import FOR_TESTS, TIMEOUT, ServerProcess, account, run_async
 from .test_bots import bearer, bot_account
 
 
 # -- 6. the confirmation e-mail --------------------------------------------------------------------
-class Inbox:
-    """aiosmtpd's handler: every message with the recipients of its envelope."""
-
-    def __init__(self) -> None:
-        self.received: list[tuple[list[str], Message]] = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.received.append((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
-        return "250 OK"
-
-
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield inbox, port
-    controller.stop()
-
-
 def _mailing(folder: Path, port: int, name: str, db_url: str | None = None) -> ServerProcess:
     """A server that mails through the test's SMTP server, with the default mail limits."""
     return ServerProcess(folder / f"{name}.db", db_url=db_url, log_path=folder / f"{name}.log",
@@ -94,17 +70,17 @@ def test_an_address_is_one_mailbox_and_its_mail_goes_to_it_alone(mailing, smtp):
     its confirmation goes to it only: the envelope's one recipient and the ``To``."""
     inbox, _port = smtp
     eve = account(mailing, "round4-eve")
-    before = len(inbox.received)
+    before = len(inbox.messages)
     for text in HOSTILE:
         refused = eve.post("/api/me/email", json={"email": text, "notify": True})
         assert refused.status_code == 400, (text, refused.text)
         assert "give one e-mail address" in refused.json()["detail"], text
-    assert len(inbox.received) == before, "nothing is mailed for a refused address"
+    assert len(inbox.messages) == before, "nothing is mailed for a refused address"
     assert _address(eve) is None
     saved = eve.post("/api/me/email", json={"email": "Eve.Adams@Example.COM", "notify": True})
     assert saved.status_code == 200, saved.text
     assert _address(eve) == "Eve.Adams@example.com"
-    [(recipients, confirmation)] = inbox.received[before:]
+    [recipients], [confirmation] = inbox.recipients[before:], inbox.messages[before:]
     assert recipients == ["Eve.Adams@example.com"]
     assert confirmation.get_all("To") == ["Eve.Adams@example.com"]
     assert confirmation.get_all("Cc") is None and confirmation.get_all("Bcc") is None
@@ -119,15 +95,14 @@ def test_twelve_changes_send_three_mails_and_a_restart_does_not_forget(smtp, tmp
     server = _mailing(tmp_path, port, "changes").start()
     try:
         ann = account(server, "round4-ann")
-        before = len(inbox.received)
+        before = len(inbox.messages)
         answers = [ann.post("/api/me/email", json={"email": f"ann{n}@example.com",
                                                    "notify": True}) for n in range(12)]
         assert [a.status_code for a in answers] == [200] * 3 + [429] * 9
         over = answers[3]
         assert "too many confirmation e-mails for this account" in over.json()["detail"]
         assert 0 < int(over.headers["retry-after"]) <= 3600
-        assert [r for r, _m in inbox.received[before:]] == [[f"ann{n}@example.com"]
-                                                             for n in range(3)]
+        assert inbox.recipients[before:] == [[f"ann{n}@example.com"] for n in range(3)]
         assert _address(ann) == "ann2@example.com"  # the refusals changed nothing
         same = ann.post("/api/me/email", json={"email": "ann2@example.com", "notify": False})
         assert same.status_code == 200 and not ann.get("/api/me").json()["account"][
@@ -136,7 +111,7 @@ def test_twelve_changes_send_three_mails_and_a_restart_does_not_forget(smtp, tmp
         server.start()
         again = ann.post("/api/me/email", json={"email": "ann12@example.com", "notify": True})
         assert again.status_code == 429, again.text
-        assert len(inbox.received) == before + 3 and _address(ann) == "ann2@example.com"
+        assert len(inbox.messages) == before + 3 and _address(ann) == "ann2@example.com"
     finally:
         server.stop()
 
@@ -145,7 +120,7 @@ def test_one_address_receives_three_confirmations_a_day_from_all_accounts(mailin
     """``confirmation_mails_per_recipient`` (3 a day): four accounts naming one victim's
     address (in any case) mail it three times; the fourth is refused and keeps its own."""
     inbox, _port = smtp
-    before = len(inbox.received)
+    before = len(inbox.messages)
     browsers = [account(mailing, f"round4-fan{n}") for n in range(4)]
     spellings = ["victim@example.org", "Victim@example.org", "victim@EXAMPLE.org",
                  "VICTIM@example.org"]
@@ -153,7 +128,7 @@ def test_one_address_receives_three_confirmations_a_day_from_all_accounts(mailin
                for b, text in zip(browsers, spellings, strict=True)]
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
     assert "gone to this address today" in answers[3].json()["detail"]
-    assert len(inbox.received) == before + 3
+    assert len(inbox.messages) == before + 3
     assert _address(browsers[3]) is None
 
 
@@ -168,7 +143,7 @@ def test_the_confirmation_limits_hold_across_two_processes(smtp, tmp_path: Path)
             first = account(two[0], "round4-pg-ann")
             browsers = [httpx.Client(base_url=p.base, cookies=first.cookies, timeout=TIMEOUT)
                         for p in two]
-            before = len(inbox.received)
+            before = len(inbox.messages)
 
             def change(n: int) -> int:
                 return browsers[n % 2].post("/api/me/email", json={
@@ -177,8 +152,8 @@ def test_the_confirmation_limits_hold_across_two_processes(smtp, tmp_path: Path)
             with ThreadPoolExecutor(12) as pool:
                 statuses = sorted(pool.map(change, range(12)))
             assert statuses == [200] * 3 + [429] * 9
-            assert len(inbox.received) == before + 3
-            mailed = {r[0] for r, _m in inbox.received[before:]}
+            assert len(inbox.messages) == before + 3
+            mailed = {r[0] for r in inbox.recipients[before:]}
             assert _address(browsers[1]) in mailed  # the address kept is one that was mailed
         finally:
             for proc in two:

@@ -8,44 +8,14 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 
-from .helpers import FOR_TESTS, TIMEOUT, ServerProcess, account, free_port
-
-
-class Inbox:
-    """aiosmtpd's handler: keeps every message it is given."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-    def wait(self, count: int, seconds: float = 15) -> list[Message]:
-        deadline = time.monotonic() + seconds
-        while len(self.messages) < count and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert len(self.messages) >= count, f"{len(self.messages)} of {count} e-mails came"
-        return self.messages
-
-
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield inbox, port
-    controller.stop()
+from .helpers import FOR_TESTS, TIMEOUT, ServerProcess, account
 
 
 @pytest.fixture(scope="module")
