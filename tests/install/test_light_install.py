@@ -31,6 +31,7 @@ EXTRAS_ONLY = (
     "argon2",  # the accounts' (web extra)
     "webauthn",
     "zxcvbn",
+    "email_validator",  # the e-mail addresses' parser (web extra)
     "matplotlib",
     "ray",
     "gymnasium",

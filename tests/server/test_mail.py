@@ -8,44 +8,14 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 
-from .helpers import FOR_TESTS, TIMEOUT, ServerProcess, account, free_port
-
-
-class Inbox:
-    """aiosmtpd's handler: keeps every message it is given."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-    def wait(self, count: int, seconds: float = 15) -> list[Message]:
-        deadline = time.monotonic() + seconds
-        while len(self.messages) < count and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert len(self.messages) >= count, f"{len(self.messages)} of {count} e-mails came"
-        return self.messages
-
-
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield inbox, port
-    controller.stop()
+from .helpers import FOR_TESTS, TIMEOUT, ServerProcess, account
 
 
 @pytest.fixture(scope="module")
@@ -76,10 +46,10 @@ def test_a_correspondence_turn_sends_one_email_until_unsubscribed(mailing, smtp)
     bo = account(mailing, "mail-bo")
     bad = bo.post("/api/me/email", json={"email": "not an address", "notify": True})
     assert bad.status_code == 400
-    saved = bo.post("/api/me/email", json={"email": "bo@example.test", "notify": True})
+    saved = bo.post("/api/me/email", json={"email": "bo@example.com", "notify": True})
     assert "confirm" in saved.json()["message"]
     confirmation = inbox.wait(1)[0]
-    assert confirmation["To"] == "bo@example.test"
+    assert confirmation["To"] == "bo@example.com"
     assert confirmation["From"] == "turns@parlour.test"
     link = re.search(r"http://\S+/confirm-email/\S+", _body(confirmation)).group(0)
     # a table of a day a move: ada moves, and it is bo's turn while bo is away
@@ -100,7 +70,7 @@ def test_a_correspondence_turn_sends_one_email_until_unsubscribed(mailing, smtp)
         state = me.wait_state(lambda m: m["version"] == 2)
         assert me.act([state["legal"][0]["a"]], at=2)["type"] == "ack"
         turn = inbox.wait(2)[1]
-    assert turn["To"] == "bo@example.test"
+    assert turn["To"] == "bo@example.com"
     assert "your turn in Clobber with mail-ada" in turn["Subject"]
     text = _body(turn)
     assert f"{mailing.base}{seat['url']}" in text
@@ -118,7 +88,7 @@ def test_a_correspondence_turn_sends_one_email_until_unsubscribed(mailing, smtp)
 
 def test_a_server_without_smtp_refuses_an_address(server):
     browser = account(server, "no-mail")
-    refused = browser.post("/api/me/email", json={"email": "x@example.test", "notify": True})
+    refused = browser.post("/api/me/email", json={"email": "x@example.com", "notify": True})
     assert refused.status_code == 409
     assert "sends no e-mail" in refused.json()["detail"]
     assert browser.post("/api/me/email", json={"email": None, "notify": False}).status_code == 200
@@ -135,7 +105,7 @@ def test_the_turn_email_is_in_the_language_its_reader_last_read_parlour_in(maili
     assert guest.get("/api/whoami", headers=french).json()["account"]["username"] == (
         "mail-invitee")
     before = len(inbox.messages)
-    saved = guest.post("/api/me/email", json={"email": "invitee@example.test", "notify": True},
+    saved = guest.post("/api/me/email", json={"email": "invitee@example.com", "notify": True},
                        headers=french)
     assert saved.json()["message"] == (
         "Enregistré. Ouvrez le lien envoyé à cette adresse pour la confirmer.")
@@ -153,7 +123,7 @@ def test_the_turn_email_is_in_the_language_its_reader_last_read_parlour_in(maili
         state = me.wait_state(lambda m: m["started"])
         assert me.act([state["legal"][0]["a"]], at=state["version"])["type"] == "ack"
         turn = inbox.wait(before + 2)[before + 1]
-    assert turn["To"] == "invitee@example.test"
+    assert turn["To"] == "invitee@example.com"
     assert _subject(turn) == "parlour\u00a0: à vous de jouer à Clobber avec mail-hote"
     assert turn["Content-Language"] == "fr"
     text = _body(turn)

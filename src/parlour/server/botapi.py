@@ -11,6 +11,12 @@
 
 An empty line goes out every :data:`KEEPALIVE_SECONDS` when nothing else did, so both sides
 notice a dead connection.
+
+Each stream holds a place among its account's streams of its kind (``bot_streams_per_account``
+event streams, ``bot_game_streams_per_account`` game streams), whatever its transport (NDJSON
+or websocket): taken when the stream is asked for, before anything is answered (checked and
+counted in one step, so simultaneous requests cannot race past the limit), and given back by
+:meth:`Stream.close` when the transport is done with it.
 """
 
 from __future__ import annotations
@@ -19,7 +25,9 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -53,6 +61,29 @@ class BotError(ValueError):
         self.status = status
 
 
+@dataclass
+class Stream:
+    """A stream's lines and its place in its account's count. The transport calls
+    :meth:`close` when it is done, whether or not the lines were ever read (a generator never
+    started runs no ``finally``): the lines are closed and the place given back, once."""
+
+    lines: AsyncIterator[str]
+    give_back: Callable[[], None]
+    closed: bool = field(default=False)
+
+    async def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            aclose = getattr(self.lines, "aclose", None)  # an async generator's ``finally``
+            if aclose is not None:
+                with contextlib.suppress(Exception):
+                    await aclose()
+        finally:
+            self.give_back()
+
+
 class BotAPI:
     """The streams and what they look up."""
 
@@ -61,8 +92,29 @@ class BotAPI:
         self.store: Store = hub.store
         self.challenges = challenges
         self.ratings = ratings
-        self.streams: dict[int, int] = {}
+        self.streams: Counter[tuple[str, int]] = Counter()
+        """Open streams per kind (``events``, ``games``) and account, in this process."""
         hub.changes.after_each(self._after_change)
+
+    def _hold(self, kind: str, account: Account) -> Callable[[], None]:
+        """A place among the account's open streams of ``kind`` (and the function that gives
+        it back), or :class:`BotError` 429. No ``await`` between the check and the count: the
+        count is taken atomically."""
+        limits = self.hub.limits
+        cap, what = ((limits.bot_streams_per_account, "event") if kind == "events"
+                     else (limits.bot_game_streams_per_account, "game"))
+        key = (kind, account.id)
+        if self.streams[key] >= cap:
+            raise BotError(f"a bot holds at most {cap} {what} streams at once (websockets and "
+                           "HTTP streams together): close one first", 429)
+        self.streams[key] += 1
+
+        def give_back() -> None:
+            self.streams[key] -= 1
+            if self.streams[key] <= 0:
+                del self.streams[key]
+
+        return give_back
 
     def _after_change(self, table: Table) -> None:
         """A game of a bot that ended (or started) here wakes that bot's event stream."""
@@ -71,15 +123,12 @@ class BotAPI:
                                            if s.account is not None))
 
     # -- the account's events ----------------------------------------------------------------
-    async def events(self, account: Account) -> AsyncIterator[str]:
+    async def events(self, account: Account) -> Stream:
         """The account's event stream, until the client goes away."""
-        if self.streams.get(account.id, 0) >= self.hub.limits.bot_streams_per_account:
-            raise BotError(f"a bot holds at most {self.hub.limits.bot_streams_per_account} "
-                           "event streams at once: close one", 429)
-        return self._events(account)
+        give_back = self._hold("events", account)
+        return Stream(self._events(account), give_back)
 
     async def _events(self, account: Account) -> AsyncIterator[str]:
-        self.streams[account.id] = self.streams.get(account.id, 0) + 1  # counted once running
         wake = self.challenges.wakeups.listen(account.id)
         announced: dict[str, dict[str, Any]] = {}
         challenges: set[str] = set()
@@ -99,11 +148,6 @@ class BotAPI:
                     await asyncio.wait_for(wake.wait(), poll)
         finally:
             self.challenges.wakeups.forget(account.id, wake)
-            left = self.streams.get(account.id, 1) - 1
-            if left > 0:
-                self.streams[account.id] = left
-            else:
-                self.streams.pop(account.id, None)
 
     async def _news(self, account: Account, announced: dict[str, dict[str, Any]],
                     challenges: set[str]) -> list[str]:
@@ -182,10 +226,17 @@ class BotAPI:
             raise BotError(f"you have no seat at a table {table_id[:32]!r}")
         return table, hand
 
-    async def game(self, account: Account, table_id: str, client: str) -> AsyncIterator[str]:
-        table, hand = await self.seat_of(account, table_id)
-        players = await self.store.run(self._players_of, table)
-        return self._game_lines(table, hand, players, client)
+    async def game(self, account: Account, table_id: str, client: str) -> Stream:
+        """One game's stream for the bot's seat; the place is taken first, and given back if
+        the bot has no seat there."""
+        give_back = self._hold("games", account)
+        try:
+            table, hand = await self.seat_of(account, table_id)
+            players = await self.store.run(self._players_of, table)
+        except BaseException:
+            give_back()
+            raise
+        return Stream(self._game_lines(table, hand, players, client), give_back)
 
     def _players_of(self, table: Table) -> list[dict[str, Any]]:
         with Session(self.store.engine) as session:

@@ -111,6 +111,12 @@ class Limits:
     """Turn e-mails one account receives a day at most."""
     mail_delay: float = 60.0
     """Seconds a correspondence turn waits before its e-mail goes (a quick reply needs none)."""
+    confirmation_mails_per_hour: int = 3
+    """Confirmation e-mails one account may have sent in an hour (every process together): a
+    typo mended or two, not a way to make the server write to address after address."""
+    confirmation_mails_per_recipient: int = 3
+    """Confirmation e-mails one address may receive in a day, from every account together:
+    nobody can use many accounts to fill someone else's mailbox."""
     # bots, tokens and challenges (issue 31, docs/bots.md)
     tokens_per_account: int = 20
     """Personal API tokens one account may hold at once."""
@@ -129,6 +135,9 @@ class Limits:
     unplayed (a friend has a day to come; nobody's clock runs meanwhile)."""
     bot_streams_per_account: int = 8
     """Event streams one bot account may hold open at once (each game stream apart)."""
+    bot_game_streams_per_account: int = 100
+    """Game streams one bot account may hold open at once, over all its games: two for each
+    of ``bot_games_at_once`` (a stream opened again before the dropped one is noticed gone)."""
     bot_games_at_once: int = 50
     """Unfinished games one bot account may play at once: a challenge past it is refused."""
     # puzzles from the server's finished games (issue 32, docs/web.md "Puzzles")

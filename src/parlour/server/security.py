@@ -4,7 +4,9 @@ One ASGI middleware (it must see websockets and the raw body stream, which Starl
 ``BaseHTTPMiddleware`` hides) applies, in order:
 
 - per-client rate limits on HTTP requests and websocket connections, and a cap on one
-  client's open websockets, answered ``429`` with ``Retry-After`` (websockets: refused);
+  client's open connections, answered ``429`` with ``Retry-After`` (websockets: refused): its
+  websockets and its long-lived HTTP responses (:data:`STREAM_PATHS`, the Bot API's streams)
+  counted together, each counted before the application answers it;
 - the ``Host`` check: a request or websocket whose ``Host`` is not a name the server is served
   as (the loopback names, the address it listens on, ``--allowed-host``) is refused (``400``),
   so a site whose name an attacker points at 127.0.0.1 (DNS rebinding) cannot reach it;
@@ -75,6 +77,10 @@ LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 """Names a server on this machine is always served as."""
 UNGUARDED_PATHS = frozenset({"/healthz", "/readyz"})
 """Paths a load balancer asks by address, whatever ``Host`` it sends (they reveal nothing)."""
+STREAM_PATHS = re.compile(r"/api/bot/(?:stream|game/[^/]*/stream)")
+"""HTTP responses that stay open as long as a websocket does (the Bot API's NDJSON streams):
+each holds a place among its client's ``connections_per_client`` while it is open, as the
+same stream's websocket form does."""
 
 
 def host_name(header: str | None) -> str | None:
@@ -118,6 +124,7 @@ class Guard:
         self.connects = RateLimiter(limits.connects_burst, limits.connects_per_second,
                                     limits.rate_keys)
         self.open_sockets: Counter[str] = Counter()
+        """Each client's open websockets and HTTP streams (:data:`STREAM_PATHS`)."""
 
     # -- checks ---------------------------------------------------------------------------------
     def host_allowed(self, scope: Scope) -> bool:
@@ -158,21 +165,32 @@ class Guard:
             reason = "cross-site websocket refused"
         elif not self.connects.allow(key):
             reason = "too many connections in a short time"
-        elif self.open_sockets[key] >= self.limits.connections_per_client:
+        elif not self._take_place(key):
             reason = "too many open connections from one client"
         if reason is not None:
             logging.getLogger("parlour.server").info("websocket refused: %s", reason)
             # closing before accepting makes the server answer the handshake with 403
             await send({"type": "websocket.close", "code": 1008, "reason": reason})
             return
-        self.open_sockets[key] += 1
         scope.setdefault("state", {})["client_key"] = key
         try:
             await self.app(scope, receive, send)
         finally:
-            self.open_sockets[key] -= 1
-            if self.open_sockets[key] <= 0:
-                del self.open_sockets[key]
+            self._give_back(key)
+
+    def _take_place(self, key: str) -> bool:
+        """One more open connection for the client ``key``, if it has a place left. Checked
+        and counted in one step (no ``await`` between them), so connections arriving together
+        cannot all pass the check before any is counted."""
+        if self.open_sockets[key] >= self.limits.connections_per_client:
+            return False
+        self.open_sockets[key] += 1
+        return True
+
+    def _give_back(self, key: str) -> None:
+        self.open_sockets[key] -= 1
+        if self.open_sockets[key] <= 0:
+            del self.open_sockets[key]
 
     # -- HTTP -----------------------------------------------------------------------------------
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -204,7 +222,17 @@ class Guard:
             if method == "DELETE" and not self.origin_allowed(scope):  # signing out, leaving
                 await _refuse(send_with_headers, scope, 403, "cross_site", CROSS_SITE)
                 return
-            await self.app(scope, receive, send_with_headers)
+            if not STREAM_PATHS.fullmatch(path):
+                await self.app(scope, receive, send_with_headers)
+                return
+            if not self._take_place(key):  # a stream: counted with the websockets
+                await _refuse(send_with_headers, scope, 429, "too_many_connections",
+                              TOO_MANY_CONNECTIONS, retry_after=STREAM_RETRY_SECONDS)
+                return
+            try:
+                await self.app(scope, receive, send_with_headers)
+            finally:
+                self._give_back(key)
             return
         if not self.origin_allowed(scope):
             await _refuse(send_with_headers, scope, 403, "cross_site", CROSS_SITE)
@@ -245,6 +273,12 @@ class Guard:
 
 
 CROSS_SITE = i18n.Message("requests from another site are refused")
+TOO_MANY_CONNECTIONS = i18n.Message(
+    "too many open connections from this address (streams and websockets together): close one "
+    "first")
+STREAM_RETRY_SECONDS = 5
+"""The ``Retry-After`` of a stream refused for its client's open connections: a place comes
+free when one of them closes, not at a known time."""
 
 
 async def _refuse(send: Send, scope: Scope, status: int, code: str, message: str,

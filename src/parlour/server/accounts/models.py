@@ -185,6 +185,18 @@ class MailRow(Base):
     sent_at: Mapped[float] = mapped_column(Float, index=True)
 
 
+class MailQuotaRow(Base):
+    """When the last confirmation e-mails went for one key (``account:ID``, or ``to:`` and
+    the hash of the address written to), shared by every process: the row is locked while a
+    request counts and adds one, so two processes cannot both take the last place."""
+
+    __tablename__ = "parlour_mail_quotas"
+
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    sent: Mapped[list[float]] = mapped_column(JSON)
+    last_at: Mapped[float] = mapped_column(Float, index=True)
+
+
 class SettingRow(Base):
     """A server-wide value every process shares (the key of the unsubscribe links)."""
 

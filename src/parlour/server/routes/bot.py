@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket
@@ -26,7 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from parlour.i18n import text_of
 from parlour.server.auth import bot_caller
-from parlour.server.botapi import BotAPI, BotError
+from parlour.server.botapi import BotAPI, BotError, Stream
 from parlour.server.deps import client_of, hub_of, json_body
 from parlour.server.moves import Submission
 
@@ -61,16 +61,28 @@ def bots_of(request: HTTPConnection) -> BotAPI:
     return bots
 
 
-def _stream(lines: Any) -> StreamingResponse:
-    return StreamingResponse(lines, media_type=NDJSON, headers={"Cache-Control": "no-store",
-                                                                "X-Accel-Buffering": "no"})
+class HeldStream(StreamingResponse):
+    """A :class:`Stream` as NDJSON: however the response ends (the lines ran out, the client
+    went away, an error), the stream is closed and its place in the account's count given
+    back."""
+
+    def __init__(self, stream: Stream) -> None:
+        super().__init__(stream.lines, media_type=NDJSON,
+                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        self.stream = stream
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.stream.close()
 
 
 @router.get("/api/bot/stream")
 async def events(request: Request) -> StreamingResponse:
     account = await bot_caller(request)
     try:
-        return _stream(await bots_of(request).events(account))
+        return HeldStream(await bots_of(request).events(account))
     except BotError as exc:
         raise HTTPException(exc.status, text_of(exc)) from None
 
@@ -79,7 +91,7 @@ async def events(request: Request) -> StreamingResponse:
 async def game(request: Request, table_id: str) -> StreamingResponse:
     account = await bot_caller(request)
     try:
-        return _stream(await bots_of(request).game(account, table_id, client_of(request)))
+        return HeldStream(await bots_of(request).game(account, table_id, client_of(request)))
     except BotError as exc:
         raise HTTPException(exc.status, text_of(exc)) from None
 
@@ -116,13 +128,13 @@ async def resign(request: Request, table_id: str) -> JSONResponse:
 
 # -- the same streams as websockets ----------------------------------------------------------------
 async def _ws_stream(websocket: WebSocket,
-                     open_lines: Callable[[Any], Awaitable[AsyncIterator[str]]]) -> None:
-    """Serve ``open_lines(account)``'s lines on ``websocket``: one message a line, until the
+                     open_stream: Callable[[Any], Awaitable[Stream]]) -> None:
+    """Serve ``open_stream(account)``'s lines on ``websocket``: one message a line, until the
     lines end or the client goes away (then the producer is stopped, its counts let go)."""
     await websocket.accept()
     try:
         account = await bot_caller(websocket)
-        lines = await open_lines(account)
+        stream = await open_stream(account)
     except (HTTPException, BotError) as exc:
         status = exc.status_code if isinstance(exc, HTTPException) else exc.status
         message = exc.detail if isinstance(exc, HTTPException) else str(exc)
@@ -131,7 +143,7 @@ async def _ws_stream(websocket: WebSocket,
         return
 
     async def pump() -> None:
-        async for text in lines:
+        async for text in stream.lines:
             if text.strip():  # the keep-alive lines: the websocket pings instead
                 await websocket.send_text(text.rstrip("\n"))
 
@@ -149,10 +161,7 @@ async def _ws_stream(websocket: WebSocket,
         for task in (sender, reader):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        close = getattr(lines, "aclose", None)  # an async generator's: run its ``finally``
-        if close is not None:
-            with contextlib.suppress(Exception):
-                await close()
+        await stream.close()  # the producer's ``finally`` runs, the place is given back
     if sender.done() and not sender.cancelled() and sender.exception() is None:
         with contextlib.suppress(Exception):
             await websocket.close(code=1000)  # the stream ended (the game is over)
@@ -169,7 +178,7 @@ async def game_ws(websocket: WebSocket, table_id: str) -> None:
     """``GET /api/bot/game/{id}/stream``'s lines on a websocket."""
     bots = bots_of(websocket)
 
-    async def lines(account: Any) -> AsyncIterator[str]:
+    async def stream(account: Any) -> Stream:
         return await bots.game(account, table_id, client_of(websocket))
 
-    await _ws_stream(websocket, lines)
+    await _ws_stream(websocket, stream)

@@ -39,7 +39,8 @@ async def set_email(request: Request, account: SignedIn) -> dict[str, Any]:
         message = await mailer_of(request).set_address(account.id, account.username,
                                                        body.email or None, body.notify)
     except MailError as exc:
-        raise HTTPException(exc.status, text_of(exc)) from None
+        headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
+        raise HTTPException(exc.status, text_of(exc), headers=headers) from None
     return {"message": message}
 
 
