@@ -150,6 +150,8 @@ def test_6x6_from_the_start_is_answered_from_the_shipped_proof(server: ServerPro
         assert is_first_2(state.child(state.string_to_action(move)).position())
     check_line(answer)
     assert answer["regions"][0]["stones"] == 36 and answer["regions"][0]["value"] is None
+    # the records decide the board with either side first (the colours mirror): N
+    assert answer["regions"][0]["outcome"] == "N"
     # a searched answer says it was searched: nothing is proved by a record
     small = analyse(server, "xoxo/oxox o")
     assert small["proved_by"] == [] and small["complete"] is True

@@ -114,6 +114,7 @@ def from_records(state: Any, proof: Any, seconds: float, started: float) -> dict
     mover = SYMBOLS[state.to_move]
     winner = mover if proof.mover_wins else SYMBOLS[1 - state.to_move]
     regions, value, value_cgsuite = describe_regions(state, time.monotonic() + 0.5)
+    classify_from_records(state, regions)
     line: list[dict[str, Any]] = []
     if proof.winning_actions:
         action = min(proof.winning_actions,
@@ -142,6 +143,26 @@ def from_records(state: Any, proof: Any, seconds: float, started: float) -> dict
         "time_limit": seconds,
         "summary": said,
     }
+
+
+def classify_from_records(state: Any, regions: list[dict[str, Any]]) -> None:
+    """Fill in the outcome class of the regions without one where the shipped proofs decide
+    the region alone with each player moving first (no search)."""
+    from parlour.analysis import proved
+
+    game = state.get_game()
+    for entry in regions:
+        if entry["outcome"] is not None:
+            continue
+        white, black = _region_bits(state, entry["squares"])
+        first = [proved.lookup(game.state_from_position(_position_text(game, white, black, side)))
+                 for side in (0, 1)]
+        if first[0] is None or first[1] is None:
+            continue
+        white_wins, black_wins = first[0].mover_wins, first[1].mover_wins
+        found = ("N" if white_wins and black_wins else "P" if not (white_wins or black_wins)
+                 else "o" if white_wins else "x")
+        entry["outcome"], entry["outcome_text"] = found, OUTCOME_TEXT[found]
 
 
 def unsolved(
