@@ -101,3 +101,38 @@ def test_graph_and_cannibal_variants():
     result = solve("--size", "2x3", "--cannibal", "--json")
     state = parlour.load_game("clobber", size="2x3", cannibal=True).new_initial_state()
     assert (json.loads(result.stdout)["winning_moves"] != []) == bool(winning_moves(state))
+
+
+def test_6x6_is_answered_from_the_shipped_proof_naming_its_record():
+    # a search of 6x6 takes tens of CPU hours; the record first:2 (the position after b6b5,
+    # lost for Black) answers it, so a search would have hit the time limit
+    result = solve("--size", "6x6", "--first", "white", "--time-limit", "5")
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert "White (o) to move wins with perfect play; a winning move: b6b5" in flat
+    assert "proved by record first:2" in flat and "no search" in flat
+    data = json.loads(solve("--size", "6x6", "--first", "black", "--json").stdout)
+    assert data["winner"] == "x" and data["winning_moves"] == ["e6e5"]  # b6b5, mirrored
+    assert data["proved_by"] == ["first:2"] and data["nodes"] == 0
+    assert data["complete"] is False  # the records leave other first moves undecided
+
+
+def test_a_lost_board_from_its_record_and_every_move_with_all():
+    data = json.loads(solve("--size", "2x18", "--all", "--json").stdout)
+    assert data["winner"] == "x" and data["winning_moves"] == []
+    assert data["proved_by"] == ["2x18"] and data["complete"] is True
+
+
+def test_all_searches_the_moves_the_records_leave_open():
+    result = solve("--size", "6x6", "--all", "--time-limit", "0.5")
+    assert result.exit_code == 1  # searched, and not within the limit: no guess
+    flat = " ".join(result.stderr.split())
+    assert "proved by record first:2" in flat and "do not decide" in flat
+    assert "not solved within the time limit" in flat
+
+
+def test_no_records_and_positions_outside_them_are_searched():
+    result = solve("--size", "2x18", "--no-records", "--time-limit", "0.2", "--json")
+    assert result.exit_code == 1  # 2x18 takes 1.5 billion nodes: searched, not looked up
+    data = json.loads(solve("--size", "3x4", "--json").stdout)  # not in the records
+    assert "proved_by" not in data and data["nodes"] > 0 and data["winner"] == "x"

@@ -140,6 +140,35 @@ def test_region_values_and_the_sum_in_both_notations(
         context.close()
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_6x6_from_the_start_is_answered_from_the_shipped_proof(
+    server: Server, browser: Browser, screenshots: Screenshots, axe_source: str, size: str
+):
+    """6x6 takes tens of CPU hours to search; record first:2 answers it at once (b6b5 and its
+    turned copies drawn as arrows), and the page says which record proved it."""
+    context = named_context(browser, None, size)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(server.base + "/analyse/clobber")
+        page.wait_for_selector("#board [data-square='a1']")
+        set_size(page, 6, 6)
+        page.click("#start")
+        page.wait_for_function("window.parlour.position().startsWith('xoxoxo/')")
+        page.click("#analyse")
+        page.wait_for_selector("#board [data-arrow='b6b5']", timeout=WAIT_MS)
+        assert page.inner_text("#status") == "White (o) to move wins."
+        assert page.inner_text("#stats") == (
+            "Proved by record first:2 of the solver's hunt, without a search; other moves may "
+            "win too.")
+        assert axe_violations(page, axe_source) == []
+        assert horizontal_overflow(page) == 0
+        screenshots.save(page, f"analysis-proved-{size}.png")
+        assert errors == []
+    finally:
+        context.close()
+
+
 def test_a_long_solve_shows_progress_and_can_be_cancelled(server: Server, browser: Browser):
     context = named_context(browser, None)
     page = context.new_page()

@@ -6,6 +6,7 @@ hard deadline."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +19,7 @@ import pytest
 import parlour
 from parlour.analysis import cgt_value, solve
 from parlour.analysis.cgt import name, position_value
+from parlour.analysis.proved import key
 from parlour.server.ai import AIRunner, AITimeout
 
 from .helpers import FOR_TESTS, ServerProcess
@@ -132,6 +134,36 @@ def test_the_largest_board_the_game_allows(server: ServerProcess):
     assert answer["value_cgsuite"] == "^*"
     assert answer["value"] == name(position_value(state_of(answer["position"])))
     check_line(answer)
+
+
+def test_6x6_from_the_start_is_answered_from_the_shipped_proof(server: ServerProcess):
+    # searching 6x6 takes tens of CPU hours against the 5 s limit: this answer comes from
+    # record first:2 (the position after b6b5, lost for Black), with no search
+    start = parlour.load_game("clobber", size="6x6").new_initial_state().position()
+    answer = analyse(server, start)
+    assert answer["solved"] is True and answer["to_move"] == "o" and answer["winner"] == "o"
+    assert answer["proved_by"] == ["first:2"] and answer["nodes"] == 0
+    assert "b6b5" in answer["winning_moves"] and answer["complete"] is False
+    assert answer["summary"] == "White (o) to move wins."
+    state = state_of(start)
+    for move in answer["winning_moves"]:  # b6b5 and its turned copies, each into first:2
+        assert is_first_2(state.child(state.string_to_action(move)).position())
+    check_line(answer)
+    assert answer["regions"][0]["stones"] == 36 and answer["regions"][0]["value"] is None
+    # the records decide the board with either side first (the colours mirror): N
+    assert answer["regions"][0]["outcome"] == "N"
+    # a searched answer says it was searched: nothing is proved by a record
+    small = analyse(server, "xoxo/oxox o")
+    assert small["proved_by"] == [] and small["complete"] is True
+
+
+def is_first_2(position: str) -> bool:
+    """The position is first:2's, turned or mirrored, which its shipped record says Black
+    (to move) loses."""
+    record = json.loads((Path(__file__).resolve().parents[2] / "bench" / "clobber_hunt_records"
+                         / "first-2.json").read_text(encoding="utf-8"))
+    assert record["winner"] == "o" and record["position"].endswith(" x")
+    return key(state_of(position)) == key(state_of(record["position"]))
 
 
 def refused(response: httpx.Response, status: int, code: str) -> str:

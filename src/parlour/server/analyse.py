@@ -66,9 +66,13 @@ def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS)
     ``seconds`` bounds the solve; ``extra_seconds`` the regions and the principal line after it.
     """
     import parlour
-    from parlour.analysis import SolverTimeout, solver_for
+    from parlour.analysis import SolverTimeout, proved, solver_for
 
+    started = time.monotonic()
     state: Any = parlour.load_game("clobber", position=position).new_initial_state()
+    proof = proved.lookup(state)
+    if proof is not None:
+        return from_records(state, proof, seconds, started)
     solver = solver_for(state.get_game())
     try:
         solution = solver.solve(state, all_moves=True, time_limit=seconds)
@@ -92,12 +96,73 @@ def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS)
         "value_cgsuite": value_cgsuite,
         "line": line,
         "line_complete": complete,
+        "complete": True,
+        "proved_by": [],
         "nodes": solution.nodes,
         "seconds": round(solution.seconds, 3),
         "time_limit": seconds,
         "summary": summary(mover, solution.winner, len(solution.winning_moves),
                            state.is_terminal()),
     }
+
+
+def from_records(state: Any, proof: Any, seconds: float, started: float) -> dict[str, Any]:
+    """The answer for a position the solver's shipped proofs decide
+    (:func:`parlour.analysis.proved.lookup`), with no search: its winning moves are the ones
+    the records prove (every one when ``complete``), the line their first move, the regions'
+    values worked out only for the small ones, at once."""
+    mover = SYMBOLS[state.to_move]
+    winner = mover if proof.mover_wins else SYMBOLS[1 - state.to_move]
+    regions, value, value_cgsuite = describe_regions(state, time.monotonic() + 0.5)
+    classify_from_records(state, regions)
+    line: list[dict[str, Any]] = []
+    if proof.winning_actions:
+        action = min(proof.winning_actions,
+                     key=lambda a: (len(state.child(a).legal_actions()), a))
+        line.append({"move": state.action_to_string(action), "player": mover,
+                     "position": state.child(action).position()})
+    if proof.complete or not proof.mover_wins:
+        said = summary(mover, winner, len(proof.winning_moves))
+    else:
+        said = Message("{mover} to move wins.", mover=Message(PLAYER[mover]))
+    return {
+        "solved": True,
+        "position": state.position(),
+        "to_move": mover,
+        "winner": winner,
+        "winning_moves": list(proof.winning_moves),
+        "complete": proof.complete,
+        "proved_by": list(proof.records),
+        "regions": regions,
+        "value": value,
+        "value_cgsuite": value_cgsuite,
+        "line": line,
+        "line_complete": False,
+        "nodes": 0,
+        "seconds": round(time.monotonic() - started, 3),
+        "time_limit": seconds,
+        "summary": said,
+    }
+
+
+def classify_from_records(state: Any, regions: list[dict[str, Any]]) -> None:
+    """Fill in the outcome class of the regions without one where the shipped proofs decide
+    the region alone with each player moving first (no search)."""
+    from parlour.analysis import proved
+
+    game = state.get_game()
+    for entry in regions:
+        if entry["outcome"] is not None:
+            continue
+        white, black = _region_bits(state, entry["squares"])
+        first = [proved.lookup(game.state_from_position(_position_text(game, white, black, side)))
+                 for side in (0, 1)]
+        if first[0] is None or first[1] is None:
+            continue
+        white_wins, black_wins = first[0].mover_wins, first[1].mover_wins
+        found = ("N" if white_wins and black_wins else "P" if not (white_wins or black_wins)
+                 else "o" if white_wins else "x")
+        entry["outcome"], entry["outcome_text"] = found, OUTCOME_TEXT[found]
 
 
 def unsolved(

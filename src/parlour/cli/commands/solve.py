@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from parlour.analysis import GAMES, ClobberSolver, SolverTimeout
+from parlour.analysis import GAMES, ClobberSolver, SolverTimeout, proved
 from parlour.analysis.checkpoint import CheckpointError
 from parlour.cli.common import build_game, console, err_console
 from parlour.games.clobber import ClobberGame
@@ -69,6 +70,9 @@ def solve(
             "solving again with it resumes"
         ),
     ] = None,
+    records: Annotated[bool, typer.Option(
+        help="answer at once where the shipped proofs (the hunt's records) decide the position"
+    )] = True,
 ) -> None:
     """Solve a Clobber position exactly: the winner with perfect play and the winning moves."""
     if game.strip().lower() not in GAMES:
@@ -94,6 +98,8 @@ def solve(
     configured = build_game("clobber", params)
     assert isinstance(configured, ClobberGame)
     state = configured.new_initial_state()
+    if records and _answer_from_records(state, configured, all_moves, as_json, value):
+        return
     if ray:
         options = {
             "engine": engine, "workers": workers, "address": ray_address, "disk_cache": True
@@ -183,6 +189,52 @@ def _print_answer(configured: Any, state: Any, solution: Any, all_moves: bool) -
             f"[bold]{mover}[/] to move [red]loses[/] against perfect play: "
             f"{winner} wins whatever {mover} plays"
         )
+
+
+def _answer_from_records(
+    state: Any, configured: ClobberGame, all_moves: bool, as_json: bool, value: bool
+) -> bool:
+    """Answer from the shipped proofs (:mod:`parlour.analysis.proved`) when they decide the
+    position (with ``--all``: every move of it); whether it was answered."""
+    started = time.monotonic()
+    proof = proved.lookup(state)
+    if proof is None:
+        return False
+    mover = "ox"[state.to_move]
+    if all_moves and not proof.complete:
+        undecided = len(state.legal_actions()) - len(proof.winning_moves)
+        known = ", ".join(proof.winning_moves) or "a move"
+        err_console.print(
+            f"{escape(proof.describe())}: {COLOURS[mover]} wins with {known}; the records do "
+            f"not decide {undecided} other moves, so they are searched (leave out --all for "
+            "the answer at once)"
+        )
+        return False
+    winner = mover if proof.mover_wins else "xo"[state.to_move]
+    moves = proof.winning_moves if all_moves else proof.winning_moves[:1]
+    cgt_value = _value_text(state, configured) if value else None
+    if as_json:
+        _print_json({
+            "winner": winner, "winning_moves": list(moves), "nodes": 0,
+            "seconds": round(time.monotonic() - started, 4), "proved_by": list(proof.records),
+            "complete": proof.complete,
+        }, value, cgt_value)
+        return True
+    console.print(f"{configured}: {escape(state.position())}")
+    if proof.mover_wins and moves:
+        label = "winning moves" if all_moves else "a winning move"
+        console.print(f"[bold]{COLOURS[mover]}[/] to move [green]wins[/] with perfect play; "
+                      f"{label}: {', '.join(moves)}")
+    elif proof.mover_wins:
+        console.print(f"[bold]{COLOURS[mover]}[/] to move [green]wins[/] with perfect play "
+                      "(the records do not say with which move: --no-records searches for one)")
+    else:
+        console.print(f"[bold]{COLOURS[mover]}[/] to move [red]loses[/] against perfect play: "
+                      f"{COLOURS[winner]} wins whatever {COLOURS[mover]} plays")
+    if value:
+        console.print(f"value (Left = Black x): {cgt_value}")
+    console.print(f"[dim]{escape(proof.describe())}; no search[/]")
+    return True
 
 
 def _solve_on_ray(

@@ -347,8 +347,13 @@ function drawPanels() {
     : analysis.regions.length === 0
       ? t("{player} has no move left.", { player: PLAYER[mover] })
       : t("{player} to move has no winning move: every move loses against perfect play.", { player: PLAYER[mover] });
-  $("#stats").textContent = tn("{count} position searched in {seconds} s.", "{count} positions searched in {seconds} s.", analysis.nodes,
-    { count: number(analysis.nodes), seconds: number(analysis.seconds, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) });
+  const records = (analysis.proved_by || []).join(", ");
+  $("#stats").textContent = !records
+    ? tn("{count} position searched in {seconds} s.", "{count} positions searched in {seconds} s.", analysis.nodes,
+      { count: number(analysis.nodes), seconds: number(analysis.seconds, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) })
+    : analysis.complete
+      ? t("Proved by record {records} of the solver's hunt, without a search.", { records })
+      : t("Proved by record {records} of the solver's hunt, without a search; other moves may win too.", { records });
 
   const list = $("#regions");
   list.replaceChildren();
