@@ -11,7 +11,11 @@ username or the service's name.
 Hashes are Argon2id with argon2-cffi's recommended parameters (RFC 9106's second recommended
 option: 64 MiB, 3 passes, 4 lanes), each taking tens of milliseconds and 64 MiB: they run in a
 small pool of their own (:class:`Hasher`), never on the event loop and never more than
-``password_hashes_at_once`` at a time, so a burst of sign-ins cannot take all the memory.
+``password_hashes_at_once`` at a time, so a burst of sign-ins cannot take all the memory. The
+hashes waiting for the pool queue per client and the clients take turns, one hash each (round
+robin, as the computer players' fair queue does), with at most ``password_hashes_per_client``
+queued or running for one client: a client that sends hundreds of sign-ins delays another's by
+a hash or so, not by its whole queue.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ import functools
 import itertools
 import re
 import unicodedata
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -114,19 +121,90 @@ def check_password(password: str, username: str) -> str:
     return text
 
 
+class HashingBusy(ValueError):
+    """No room in the hashing queue: this client's share is full (429) or everyone's (503)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+_Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+
+
 class Hasher:
     """Argon2id hashing and checking in a bounded pool of threads (argon2-cffi releases the
-    GIL while it works)."""
+    GIL while it works), fed from a fair queue over clients.
 
-    def __init__(self, at_once: int = 2) -> None:
+    Everything but the hashing itself runs on the event loop's thread (the queue needs no
+    lock): :meth:`_dispatch` starts the next client's next job whenever a thread is free.
+    """
+
+    def __init__(self, at_once: int = 2, per_client: int = 4, queued: int = 200) -> None:
         self.hasher = PasswordHasher()  # argon2-cffi's defaults: RFC 9106, low-memory option
-        self._pool = ThreadPoolExecutor(max_workers=max(1, at_once),
+        self.at_once = max(1, at_once)
+        self.per_client = per_client
+        self.queued = queued
+        self._pool = ThreadPoolExecutor(max_workers=self.at_once,
                                         thread_name_prefix="parlour-argon2")
         self._dummy: str | None = None
+        self._waiting: OrderedDict[str, deque[_Job]] = OrderedDict()
+        """Each client's jobs in order; the first client is served next, then goes last."""
+        self._held: Counter[str] = Counter()
+        """Jobs per client queued or running (a client's share)."""
+        self._queued = 0
+        self._running = 0
 
-    async def hash(self, password: str) -> str:
-        return await asyncio.get_running_loop().run_in_executor(
-            self._pool, self.hasher.hash, password)
+    async def _run(self, client: str, fn: Callable[..., Any], *args: Any) -> Any:
+        if self._held[client] >= self.per_client:
+            raise HashingBusy(Message(
+                "too many sign-ins from here at once: try again in a moment"), 429)
+        if self._queued >= self.queued:
+            raise HashingBusy(Message(
+                "the server is busy signing people in: try again in a moment"), 503)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._held[client] += 1
+        self._waiting.setdefault(client, deque()).append((fn, args, future))
+        self._queued += 1
+        self._dispatch(loop)
+        try:
+            return await future
+        finally:
+            self._held[client] -= 1
+            if not self._held[client]:
+                del self._held[client]
+
+    def _dispatch(self, loop: asyncio.AbstractEventLoop) -> None:
+        while self._running < self.at_once and self._waiting:
+            client, jobs = next(iter(self._waiting.items()))
+            fn, args, future = jobs.popleft()
+            self._queued -= 1
+            if jobs:
+                self._waiting.move_to_end(client)  # its next job waits for every other client
+            else:
+                del self._waiting[client]
+            if future.done():  # its request went away while it waited
+                continue
+            self._running += 1
+            work = loop.run_in_executor(self._pool, fn, *args)
+            work.add_done_callback(functools.partial(self._finished, loop, future))
+
+    def _finished(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any],
+                  work: asyncio.Future[Any]) -> None:
+        self._running -= 1
+        if not future.done():
+            if work.cancelled():
+                future.cancel()
+            elif work.exception() is not None:
+                future.set_exception(work.exception())  # type: ignore[arg-type]
+            else:
+                future.set_result(work.result())
+        self._dispatch(loop)
+
+    async def hash(self, password: str, client: str = "") -> str:
+        result: str = await self._run(client, self.hasher.hash, password)
+        return result
 
     def _verify(self, stored: str | None, password: str) -> tuple[bool, bool]:
         """``(matches, needs a new hash)``; an absent hash is checked against a dummy one so
@@ -142,9 +220,10 @@ class Hasher:
             return False, False
         return True, self.hasher.check_needs_rehash(stored)
 
-    async def verify(self, stored: str | None, password: str) -> tuple[bool, bool]:
-        return await asyncio.get_running_loop().run_in_executor(
-            self._pool, self._verify, stored, password)
+    async def verify(self, stored: str | None, password: str,
+                     client: str = "") -> tuple[bool, bool]:
+        result: tuple[bool, bool] = await self._run(client, self._verify, stored, password)
+        return result
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
