@@ -110,11 +110,14 @@ class Throttle:
             if wait > 0:
                 raise TooManyAttempts(math.ceil(wait))
             for row in rows:
-                if (row.in_flight or 0) >= self._at_once(row.key):
+                if (row.in_flight or 0) < self._at_once(row.key):
+                    continue
+                if row.key.startswith("user:"):
                     raise TooManyAttempts(1, Message(
                         "a sign-in for this username is being checked already: try again in a"
-                        " moment" if row.key.startswith("user:") else
-                        "too many sign-ins from here at once: try again in a moment"))
+                        " moment"))
+                raise TooManyAttempts(1, Message(
+                    "too many sign-ins from here at once: try again in a moment"))
             for row in rows:
                 row.failures += 1
                 row.last_at = now
