@@ -159,6 +159,33 @@ def test_clients_take_turns_for_the_hashing_pool_and_each_has_a_bounded_share():
     assert isinstance(refused, HashingBusy) and refused.status == 429
 
 
+def test_a_sign_in_waits_behind_no_queue_of_sign_ups_from_many_addresses():
+    """New accounts from three addresses (each its own client) queue three hashes; a player's
+    sign-in sent after them is done next, not after the three: the two lanes take turns."""
+    hasher = Hasher(at_once=1, per_client=4, queued=100)
+    done: list[str] = []
+
+    async def flood() -> None:
+        async def sign_up(n: int) -> None:
+            await hasher.hash(f"a new passphrase {n}", f"U{n}", "sign_up")
+            done.append(f"U{n}")
+
+        async def sign_in() -> None:
+            await hasher.verify(None, "a passphrase of nobody's", "P")
+            done.append("P")
+
+        tasks = [asyncio.create_task(sign_up(n)) for n in range(1, 4)]
+        await asyncio.sleep(0)
+        tasks.append(asyncio.create_task(sign_in()))
+        await asyncio.gather(*tasks)
+
+    try:
+        asyncio.run(flood())
+    finally:
+        hasher.close()
+    assert done == ["U1", "P", "U2", "U3"]
+
+
 # -- 3. passkey prompts can be used up by anyone -------------------------------------------------
 def test_one_address_cannot_take_the_passkey_prompts_of_another(server: ServerProcess):
     """Before: every prompt was given until 10,000 were open (all addresses together). Now

@@ -133,7 +133,7 @@ class Accounts:
         if await self.store.run(self._by_name, username_key(username)) is not None:
             raise Taken(Message("the username {username!r} is taken: choose another",
                                 username=username))
-        hashed = await _hashing(self.hasher.hash(text, client))
+        hashed = await _hashing(self.hasher.hash(text, client, "sign_up"))
         account = await self.store.run(self._insert, username, hashed)
         return account, await self.store.run(self._new_session, account.id)
 
