@@ -347,6 +347,8 @@ def start_server(db: Path, url: str | None = None, extra: tuple[str, ...] = ()
          "--limit", "requests_burst=100000", "--limit", "open_tables_per_client=100000",
          "--limit", "connections_per_client=100000", "--limit", "messages_burst=100000",
          "--limit", "sign_ups_burst=100000", "--limit", "sign_in_free_per_address=100000",
+         "--limit", "sign_ins_burst=100000", "--limit", "sign_ins_at_once_per_address=100000",
+         "--limit", "password_hashes_per_client=100000",
          *extra],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )

@@ -26,6 +26,8 @@ FOR_TESTS = (
     "tables_burst=100000,requests_burst=100000,connects_burst=100000,"
     "open_tables_per_client=100000,connections_per_client=10000,messages_burst=100000,"
     "analyses_burst=100000,sign_in_free_per_address=100000,sign_ups_burst=100000,"
+    "sign_ins_burst=100000,sign_ins_at_once_per_address=100000,password_hashes_per_client=100000,"
+    "passkey_prompts_per_client=100000,"
     "puzzle_mining_seconds_per_hour=0"
 )
 """The limits of a server that many tests share from one address: one client's rate limits

@@ -94,6 +94,27 @@ class Limits:
     """...and then per hour (a household signs up a few people, a script thousands)."""
     password_hashes_at_once: int = 2
     """Argon2id hashes computed at once (64 MiB and tens of ms each): the rest queue."""
+    password_hashes_per_client: int = 4
+    """Hashes one client may have queued or running at once in a process (beyond, 429);
+    clients take turns for the pool, one hash each, so one client's queue never delays
+    another's hash by more than a hash per client waiting."""
+    password_hash_queue: int = 200
+    """Hashes waiting in one process, every client together (beyond, 503 "busy")."""
+    sign_ins_burst: int = 30
+    """Sign-ins one client may try in a burst, right or wrong, every process together..."""
+    sign_ins_per_minute: float = 30.0
+    """...and then per minute (a class signs in at once; a loop of right passwords still
+    costs a hash each)."""
+    sign_ins_at_once_per_address: int = 4
+    """Sign-ins from one address being checked at once, every process together..."""
+    sign_ins_at_once_per_account: int = 2
+    """...and for one username (a person signs in on one device at a time)."""
+    passkey_prompts_per_client: int = 10
+    """Passkey prompts one client may hold open at once, every process together..."""
+    passkey_prompts_open: int = 10_000
+    """...and every client together (beyond, 503 "try again soon")."""
+    passkey_prompt_seconds: float = 120.0
+    """A passkey prompt must be answered within this (the browser gives up after 60 s)."""
     session_days: float = 30.0
     """A session unused this long ends (each use moves its end on, at most once a day)."""
     sessions_per_account: int = 20

@@ -5,14 +5,16 @@ Every method that touches the database runs on the store's thread (:meth:`Store.
 Argon2id work runs in the hasher's own pool. What the routes answer is decided here: the same
 :class:`SignInRefused` for a wrong password and an unknown username (after the same Argon2id
 work), :class:`Taken` for a username in use, :class:`PolicyError` for a refused name or
-password.
+password, :class:`TooManyAttempts` for an attempt refused before any hashing (a limit per
+address or per name, kept in the database so that every process counts the same).
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +23,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from parlour.core import game_class
-from parlour.i18n import Message
+from parlour.i18n import Message, text_of
+from parlour.server.accounts.buckets import SharedBuckets
 from parlour.server.accounts.models import (
     AccountRow,
     CeremonyRow,
@@ -35,13 +38,14 @@ from parlour.server.accounts.models import (
 from parlour.server.accounts.passwords import (
     MAX_PASSWORD,
     Hasher,
+    HashingBusy,
     check_password,
     check_username,
     normalise,
     username_key,
 )
 from parlour.server.accounts.sessions import digest, new_id
-from parlour.server.accounts.throttle import Throttle, keys
+from parlour.server.accounts.throttle import Throttle, TooManyAttempts, keys
 from parlour.server.limits import Limits
 from parlour.server.names import DELETED
 from parlour.server.store import HandRow, SeatRow, Store, TableRow
@@ -63,12 +67,6 @@ class SignInRefused(ValueError):
     """A wrong password or an unknown username: the same answer for both."""
 
     MESSAGE = Message("that username and password do not match an account")
-
-
-class TooManyAttempts(ValueError):
-    def __init__(self, wait: int) -> None:
-        super().__init__(Message("too many failed sign-ins: try again in {wait} s", wait=wait))
-        self.wait = wait
 
 
 @dataclass(frozen=True)
@@ -101,11 +99,13 @@ class Accounts:
     def __init__(self, store: Store, limits: Limits) -> None:
         self.store = store
         self.limits = limits
-        self.hasher = Hasher(limits.password_hashes_at_once)
+        self.hasher = Hasher(limits.password_hashes_at_once, limits.password_hashes_per_client,
+                             limits.password_hash_queue)
         self.throttle = Throttle(store, limits)
         self.on_delete: list[DeleteHook] = []
         """Work stored with an account's deletion, in its transaction (issue 62): its waiting
         challenges cancelled, its places in open tournaments given up."""
+        self.buckets = SharedBuckets(store)
 
     def close(self) -> None:
         self.hasher.close()
@@ -122,14 +122,23 @@ class Accounts:
             connection.execute(update(AccountRow).where(AccountRow.id == account_id)
                                .values(language=language))
 
-    async def sign_up(self, username: str, password: str) -> tuple[Account, str]:
-        """A new account and its first session id; :class:`Taken` or :class:`PolicyError`."""
+    async def sign_up(self, username: str, password: str, client: str = ""
+                      ) -> tuple[Account, str]:
+        """A new account and its first session id; :class:`Taken`, :class:`PolicyError`, or
+        :class:`TooManyAttempts` (``client`` has signed up as many accounts as it may, every
+        process together, or has as many hashes waiting as it may)."""
+        wait = await self.store.run(self.buckets.take, f"sign_up:{client[:32]}",
+                                    self.limits.sign_ups_burst,
+                                    self.limits.sign_ups_per_hour / 3600.0)
+        if wait:
+            raise TooManyAttempts(wait, Message(
+                "too many new accounts from here: try again in {wait} s", wait=wait))
         check_username(username)
         text = check_password(password, username)
         if await self.store.run(self._by_name, username_key(username)) is not None:
             raise Taken(Message("the username {username!r} is taken: choose another",
                                 username=username))
-        hashed = await self.hasher.hash(text)
+        hashed = await _hashing(self.hasher.hash(text, client, "sign_up"))
         account = await self.store.run(self._insert, username, hashed)
         return account, await self.store.run(self._new_session, account.id)
 
@@ -155,20 +164,33 @@ class Accounts:
         """A new session for the right password; :class:`SignInRefused` (the same for an
         unknown username, after the same work) or :class:`TooManyAttempts`."""
         attempt = keys(address, username[:64])
-        wait = await self.store.run(self.throttle.wait, attempt)
-        if wait:
-            raise TooManyAttempts(wait)
-        found = (await self.store.run(self._by_name, username_key(username))
-                 if len(username) <= 64 else None)
-        ok, rehash = await self.hasher.verify(found[1] if found else None,
-                                              _normalised(password))
-        if not ok or found is None:
-            await self.store.run(self.throttle.failed, attempt)
+        wait = await self.store.run(self.buckets.take, f"sign_in:{address[:32]}",
+                                    self.limits.sign_ins_burst,
+                                    self.limits.sign_ins_per_minute / 60.0)
+        if wait:  # right or wrong: each attempt costs a hash
+            raise TooManyAttempts(wait, Message(
+                "too many sign-ins from here: try again in {wait} s", wait=wait))
+        await self.store.run(self.throttle.begin, attempt)  # counted before the hash
+        outcome = "failed"
+        try:
+            found = (await self.store.run(self._by_name, username_key(username))
+                     if len(username) <= 64 else None)
+            try:
+                ok, rehash = await self.hasher.verify(found[1] if found else None,
+                                                      _normalised(password), address)
+            except HashingBusy as exc:
+                outcome = "unchecked"
+                raise TooManyAttempts(1, text_of(exc), exc.status) from None
+            if ok and found is not None:
+                outcome = "succeeded"
+        finally:
+            await self.store.run(self.throttle.end, attempt, outcome)
+        if outcome != "succeeded" or found is None:
             raise SignInRefused(SignInRefused.MESSAGE)
-        await self.store.run(self.throttle.succeeded, attempt)
         if rehash:  # argon2-cffi's recommended parameters changed since: store a new hash
-            await self.store.run(self._set_hash, found[0],
-                                 await self.hasher.hash(_normalised(password)))
+            with contextlib.suppress(HashingBusy):  # else the next sign-in does it
+                await self.store.run(self._set_hash, found[0], await self.hasher.hash(
+                    _normalised(password), address))
         return await self.begin(found[0])
 
     async def begin(self, account_id: int) -> tuple[Account, str]:
@@ -246,7 +268,8 @@ class Accounts:
         other session; returns a fresh session id for this browser."""
         await self.sign_in(account.username, current, address)  # raises if it is wrong
         text = check_password(new, account.username)
-        await self.store.run(self._set_hash, account.id, await self.hasher.hash(text))
+        await self.store.run(self._set_hash, account.id,
+                             await _hashing(self.hasher.hash(text, address)))
         await self.sign_out_everywhere(account.id)
         return await self.store.run(self._new_session, account.id)
 
@@ -371,6 +394,14 @@ def _seat_label(seat: SeatRow) -> str:
     if seat.kind == "open":
         return "a free seat"
     return seat.name or f"Player {seat.seat + 1}"
+
+
+async def _hashing(work: Awaitable[str]) -> str:
+    """A hash, or :class:`TooManyAttempts` when the hashing queue has no room for it."""
+    try:
+        return await work
+    except HashingBusy as exc:
+        raise TooManyAttempts(1, text_of(exc), exc.status) from None
 
 
 def _normalised(password: str) -> str:

@@ -67,13 +67,28 @@ class SessionRow(Base):
 
 class SignInFailureRow(Base):
     """Failed sign-ins in a row for one key (an address's hash, or a username's), shared by
-    every process: the next attempt waits a delay that grows with them."""
+    every process: the next attempt waits a delay that grows with them. An attempt is counted
+    here before its password is checked, with the attempts being checked at once
+    (``in_flight``, since ``flight_at``), so guesses sent together are counted together."""
 
     __tablename__ = "parlour_sign_in_failures"
 
     key: Mapped[str] = mapped_column(String(80), primary_key=True)
     failures: Mapped[int] = mapped_column(Integer)
     last_at: Mapped[float] = mapped_column(Float)
+    in_flight: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    flight_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class RateBucketRow(Base):
+    """A token bucket every process shares (sign-ups and sign-ins per address): its tokens
+    as of ``at``; it refills with time, so a full one may be forgotten."""
+
+    __tablename__ = "parlour_rate_buckets"
+
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    tokens: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float, index=True)
 
 
 class PasskeyRow(Base):
@@ -101,6 +116,8 @@ class CeremonyRow(Base):
     account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     purpose: Mapped[str] = mapped_column(String(16))  # "register" or "sign_in"
     expires_at: Mapped[float] = mapped_column(Float, index=True)
+    client: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """The hashed address that asked for it (open prompts are capped per address)."""
 
 
 class RatingRow(Base):

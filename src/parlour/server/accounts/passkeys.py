@@ -1,12 +1,14 @@
 """Passkeys: WebAuthn registration and sign-in with the ``webauthn`` package (py_webauthn).
 
 A ceremony's challenge is stored in the database (so the answer may reach any process), under
-the hash of a random ceremony id the page sends back, for :data:`CEREMONY_SECONDS` and used
-once. The relying party is the host the page was served from (``rp_id``, the name without its
-port) and the origin the browser reports must be that page's. Passkeys are discoverable
-(resident) credentials, so signing in needs no username; the user handle is the account's
-random ``handle``, never its number. Failed passkey sign-ins count against the address like
-failed passwords.
+the hash of a random ceremony id the page sends back, for ``passkey_prompt_seconds`` and used
+once; one address holds at most ``passkey_prompts_per_client`` open prompts, and every address
+together ``passkey_prompts_open``, so a flood from a few addresses cannot use up the prompts
+everyone else needs. The relying party is the host the page was served from (``rp_id``, the
+name without its port) and the origin the browser reports must be that page's. Passkeys are
+discoverable (resident) credentials, so signing in needs no username; the user handle is the
+account's random ``handle``, never its number. Passkey sign-ins count against the address
+like passwords, before the answer is checked.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.orm import Session
 from webauthn import (
     generate_authentication_options,
@@ -34,18 +36,13 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from parlour.i18n import Message
+from parlour.i18n import Message, text_of
 from parlour.server.accounts.accounts import Account
 from parlour.server.accounts.models import AccountRow, CeremonyRow, PasskeyRow
 from parlour.server.accounts.sessions import digest
-from parlour.server.accounts.throttle import Throttle
+from parlour.server.accounts.throttle import Throttle, TooManyAttempts
 from parlour.server.limits import Limits
 from parlour.server.store import Store
-
-CEREMONY_SECONDS = 300.0
-"""A passkey prompt must be answered within five minutes (the browser's own timeout is 60 s)."""
-MAX_CEREMONIES = 10_000
-"""Unanswered ceremonies kept at once (every process together); beyond, "try again soon"."""
 
 
 class PasskeyError(ValueError):
@@ -61,17 +58,28 @@ class Passkeys:
         self.throttle = throttle
 
     # -- ceremonies ----------------------------------------------------------------------------
-    def _begin(self, challenge: bytes, purpose: str, account_id: int | None) -> str:
+    def _begin(self, challenge: bytes, purpose: str, account_id: int | None,
+               client: str) -> str:
         ceremony = secrets.token_urlsafe(24)
         now = time.time()
         with Session(self.store.engine) as session, session.begin():
+            if self.store.engine.dialect.name == "postgresql":
+                # one process at a time counts this address's prompts (SQLite: one writer)
+                session.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                {"key": int(digest(f"passkey-prompts:{client}")[:15], 16)})
             session.execute(delete(CeremonyRow).where(CeremonyRow.expires_at < now))
+            mine = session.scalar(select(func.count()).select_from(CeremonyRow).where(
+                CeremonyRow.client == client)) or 0
+            if mine >= self.limits.passkey_prompts_per_client:
+                raise PasskeyError(Message(
+                    "too many passkey prompts from here at once: answer one, or try again in"
+                    " a minute"), 429)
             open_now = session.scalar(select(func.count()).select_from(CeremonyRow)) or 0
-            if open_now >= MAX_CEREMONIES:
+            if open_now >= self.limits.passkey_prompts_open:
                 raise PasskeyError(Message("too many passkey prompts at once: try again soon"), 503)
             session.add(CeremonyRow(id_hash=digest(ceremony), challenge=challenge,
-                                    account_id=account_id, purpose=purpose,
-                                    expires_at=now + CEREMONY_SECONDS))
+                                    account_id=account_id, purpose=purpose, client=client,
+                                    expires_at=now + self.limits.passkey_prompt_seconds))
         return ceremony
 
     def _take(self, ceremony: str, purpose: str, account_id: int | None) -> bytes:
@@ -88,7 +96,7 @@ class Passkeys:
             return bytes(row.challenge)
 
     # -- registration --------------------------------------------------------------------------
-    def register_options(self, account: Account, rp_id: str) -> dict[str, Any]:
+    def register_options(self, account: Account, rp_id: str, client: str) -> dict[str, Any]:
         with Session(self.store.engine) as session:
             row = session.get(AccountRow, account.id)
             assert row is not None
@@ -107,7 +115,7 @@ class Passkeys:
                 resident_key=ResidentKeyRequirement.REQUIRED,
                 user_verification=UserVerificationRequirement.PREFERRED),
         )
-        ceremony = self._begin(options.challenge, "register", account.id)
+        ceremony = self._begin(options.challenge, "register", account.id, client)
         return {"ceremony": ceremony, "options": json.loads(options_to_json(options))}
 
     def register(self, account: Account, ceremony: str, credential: dict[str, Any],
@@ -148,29 +156,43 @@ class Passkeys:
                 PasskeyRow.credential_id == credential_id)).rowcount)
 
     # -- signing in ----------------------------------------------------------------------------
-    def sign_in_options(self, rp_id: str) -> dict[str, Any]:
+    def sign_in_options(self, rp_id: str, client: str) -> dict[str, Any]:
         options = generate_authentication_options(
             rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
-        ceremony = self._begin(options.challenge, "sign_in", None)
+        ceremony = self._begin(options.challenge, "sign_in", None, client)
         return {"ceremony": ceremony, "options": json.loads(options_to_json(options))}
 
     def sign_in(self, ceremony: str, credential: dict[str, Any], rp_id: str, origin: str,
                 address: str) -> int:
         """The account a passkey answer proves; :class:`PasskeyError` (401) otherwise."""
         key = [f"addr:{address[:32]}"]
-        wait = self.throttle.wait(key)
-        if wait:
-            raise PasskeyError(Message(
-                "too many failed sign-ins: try again in {wait} s",
-                wait=wait), 429)
-        challenge = self._take(ceremony, "sign_in", None)
+        try:
+            self.throttle.begin(key)  # counted before the check, as a password is
+        except TooManyAttempts as exc:
+            raise PasskeyError(text_of(exc), 429) from None
+        outcome = "unchecked"  # an expired prompt checks nothing
+        try:
+            challenge = self._take(ceremony, "sign_in", None)
+            outcome = "failed"
+            verified, row, owner = self._check(credential, challenge, rp_id, origin)
+            outcome = "succeeded"
+        finally:
+            self.throttle.end(key, outcome)
+        with self.store.engine.begin() as connection:
+            connection.execute(update(PasskeyRow).where(
+                PasskeyRow.credential_id == row.credential_id).values(
+                sign_count=verified.new_sign_count, used_at=time.time()))
+        return int(owner.id)
+
+    def _check(self, credential: dict[str, Any], challenge: bytes, rp_id: str, origin: str
+               ) -> tuple[Any, PasskeyRow, AccountRow]:
+        """The verified answer, its passkey and its account; :class:`PasskeyError` (401)."""
         refused = PasskeyError(Message("that passkey does not sign in to an account here"), 401)
         cid = str(credential.get("id", ""))[:1400]
         with Session(self.store.engine) as session:
             row = session.get(PasskeyRow, cid)
             owner = session.get(AccountRow, row.account_id) if row is not None else None
         if row is None or owner is None or owner.deleted_at is not None:
-            self.throttle.failed(key)
             raise refused
         handle = (credential.get("response") or {}).get("userHandle")
         try:
@@ -181,9 +203,5 @@ class Passkeys:
                 expected_origin=origin, credential_public_key=bytes(row.public_key),
                 credential_current_sign_count=row.sign_count)
         except (WebAuthnException, ValueError, KeyError, TypeError):
-            self.throttle.failed(key)
             raise refused from None
-        with self.store.engine.begin() as connection:
-            connection.execute(update(PasskeyRow).where(PasskeyRow.credential_id == cid).values(
-                sign_count=verified.new_sign_count, used_at=time.time()))
-        return int(owner.id)
+        return verified, row, owner

@@ -11,7 +11,13 @@ username or the service's name.
 Hashes are Argon2id with argon2-cffi's recommended parameters (RFC 9106's second recommended
 option: 64 MiB, 3 passes, 4 lanes), each taking tens of milliseconds and 64 MiB: they run in a
 small pool of their own (:class:`Hasher`), never on the event loop and never more than
-``password_hashes_at_once`` at a time, so a burst of sign-ins cannot take all the memory.
+``password_hashes_at_once`` at a time, so a burst of sign-ins cannot take all the memory. The
+hashes waiting for the pool queue per client and the clients take turns, one hash each (round
+robin, as the computer players' fair queue does), with at most ``password_hashes_per_client``
+queued or running for one client: a client that sends hundreds of sign-ins delays another's by
+a hash or so, not by its whole queue. Signing in and signing up wait in two lanes served in
+turn, so that new accounts made from many addresses at once (each its own client) delay a
+returning player's sign-in by a hash, not by a hash per address.
 """
 
 from __future__ import annotations
@@ -21,7 +27,10 @@ import functools
 import itertools
 import re
 import unicodedata
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -119,19 +128,128 @@ def check_password(password: str, username: str) -> str:
     return text
 
 
+class HashingBusy(ValueError):
+    """No room in the hashing queue: this client's share is full (429) or everyone's (503)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+_Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+LANES = ("sign_in", "sign_up")
+"""The hashing queue's lanes, served in turn: players signing in (and changing their
+password), and new accounts."""
+
+
 class Hasher:
     """Argon2id hashing and checking in a bounded pool of threads (argon2-cffi releases the
-    GIL while it works)."""
+    GIL while it works), fed from a fair queue over clients.
 
-    def __init__(self, at_once: int = 2) -> None:
+    Everything but the hashing itself runs on the event loop's thread (the queue needs no
+    lock): :meth:`_dispatch` starts the next job whenever a thread is free, from the lane
+    whose turn it is (:data:`LANES`), and in it from the client whose turn it is. With two
+    threads or more, one lane or one client runs on all but one of them at most (as one
+    client's computer players do): the last thread is always there for somebody else.
+    """
+
+    def __init__(self, at_once: int = 2, per_client: int = 4, queued: int = 200) -> None:
         self.hasher = PasswordHasher()  # argon2-cffi's defaults: RFC 9106, low-memory option
-        self._pool = ThreadPoolExecutor(max_workers=max(1, at_once),
+        self.at_once = max(1, at_once)
+        self.per_client = per_client
+        self.queued = queued
+        self._pool = ThreadPoolExecutor(max_workers=self.at_once,
                                         thread_name_prefix="parlour-argon2")
         self._dummy: str | None = None
+        self._lanes: dict[str, OrderedDict[str, deque[_Job]]] = {
+            lane: OrderedDict() for lane in LANES}
+        """Per lane, each client's jobs in order (the first client's turn is next)."""
+        self._turns = list(LANES)
+        """The lanes in the order of their turns (a lane served goes last)."""
+        self._held: Counter[str] = Counter()
+        """Jobs per client queued or running (a client's share)."""
+        self._busy: Counter[tuple[str, str]] = Counter()
+        """Threads working per ``("lane", name)`` and ``("client", key)``."""
+        self._queued = 0
+        self._running = 0
 
-    async def hash(self, password: str) -> str:
-        return await asyncio.get_running_loop().run_in_executor(
-            self._pool, self.hasher.hash, password)
+    async def _run(self, lane: str, client: str, fn: Callable[..., Any], *args: Any) -> Any:
+        if self._held[client] >= self.per_client:
+            raise HashingBusy(Message(
+                "too many sign-ins from here at once: try again in a moment"), 429)
+        if self._queued >= self.queued:
+            raise HashingBusy(Message(
+                "the server is busy signing people in: try again in a moment"), 503)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._held[client] += 1
+        self._lanes[lane].setdefault(client, deque()).append((fn, args, future))
+        self._queued += 1
+        self._dispatch(loop)
+        try:
+            return await future
+        finally:
+            self._held[client] -= 1
+            if not self._held[client]:
+                del self._held[client]
+
+    def _next(self) -> tuple[str, str] | None:
+        """The lane and client whose job goes next: the first in turn that may have one
+        more thread."""
+        most = max(1, self.at_once - 1)
+        for lane in self._turns:
+            if self._busy["lane", lane] >= most:
+                continue
+            for client in self._lanes[lane]:
+                if self._busy["client", client] < most:
+                    return lane, client
+        return None
+
+    def _dispatch(self, loop: asyncio.AbstractEventLoop) -> None:
+        while self._running < self.at_once and self._queued:
+            chosen = self._next()
+            if chosen is None:
+                return
+            lane, client = chosen
+            self._turns.remove(lane)
+            self._turns.append(lane)  # the other lane's turn next
+            waiting = self._lanes[lane]
+            jobs = waiting[client]
+            fn, args, future = jobs.popleft()
+            self._queued -= 1
+            if jobs:
+                waiting.move_to_end(client)  # its next job waits for every other client
+            else:
+                del waiting[client]
+            if future.done():  # its request went away while it waited
+                continue
+            self._running += 1
+            self._busy["lane", lane] += 1
+            self._busy["client", client] += 1
+            work = loop.run_in_executor(self._pool, fn, *args)
+            work.add_done_callback(functools.partial(self._finished, loop, future,
+                                                     lane, client))
+
+    def _finished(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any],
+                  lane: str, client: str, work: asyncio.Future[Any]) -> None:
+        self._running -= 1
+        for key in (("lane", lane), ("client", client)):
+            self._busy[key] -= 1
+            if not self._busy[key]:
+                del self._busy[key]  # no key kept for a client gone
+        if not future.done():
+            if work.cancelled():
+                future.cancel()
+            elif work.exception() is not None:
+                future.set_exception(work.exception())  # type: ignore[arg-type]
+            else:
+                future.set_result(work.result())
+        self._dispatch(loop)
+
+    async def hash(self, password: str, client: str = "", lane: str = "sign_in") -> str:
+        """The hash of a new password: ``lane`` ``"sign_up"`` for a new account's."""
+        result: str = await self._run(lane, client, self.hasher.hash, password)
+        return result
 
     def _verify(self, stored: str | None, password: str) -> tuple[bool, bool]:
         """``(matches, needs a new hash)``; an absent hash is checked against a dummy one so
@@ -147,9 +265,11 @@ class Hasher:
             return False, False
         return True, self.hasher.check_needs_rehash(stored)
 
-    async def verify(self, stored: str | None, password: str) -> tuple[bool, bool]:
-        return await asyncio.get_running_loop().run_in_executor(
-            self._pool, self._verify, stored, password)
+    async def verify(self, stored: str | None, password: str,
+                     client: str = "") -> tuple[bool, bool]:
+        result: tuple[bool, bool] = await self._run("sign_in", client, self._verify, stored,
+                                                    password)
+        return result
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -28,7 +28,6 @@ from parlour.server.deps import (
     client_of,
     json_body,
 )
-from parlour.server.limits import RateLimiter
 
 router = APIRouter()
 Password = Annotated[str, Field(max_length=MAX_PASSWORD * 2)]
@@ -65,14 +64,10 @@ def _signed_in(request: Request, account: Account, secret: str, status: int = 20
     return response
 
 
-def _sign_ups(request: Request) -> RateLimiter:
-    limiter: RateLimiter | None = getattr(request.app.state, "sign_ups", None)
-    if limiter is None:
-        limits = accounts_of(request).limits
-        limiter = RateLimiter(limits.sign_ups_burst, limits.sign_ups_per_hour / 3600.0,
-                              limits.rate_keys)
-        request.app.state.sign_ups = limiter
-    return limiter
+def _refused(exc: TooManyAttempts) -> HTTPException:
+    """A sign-in or sign-up refused before any hashing: 429 (503 when every client's hashes
+    fill the queue), with the seconds to wait."""
+    return HTTPException(exc.status, text_of(exc), headers={"Retry-After": str(exc.wait)})
 
 
 @router.post("/api/accounts", status_code=201)
@@ -82,16 +77,11 @@ async def sign_up(request: Request) -> Response:
         raise HTTPException(400, Message(
             "a username is at most {max_username} characters long",
             max_username=MAX_USERNAME))
-    limiter = _sign_ups(request)
-    client = client_of(request)
-    if not limiter.allow(client):
-        wait = limiter.retry_after(client)
-        raise HTTPException(429, Message(
-            "too many new accounts from here: try again in {wait} s",
-            wait=wait),
-                            headers={"Retry-After": str(wait)})
     try:
-        account, secret = await accounts_of(request).sign_up(body.username, body.password)
+        account, secret = await accounts_of(request).sign_up(body.username, body.password,
+                                                             client_of(request))
+    except TooManyAttempts as exc:
+        raise _refused(exc) from None
     except PolicyError as exc:
         raise HTTPException(400, text_of(exc)) from None
     except Taken as exc:
@@ -108,7 +98,7 @@ async def sign_in(request: Request) -> Response:
     except SignInRefused:
         raise HTTPException(401, SignInRefused.MESSAGE) from None
     except TooManyAttempts as exc:
-        raise HTTPException(429, text_of(exc), headers={"Retry-After": str(exc.wait)}) from None
+        raise _refused(exc) from None
     return _signed_in(request, account, secret)
 
 
@@ -146,7 +136,7 @@ async def change_password(request: Request, account: SignedIn) -> Response:
     except SignInRefused:
         raise HTTPException(401, Message("that is not your current password")) from None
     except TooManyAttempts as exc:
-        raise HTTPException(429, text_of(exc), headers={"Retry-After": str(exc.wait)}) from None
+        raise _refused(exc) from None
     except PolicyError as exc:
         raise HTTPException(400, text_of(exc)) from None
     return _signed_in(request, account, secret)
@@ -161,7 +151,7 @@ async def delete_account(request: Request, account: SignedIn, hub: HubDep) -> Re
     except SignInRefused:
         raise HTTPException(401, Message("that is not your password")) from None
     except TooManyAttempts as exc:
-        raise HTTPException(429, text_of(exc), headers={"Retry-After": str(exc.wait)}) from None
+        raise _refused(exc) from None
     tokens = request.app.state.tokens  # its API tokens go with it (issue 31)
     await tokens.store.run(tokens.remove_all, account.id)
     for table_id in tables:  # the tables loaded here show "deleted player" at once
@@ -229,7 +219,8 @@ def _passkey_call(fn: Any, *args: Any) -> Any:
 async def passkey_options(request: Request, account: SignedIn) -> dict[str, Any]:
     keys = passkeys_of(request)
     rp_id, _origin = relying_party(request)
-    return await keys.store.run(_passkey_call, keys.register_options, account, rp_id)
+    return await keys.store.run(_passkey_call, keys.register_options, account, rp_id,
+                                client_of(request))
 
 
 @router.post("/api/me/passkeys", status_code=201)
@@ -260,7 +251,8 @@ async def passkey_remove(request: Request, account: SignedIn, credential_id: str
 async def passkey_sign_in_options(request: Request) -> dict[str, Any]:
     keys = passkeys_of(request)
     rp_id, _origin = relying_party(request)
-    return await keys.store.run(_passkey_call, keys.sign_in_options, rp_id)
+    return await keys.store.run(_passkey_call, keys.sign_in_options, rp_id,
+                                client_of(request))
 
 
 @router.post("/api/session/passkey")
