@@ -253,9 +253,10 @@ def bench_boards(run_dir: Path, sizes: list[tuple[int, int]], opponent: str, gam
         trained = Network.load(path).spec.get("trained", {})
         rows.append((minute, trained.get("cpu_minutes", "?"), trained.get("positions", "?"),
                      cells))
-        print(f"  minute {minute}: " + ", ".join(f"{n} {cell}" for n, cell in zip(names, cells))
+        print(f"  minute {minute}: "
+              + ", ".join(f"{n} {cell}" for n, cell in zip(names, cells, strict=True))
               + f"  [{time.perf_counter() - start:.0f} s]", flush=True)
-    print(f"\n| wall minute | CPU minutes | positions | " + " | ".join(
+    print("\n| wall minute | CPU minutes | positions | " + " | ".join(
         f"{n} vs {opponent}" for n in names) + " |")
     print("|---|---|---|" + "---|" * len(names))
     for minute, cpu, positions, cells in rows:

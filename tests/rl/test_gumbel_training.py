@@ -211,7 +211,7 @@ def test_one_network_for_every_board_computes_the_same_in_numpy_on_each_board(
         game = parlour.load_game("clobber", size=size)
         adapter = adapter_for(game)
         loaded.fits("clobber", adapter.config, adapter.observation_shape, adapter.num_actions)
-        obs, legal = positions_from_self_play(game, 400, seed)
+        obs, _legal = positions_from_self_play(game, 400, seed)
         with torch.no_grad():
             logits, value = net(torch.from_numpy(obs))
         ours_logits, ours_value = loaded(obs)
