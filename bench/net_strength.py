@@ -9,6 +9,7 @@
     python bench/net_strength.py medium --size 4x5,6x6,5x7 --games 100  # other Clobber boards
     python bench/net_strength.py boards RUN_DIR --size 4x5,5x6 --games 20 --every 10
                                                       # each snapshot against medium, by board
+                                                      # (--snapshots 15,30: those minutes only)
 
 ``--net`` names the player (default ``net``: the shipped network at its default budget);
 ``--size`` the Clobber boards (comma-separated ROWSxCOLUMNS, default 5x6), for ``medium``,
@@ -233,10 +234,12 @@ def bench_curve(run_dir: Path, refs: list[str], games: int, ref_games: int, seed
 
 
 def bench_boards(run_dir: Path, sizes: list[tuple[int, int]], opponent: str, games: int,
-                 seed: int, workers: int, every: int) -> None:
-    """Each snapshot of a run against ``opponent`` on each board (see the module)."""
+                 seed: int, workers: int, every: int, only: set[int] | None = None) -> None:
+    """Each snapshot of a run against ``opponent`` on each board (see the module); ``only``:
+    those of these minutes alone."""
     found = snapshots(run_dir)
-    points = [(m, p) for i, (m, p) in enumerate(found) if m % every == 0 or i == len(found) - 1]
+    points = [(m, p) for i, (m, p) in enumerate(found)
+              if (m in only if only else m % every == 0 or i == len(found) - 1)]
     names = [f"{r}x{c}" for r, c in sizes]
     print(f"\n## {run_dir}: {len(points)} snapshots against {opponent}, {games} games a board, "
           f"seats alternated, seeds from {seed}", flush=True)
@@ -286,6 +289,8 @@ def main() -> None:
     parser.add_argument("--ref-games", type=int, default=40,
                         help="curve: games per pair of references")
     parser.add_argument("--every", type=int, default=1, help="curve: every N-th minute")
+    parser.add_argument("--snapshots", default="",
+                        help="boards: only these minutes' snapshots, comma-separated")
     parser.add_argument("--opponent", default="medium",
                         help="gobblestones, boards: the opponent")
     parser.add_argument("--size", default="5x6",
@@ -304,8 +309,9 @@ def main() -> None:
     elif args.what == "boards":
         if args.run_dir is None:
             parser.error("boards needs the training run's folder")
+        only = {int(m) for m in args.snapshots.split(",") if m.strip()}
         bench_boards(args.run_dir, sizes, args.opponent, args.games, args.seed, args.workers,
-                     args.every)
+                     args.every, only)
     elif args.what == "gobblestones":
         bench_arena("gobblestones", args.net, args.opponent, args.games, args.seed,
                     args.workers)
