@@ -6,8 +6,14 @@
                                                                       #   equal time per move
     python bench/net_strength.py curve RUN_DIR --games 40             # Elo by training minute
     python bench/net_strength.py gobblestones --games 200             # the hidden-information game
+    python bench/net_strength.py medium --size 4x5,6x6,5x7 --games 100  # other Clobber boards
+    python bench/net_strength.py boards RUN_DIR --size 4x5,5x6 --games 20 --every 10
+                                                      # each snapshot against medium, by board
+                                                      # (--snapshots 15,30: those minutes only)
 
-``--net`` names the player (default ``net``: the shipped network at its default budget).
+``--net`` names the player (default ``net``: the shipped network at its default budget);
+``--size`` the Clobber boards (comma-separated ROWSxCOLUMNS, default 5x6), for ``medium``,
+``hard``, ``openspiel`` and ``boards``.
 
 ``medium``: through the arena (``parlour.arena``: seats alternate game by game, seeds from
 ``--seed``), ``medium`` at its real budget (0.25 s a move).
@@ -26,6 +32,10 @@ games against each fixed reference (``--refs``: MCTS with fixed iteration budget
 references are the same on any machine and at any load), and the references play each other;
 Bradley-Terry ratings (Elo scale) are fitted to all of it, anchored so that the first
 reference is 0.
+
+``boards``: every ``--every``-th snapshot of a training run (``net-mNNN.npz``, the latest
+always included) against ``--opponent`` (default ``medium``) on each board of ``--size``,
+through the arena: the learning curve of a network for every board.
 
 Win rates come with 95% Wilson intervals.
 """
@@ -53,7 +63,8 @@ from parlour.arena.ratings import pairwise
 
 def bench_arena(game: str, net: str, opponent: str, games: int, seed: int, workers: int,
                 params: dict | None = None) -> None:
-    print(f"\n## {game}: {net} against {opponent}, {games} games, seats alternated, "
+    board = " {rows}x{columns}".format(**params) if params and "rows" in params else ""
+    print(f"\n## {game}{board}: {net} against {opponent}, {games} games, seats alternated, "
           f"seed {seed}", flush=True)
     start = time.perf_counter()
     cpu = time.process_time()
@@ -135,15 +146,17 @@ def play_equal_time(net: str, opponent: str, game, spiel_game, seed: int, net_wh
             "simulations": simulations}
 
 
-def bench_equal_time(net: str, opponent: str, games: int, seed: int) -> None:
+def bench_equal_time(net: str, opponent: str, games: int, seed: int,
+                     size: tuple[int, int] = (5, 6)) -> None:
     import pyspiel
 
-    game = parlour.load_game("clobber")
-    spiel_game = pyspiel.load_game("clobber(rows=5,columns=6)")
+    game = parlour.load_game("clobber", rows=size[0], columns=size[1])
+    spiel_game = pyspiel.load_game(f"clobber(rows={size[0]},columns={size[1]})")
     first = calibrate(net, game, seed)
     label = "OpenSpiel C++ pyspiel.MCTSBot (random rollouts, uct_c=2, solver)" if (
         opponent == "cpp") else opponent
-    print(f"\n## Clobber 5x6: {net} against {label} at equal time per move, {games} games, "
+    print(f"\n## Clobber {size[0]}x{size[1]}: {net} against {label} at equal time per move, "
+          f"{games} games, "
           f"colours alternated, seeds from {seed}; calibration {first:.4f} s a move", flush=True)
     clock = EqualTime(first)
     start, cpu = time.perf_counter(), time.process_time()
@@ -220,9 +233,51 @@ def bench_curve(run_dir: Path, refs: list[str], games: int, ref_games: int, seed
               f"{cells} |")
 
 
+def bench_boards(run_dir: Path, sizes: list[tuple[int, int]], opponent: str, games: int,
+                 seed: int, workers: int, every: int, only: set[int] | None = None) -> None:
+    """Each snapshot of a run against ``opponent`` on each board (see the module); ``only``:
+    those of these minutes alone."""
+    found = snapshots(run_dir)
+    points = [(m, p) for i, (m, p) in enumerate(found)
+              if (m in only if only else m % every == 0 or i == len(found) - 1)]
+    names = [f"{r}x{c}" for r, c in sizes]
+    print(f"\n## {run_dir}: {len(points)} snapshots against {opponent}, {games} games a board, "
+          f"seats alternated, seeds from {seed}", flush=True)
+    rows = []
+    start = time.perf_counter()
+    for minute, path in points:
+        spec = f"net:path={path}"
+        cells = []
+        for k, (r, c) in enumerate(sizes):
+            t = run(plan("clobber", [spec, opponent], games, {"rows": r, "columns": c},
+                         seed=seed + 1000 * k), workers=workers)
+            record = {x.agent: x for x in t.standings.records}[spec]  # type: ignore[union-attr]
+            cells.append(rate(record.wins, record.games))
+        trained = Network.load(path).spec.get("trained", {})
+        rows.append((minute, trained.get("cpu_minutes", "?"), trained.get("positions", "?"),
+                     cells))
+        print(f"  minute {minute}: "
+              + ", ".join(f"{n} {cell}" for n, cell in zip(names, cells, strict=True))
+              + f"  [{time.perf_counter() - start:.0f} s]", flush=True)
+    print("\n| wall minute | CPU minutes | positions | " + " | ".join(
+        f"{n} vs {opponent}" for n in names) + " |")
+    print("|---|---|---|" + "---|" * len(names))
+    for minute, cpu, positions, cells in rows:
+        print(f"| {minute} | {cpu} | {positions} | " + " | ".join(cells) + " |")
+
+
+def parse_sizes(text: str) -> list[tuple[int, int]]:
+    sizes = []
+    for part in text.split(","):
+        r, _, c = part.strip().lower().partition("x")
+        sizes.append((int(r), int(c)))
+    return sizes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["medium", "openspiel", "hard", "curve", "gobblestones"])
+    parser.add_argument("what", choices=["medium", "openspiel", "hard", "curve", "gobblestones",
+                                         "boards"])
     parser.add_argument("run_dir", nargs="?", type=Path, help="curve: the training run's folder")
     parser.add_argument("--net", default="net", help="the learned player's agent spec")
     parser.add_argument("--games", type=int, default=200)
@@ -234,15 +289,29 @@ def main() -> None:
     parser.add_argument("--ref-games", type=int, default=40,
                         help="curve: games per pair of references")
     parser.add_argument("--every", type=int, default=1, help="curve: every N-th minute")
-    parser.add_argument("--opponent", default="medium", help="gobblestones: the opponent")
+    parser.add_argument("--snapshots", default="",
+                        help="boards: only these minutes' snapshots, comma-separated")
+    parser.add_argument("--opponent", default="medium",
+                        help="gobblestones, boards: the opponent")
+    parser.add_argument("--size", default="5x6",
+                        help="Clobber boards, comma-separated ROWSxCOLUMNS (default 5x6)")
     args = parser.parse_args()
     np.seterr(all="ignore")
+    sizes = parse_sizes(args.size)
     if args.what == "medium":
-        bench_arena("clobber", args.net, "medium", args.games, args.seed, args.workers)
-    elif args.what == "openspiel":
-        bench_equal_time(args.net, "cpp", args.games, args.seed)
-    elif args.what == "hard":
-        bench_equal_time(args.net, "hard", args.games, args.seed)
+        for r, c in sizes:
+            bench_arena("clobber", args.net, "medium", args.games, args.seed, args.workers,
+                        {"rows": r, "columns": c})
+    elif args.what in ("openspiel", "hard"):
+        for size in sizes:
+            bench_equal_time(args.net, "cpp" if args.what == "openspiel" else "hard",
+                             args.games, args.seed, size)
+    elif args.what == "boards":
+        if args.run_dir is None:
+            parser.error("boards needs the training run's folder")
+        only = {int(m) for m in args.snapshots.split(",") if m.strip()}
+        bench_boards(args.run_dir, sizes, args.opponent, args.games, args.seed, args.workers,
+                     args.every, only)
     elif args.what == "gobblestones":
         bench_arena("gobblestones", args.net, args.opponent, args.games, args.seed,
                     args.workers)

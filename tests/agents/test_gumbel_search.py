@@ -190,16 +190,24 @@ def test_clobber_children_are_the_reference_engine_s():
             np.testing.assert_array_equal(obs[row], child.observation_tensor(child.to_move))
 
 
-def test_clobber_mirror_images_carry_moves_and_tensors_over():
-    game = parlour.load_game("clobber")
+@pytest.mark.parametrize("size,transposes", [("5x6", False), ("5x7", True), ("4x4", True)])
+def test_clobber_mirror_images_carry_moves_and_tensors_over(size: str, transposes: bool):
+    """Each symmetry's image, written out as a position (transposed: a board of columns x
+    rows) and read by the reference rules: the same legal moves, the same tensor."""
+    game = parlour.load_game("clobber", size=size)
     adapter = ClobberAdapter(game)
     positions = _clobber_positions(adapter, 8, 5, seed=4)
     batch = adapter._batch(positions)
     obs, legal = adapter.observe(positions), adapter.describe(positions).legal
-    for symmetry in adapter.symmetries():
+    symmetries = adapter.symmetries(transposes=transposes)
+    assert len(symmetries) == (7 if transposes else 3)
+    for symmetry in symmetries:
+        assert sorted(symmetry.actions) == list(range(adapter.num_actions))  # a permutation
         for i in range(8):
             state = batch.state(i)
             rows = state.position().split(" ")[0].split("/")
+            if symmetry.transpose:
+                rows = ["".join(r[c] for r in rows) for c in range(len(rows[0]))]
             if symmetry.flip_rows:
                 rows = rows[::-1]
             if symmetry.flip_columns:

@@ -91,11 +91,14 @@ def _reference_forward(spec: dict, w: dict, x: np.ndarray) -> tuple[np.ndarray, 
         for i in range(spec["blocks"]):
             planes = relu(planes + conv(relu(conv(planes, f"blocks.{i}.conv1")),
                                         f"blocks.{i}.conv2"))
-        h = planes.reshape(len(x), -1)
+        if spec.get("value") == "pool":  # per channel: the mean over the board, the maximum
+            h = np.concatenate([planes.mean(axis=(2, 3)), planes.max(axis=(2, 3))], axis=1)
+        else:
+            h = planes.reshape(len(x), -1)
     else:
         h = x.reshape(len(x), -1)
-        for i in range(len(spec["hidden"])):
-            h = relu(dense(h, f"hidden.{i}"))
+    for i in range(len(spec.get("hidden", []))):
+        h = relu(dense(h, f"hidden.{i}"))
     if spec.get("policy") == "conv":
         logits = conv(planes, "policy_conv").transpose(0, 2, 3, 1).reshape(len(x), -1)
         if spec.get("extra_actions"):
@@ -127,6 +130,80 @@ def test_numpy_inference_computes_the_network(spec: dict, tmp_path: Path):
     want_logits, want_value = _reference_forward(spec, net.weights, x)
     np.testing.assert_allclose(logits, want_logits, atol=1e-5)
     np.testing.assert_allclose(value, want_value, atol=1e-6)
+
+
+ANY_BOARD = {"trunk": "resnet", "channels": 8, "blocks": 2, "hidden": [12], "value_hidden": 6,
+             "input_shape": [3], "policy": "conv", "per_square": 4, "value": "pool",
+             "game": "clobber", "config": {"cannibal": False},
+             "boards": [[4, 4], [4, 5], [5, 4], [5, 6], [6, 6], [5, 7], [7, 5]]}
+
+
+def test_one_network_computes_every_board_as_the_reference_does(tmp_path: Path):
+    """The same weights on boards of several sizes: policy logits square by square and the
+    value from the pooled planes, against the float64 reference."""
+    rng = np.random.default_rng(5)
+    net = Network.load(save(tmp_path / "all.npz", ANY_BOARD,
+                            Network.random(ANY_BOARD, rng).weights))
+    assert net.pooled and all("x" not in name for name in net.weights)
+    for rows, columns in ((4, 4), (4, 5), (6, 6), (5, 7), (7, 5)):
+        x = (rng.random((16, 3, rows, columns)) < 0.4).astype(np.float32)
+        logits, value = net(x)
+        assert logits.shape == (16, rows * columns * 4)
+        want_logits, want_value = _reference_forward(ANY_BOARD, net.weights, x)
+        np.testing.assert_allclose(logits, want_logits, atol=1e-5)
+        np.testing.assert_allclose(value, want_value, atol=1e-6)
+    with pytest.raises(ValueError, match="expected"):
+        net(np.zeros((1, 2, 4, 4), np.float32))
+    with pytest.raises(NetworkFileError, match="boards"):
+        Network.random({**ANY_BOARD, "boards": []}, rng)
+    with pytest.raises(NetworkFileError, match="every board"):
+        Network.random({**ANY_BOARD, "input_shape": [3, 5, 6]}, rng)
+
+
+@pytest.fixture
+def shipped_with_every_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A networks folder holding the shipped 5x6 network and a (random) network for every
+    board, in place of the package's."""
+    import parlour.agents.net as net_module
+
+    folder = tmp_path / "networks"
+    folder.mkdir()
+    (folder / SHIPPED_CLOBBER.name).write_bytes(SHIPPED_CLOBBER.read_bytes())
+    save(folder / "clobber-all.npz", ANY_BOARD,
+         Network.random(ANY_BOARD, np.random.default_rng(6)).weights)
+    monkeypatch.setattr(net_module, "SHIPPED", folder)
+    return folder
+
+
+def test_the_network_for_every_board_plays_where_no_board_network_ships(
+        shipped_with_every_board: Path, tmp_path: Path):
+    from parlour.agents import plays_configuration
+
+    folder = shipped_with_every_board
+    # the network made for 5x6 keeps 5x6; the one for every board takes the others
+    assert shipped_network(parlour.load_game("clobber")) == folder / "clobber-5x6.npz"
+    for size in ("4x4", "4x5", "6x6", "5x7", "7x5"):
+        game = parlour.load_game("clobber", size=size)
+        assert shipped_network(game) == folder / "clobber-all.npz"
+        assert plays_configuration("net", game)
+    for size in ("8x8", "4x6"):  # boards it was not trained on: refused, saying which it plays
+        game = parlour.load_game("clobber", size=size)
+        assert not plays_configuration("net", game)
+        with pytest.raises(ValueError, match=r"no network ships .*boards 4x4, 4x5.*parlour "
+                                             r"train clobber"):
+            make_agent("net", game, seed=0)
+    cannibal = parlour.load_game("clobber", cannibal=True)  # another game: no such network
+    assert not plays_configuration("net", cannibal)
+    with pytest.raises(ValueError, match=r"cannibal=True, columns=6, rows=5\): train one"):
+        make_agent("net", cannibal, seed=0)
+    runner = CliRunner()
+    arena = runner.invoke(app, ["arena", "clobber", "--agents", "net:simulations=4,random",
+                                "--param", "size=6x6", "--games", "2", "--workers", "1",
+                                "--out", str(tmp_path / "a")])
+    assert arena.exit_code == 0, arena.output
+    lines = [json.loads(line) for line in (tmp_path / "a" / "results.jsonl").read_text()
+             .splitlines()]
+    assert len(lines) == 2 and all(len(line["actions"]) > 0 for line in lines)
 
 
 def test_a_network_file_is_checked_before_it_is_trusted(tmp_path: Path):

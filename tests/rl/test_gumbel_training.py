@@ -183,3 +183,96 @@ def test_the_train_command(tmp_path: Path):
     refused = CliRunner().invoke(app, ["train", "stomple", "--out", str(tmp_path / "x"),
                                        "--max-steps", "1"])
     assert refused.exit_code == 2 and "does not play stomple" in refused.output
+
+
+ANY_BOARD = {"trunk": "resnet", "channels": 12, "blocks": 2, "value_hidden": 16,
+             "hidden": [24], "policy": "conv", "per_square": 4, "value": "pool",
+             "game": "clobber", "config": {"cannibal": False}, "input_shape": [3],
+             "boards": [[4, 4], [4, 5], [5, 4], [5, 6], [6, 6], [5, 7], [7, 5]]}
+
+
+def test_one_network_for_every_board_computes_the_same_in_numpy_on_each_board(
+        tmp_path: Path):
+    """A size-independent PyTorch network, trained a few steps on two boards, exported to a
+    file: numpy computes its policy and value on boards of five sizes as PyTorch does."""
+    torch.manual_seed(4)
+    net = PolicyValueNet(ANY_BOARD)
+    optimiser = torch.optim.SGD(net.parameters(), lr=0.05)
+    for size in ("4x5", "6x6"):
+        obs, _legal = positions_from_self_play(parlour.load_game("clobber", size=size), 256, 5)
+        logits, value = net(torch.from_numpy(obs))
+        loss = (value - 0.3).pow(2).mean() + logits.pow(2).mean()
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+    net.eval()
+    loaded = Network.load(save_network(tmp_path / "all.npz", ANY_BOARD, export(net)))
+    for seed, size in enumerate(("4x4", "4x5", "5x6", "6x6", "5x7")):
+        game = parlour.load_game("clobber", size=size)
+        adapter = adapter_for(game)
+        loaded.fits("clobber", adapter.config, adapter.observation_shape, adapter.num_actions)
+        obs, _legal = positions_from_self_play(game, 400, seed)
+        with torch.no_grad():
+            logits, value = net(torch.from_numpy(obs))
+        ours_logits, ours_value = loaded(obs)
+        assert ours_logits.shape == (400, adapter.num_actions)
+        np.testing.assert_allclose(ours_logits, logits.numpy(), rtol=0, atol=2e-5)
+        np.testing.assert_allclose(ours_value, value.numpy(), rtol=0, atol=2e-6)
+        assert np.std(ours_value) > 1e-4  # the positions are told apart, not one constant
+    # a board it was not trained on is refused, naming those it plays
+    with pytest.raises(Exception, match="boards 4x4, 4x5"):
+        game = parlour.load_game("clobber", size="3x4")
+        adapter = adapter_for(game)
+        loaded.fits("clobber", adapter.config, adapter.observation_shape, adapter.num_actions)
+
+
+def test_a_run_on_several_boards_trains_one_network_and_resumes(tmp_path: Path):
+    out = tmp_path / "boards"
+    config = small_config(trunk="resnet", channels=8, blocks=1, hidden=[16], policy="conv",
+                          boards=[[3, 4], [4, 4]], games=8, max_steps=12, warmup=16,
+                          minibatch=16)
+    trainer = Trainer(config, out, log=lambda line: None)
+    path = trainer.run()
+    sizes = [b.replay.size for b in trainer.boards]
+    assert all(size > 0 for size in sizes) and trainer.counters.updates > 0
+    assert {"replay-3x4.npz", "replay-4x4.npz"} <= {p.name for p in out.iterdir()}
+    net = Network.load(path)
+    assert sorted(map(tuple, net.spec["boards"])) == [(3, 4), (4, 3), (4, 4)]
+    for size in ("3x4", "4x3", "4x4"):  # the file plays every board it was trained on
+        game = parlour.load_game("clobber", size=size)
+        agent = make_agent(f"net:path={path}:simulations=4", game, seed=0)
+        state = game.new_initial_state()
+        assert agent.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="4x4"):
+        make_agent(f"net:path={path}", parlour.load_game("clobber", size="5x6"))
+    resumed = Trainer(small_config(**{**asdict_config(config), "max_steps": 2}), out,
+                      log=lambda line: None)
+    assert [b.replay.size for b in resumed.boards] == sizes
+    resumed.run()
+    assert json.loads((out / "state.json").read_text())["counters"]["steps"] == 14
+    with pytest.raises(ValueError, match="boards"):
+        Trainer(small_config(**{**asdict_config(config), "boards": [[4, 4]]}), out,
+                log=lambda line: None)
+
+
+def asdict_config(config: TrainConfig) -> dict:
+    from dataclasses import asdict
+
+    return asdict(config)
+
+
+def test_the_train_command_on_several_boards(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from parlour.cli import app
+
+    out = tmp_path / "cli"
+    result = CliRunner().invoke(app, [
+        "train", "clobber", "--boards", "3x4,4x4", "--out", str(out), "--max-steps", "2",
+        "--games", "4", "--simulations", "4", "--channels", "8", "--blocks", "1",
+        "--hidden", "16"])
+    assert result.exit_code == 0, result.output
+    assert Network.load(out / "net.npz").pooled
+    bad = CliRunner().invoke(app, ["train", "clobber", "--boards", "4by4", "--out",
+                                   str(tmp_path / "x"), "--max-steps", "1"])
+    assert bad.exit_code == 2 and "--boards takes boards like" in bad.output

@@ -9,7 +9,11 @@ Each move runs the Gumbel search of training (:mod:`parlour.agents.learned.searc
 position: ``simulations`` network evaluations (default :data:`SIMULATIONS`), ``considered``
 candidate moves at the root, without Gumbel noise unless ``noise`` is given (``noise=1``
 samples the candidates as self-play does, for variety). A network fits one configuration
-(Clobber: the board size and variant, any start position) and refuses another.
+(Clobber: the board size and variant, any start position) and refuses another, or, trained
+on many boards at once (``parlour train clobber --boards ...``), every board it lists.
+
+Plain ``net`` plays the network made for the board if one ships (``clobber-5x6.npz``), else
+the game's network for every board (``clobber-all.npz``) if one ships and plays that board.
 
 With hidden information (GobbleStones) the agent never sees the state: it draws ``worlds``
 games consistent with its own view (``PlayerView.sample_world``), searches each, and plays the
@@ -51,17 +55,29 @@ def blas_threads() -> ThreadpoolController:
 
 
 def shipped_network(game: Game) -> Path:
-    """The network file parlour ships for ``game``'s configuration, or a ValueError saying
-    there is none and how to train one."""
+    """The network file parlour ships for ``game``'s configuration: the one made for it,
+    else the network for every board if that plays it; or a ValueError saying there is none,
+    why, and how to train one."""
     adapter = adapter_for(game)
-    path = SHIPPED / f"{adapter.stem}.npz"
-    if not path.exists():
-        raise ValueError(
-            f"no network ships for {game.name} {describe_config(adapter.config)}: train one "
-            f"(parlour train {game.name} --minutes 60 --out DIR) and play it with "
-            "net:path=DIR/net.npz"
-        )
-    return path
+    folder = SHIPPED
+    path = folder / f"{adapter.stem}.npz"
+    if path.exists():
+        return path
+    why = ""
+    if adapter.any_board_stem is not None:
+        every = folder / f"{adapter.any_board_stem}.npz"
+        if every.exists():
+            try:
+                load_cached(every).fits(game.name, adapter.config, adapter.observation_shape,
+                                        adapter.num_actions)
+                return every
+            except NetworkFileError as exc:
+                why = f" ({exc})"
+    raise ValueError(
+        f"no network ships for {game.name} {describe_config(adapter.config)}{why}: train one "
+        f"(parlour train {game.name} --minutes 60 --out DIR) and play it with "
+        "net:path=DIR/net.npz"
+    )
 
 
 class NetAgent(Agent):

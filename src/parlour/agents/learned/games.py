@@ -78,6 +78,9 @@ class SearchAdapter:
     """What a network depends on; a network file records it and refuses another."""
     stem: str
     """The shipped network's file name (without ``.npz``) for this configuration."""
+    any_board_stem: str | None = None
+    """The file name of a shipped network for every board of the game (``None``: the game
+    has no such network), played where no network made for the configuration ships."""
     max_legal: int
     """The most legal actions a position can have (sizes the search's arrays)."""
     square_policy: tuple[int, int] | None = None
@@ -114,7 +117,9 @@ class SearchAdapter:
             (0, *self.observation_shape), dtype=np.float32)
         return kids, described, obs
 
-    def symmetries(self) -> list[Symmetry]:
+    def symmetries(self, transposes: bool = False) -> list[Symmetry]:
+        """Maps of the board onto itself (``transposes``: and onto its transpose, for a
+        network that plays every board)."""
         return []
 
     def search_roots(self, positions: Positions, rng: np.random.Generator) -> Positions:
@@ -144,7 +149,9 @@ class ClobberAdapter(SearchAdapter):
         self.observation_shape = tuple(game.observation_tensor_shape())
         self.cannibal = bool(game.params["cannibal"])
         self.config = {"rows": self.rows, "columns": self.columns, "cannibal": self.cannibal}
-        self.stem = f"clobber-{self.rows}x{self.columns}" + ("-cannibal" if self.cannibal else "")
+        variant = "-cannibal" if self.cannibal else ""
+        self.stem = f"clobber-{self.rows}x{self.columns}{variant}"
+        self.any_board_stem = f"clobber-all{variant}"
         self.square_policy = (4, 0)  # square * 4 + direction (C4)
         # a move takes one stone to a neighbour: at most one move per pair of neighbours
         # (the mover's stone and the other's), both ways in Cannibal Clobber (C8)
@@ -213,26 +220,45 @@ class ClobberAdapter(SearchAdapter):
     def returns(self, positions: Positions) -> np.ndarray:
         return self._batch(positions).returns()
 
-    def symmetries(self) -> list[Symmetry]:
-        """Mirror images of the board: up-down, left-right and both (a square board's
-        transpositions are left out; 5x6 has none). A move north becomes a move south when
-        the rows flip, east becomes west when the columns do (C4's direction ids)."""
+    def symmetries(self, transposes: bool = False) -> list[Symmetry]:
+        """Mirror images of the board: up-down, left-right and both. A move north becomes a
+        move south when the rows flip, east becomes west when the columns do (C4's direction
+        ids).
+
+        ``transposes`` adds the board turned about its diagonal (then mirrored): rows become
+        columns, so a 5x7 board becomes a 7x5 one, which only a network for every board can
+        take (:func:`~parlour.agents.learned.network.any_board`); a move north becomes one
+        west, east becomes south."""
         rows, columns = self.rows, self.columns
         action = np.arange(self.num_actions)
         square, direction = action // 4, action % 4
         r, c = square // columns, square % columns
         out = []
-        for name, fr, fc in (("flip rows", True, False), ("flip columns", False, True),
-                             ("rotate 180", True, True)):
-            rr = rows - 1 - r if fr else r
-            cc = columns - 1 - c if fc else c
-            d = direction.copy()
-            if fr:
-                d = np.select([d == NORTH, d == SOUTH], [SOUTH, NORTH], d)
-            if fc:
-                d = np.select([d == EAST, d == WEST], [WEST, EAST], d)
-            out.append(Symmetry(name, fr, fc, (rr * columns + cc) * 4 + d))
+        mirrors = (("flip rows", True, False), ("flip columns", False, True),
+                   ("rotate 180", True, True))
+        for name, fr, fc in mirrors:
+            out.append(Symmetry(name, fr, fc, _moved(r, c, direction, rows, columns, fr, fc)))
+        if transposes:
+            turned = np.choose(direction, [WEST, SOUTH, EAST, NORTH])  # N, E, S, W turned
+            for name, fr, fc in (("identity", False, False), *mirrors):
+                out.append(Symmetry(f"transpose, {name}", fr, fc,
+                                    _moved(c, r, turned, columns, rows, fr, fc), True))
         return out
+
+
+def _moved(r: np.ndarray, c: np.ndarray, direction: np.ndarray, rows: int, columns: int,
+           flip_rows: bool, flip_columns: bool) -> np.ndarray:
+    """Clobber's action ids of the moves ``(r, c, direction)`` on a ``rows`` x ``columns``
+    board after flipping its rows and/or columns."""
+    rr = rows - 1 - r if flip_rows else r
+    cc = columns - 1 - c if flip_columns else c
+    d = direction.copy()
+    if flip_rows:
+        d = np.select([d == NORTH, d == SOUTH], [SOUTH, NORTH], d)
+    if flip_columns:
+        d = np.select([d == EAST, d == WEST], [WEST, EAST], d)
+    out: np.ndarray = (rr * columns + cc) * 4 + d
+    return out
 
 
 class ReferenceAdapter(SearchAdapter):
@@ -328,7 +354,7 @@ class GobbleStonesAdapter(ReferenceAdapter):
         if not params["bluff"]:  # a square per placement, then pass and end
             self.square_policy = (1, self.num_actions - self.squares)
 
-    def symmetries(self) -> list[Symmetry]:
+    def symmetries(self, transposes: bool = False) -> list[Symmetry]:
         """The board's eight symmetries but the identity: B1-B5 read the same on a board
         turned or mirrored (the centre squares map to centre squares), so a placement on
         square s becomes one on its image and passing and ending stay as they are. (Bluffing

@@ -20,6 +20,14 @@ The value head is a linear layer of ``value_hidden`` units with ReLU, then one u
 ``tanh``: the value, in [-1, 1], of the position for the player it is observed by (the player
 to move).
 
+**Any board** (``"value": "pool"``, a resnet trunk with the convolutional policy head): the
+value head reads the trunk's planes pooled over the board, each channel's mean then each
+channel's maximum (``2 * channels`` numbers), through the ``hidden`` layers. No weight then
+depends on the board's size (the 3x3 convolutions are zero-padded), so one network plays every
+board: ``input_shape`` is only ``[planes]``, ``actions`` is left out (it is ``rows * columns *
+per_square + extra_actions`` on each board), and ``boards`` lists the ``[rows, columns]`` it
+plays (those it was trained on); ``config`` holds the rest of what it depends on.
+
 >>> import numpy as np
 >>> spec = {"trunk": "mlp", "hidden": [8], "value_hidden": 4, "input_shape": [3, 2, 2],
 ...         "actions": 5}
@@ -55,10 +63,19 @@ class NetworkFileError(ValueError):
     """A network file that cannot be read, or that does not fit the game it is used for."""
 
 
+def any_board(spec: Mapping[str, Any]) -> bool:
+    """Whether ``spec`` is a network for every board (its value head pools the board)."""
+    return spec.get("value", "flat") == "pool"
+
+
 def parameter_shapes(spec: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
     """Every weight the architecture ``spec`` has, by its PyTorch name, with its shape."""
     planes, *board = (int(x) for x in spec["input_shape"])
-    actions = int(spec["actions"])
+    pooled = any_board(spec)
+    if pooled and (spec["trunk"] != "resnet" or spec.get("policy") != "conv" or board):
+        raise NetworkFileError("a network for every board has a resnet trunk, the "
+                               "convolutional policy head and input_shape [planes]")
+    actions = 0 if pooled else int(spec["actions"])
     shapes: dict[str, tuple[int, ...]] = {}
     if spec["trunk"] == "mlp":
         width = planes * int(np.prod(board, dtype=np.int64))
@@ -67,7 +84,7 @@ def parameter_shapes(spec: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
             shapes[f"hidden.{i}.bias"] = (int(size),)
             width = int(size)
     elif spec["trunk"] == "resnet":
-        if len(board) != 2:
+        if len(board) != 2 and not pooled:
             raise NetworkFileError("a resnet trunk needs (planes, rows, columns) observations")
         c = int(spec["channels"])
         shapes["stem.weight"], shapes["stem.bias"] = (c, planes, 3, 3), (c,)
@@ -75,7 +92,7 @@ def parameter_shapes(spec: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
             for conv in ("conv1", "conv2"):
                 shapes[f"blocks.{i}.{conv}.weight"] = (c, c, 3, 3)
                 shapes[f"blocks.{i}.{conv}.bias"] = (c,)
-        width = c * board[0] * board[1]
+        width = 2 * c if pooled else c * board[0] * board[1]
         for i, size in enumerate(spec.get("hidden", [])):
             shapes[f"hidden.{i}.weight"] = (int(size), width)
             shapes[f"hidden.{i}.bias"] = (int(size),)
@@ -87,7 +104,7 @@ def parameter_shapes(spec: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
         if spec["trunk"] != "resnet":
             raise NetworkFileError("a convolutional policy head needs a resnet trunk")
         k, extra = int(spec["per_square"]), int(spec.get("extra_actions", 0))
-        if board[0] * board[1] * k + extra != actions:
+        if not pooled and board[0] * board[1] * k + extra != actions:
             raise NetworkFileError(f"{k} logits a square and {extra} more are not {actions} "
                                    "actions")
         c = int(spec["channels"])
@@ -103,8 +120,14 @@ def parameter_shapes(spec: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
 
 def _check_spec(spec: Mapping[str, Any]) -> None:
     try:
-        sizes = [int(x) for x in spec["input_shape"]] + [int(spec["actions"]),
-                                                         int(spec["value_hidden"])]
+        sizes = [int(x) for x in spec["input_shape"]] + [int(spec["value_hidden"])]
+        if any_board(spec):
+            boards = [tuple(int(x) for x in board) for board in spec["boards"]]
+            if not boards or len(boards) > MAX_LAYERS or any(len(b) != 2 for b in boards):
+                raise ValueError("boards: a list of [rows, columns]")
+            sizes += [x for board in boards for x in board]
+        else:
+            sizes.append(int(spec["actions"]))
         sizes += [int(x) for x in spec.get("hidden", [])]
         if spec["trunk"] == "resnet":
             sizes += [int(spec["channels"]), int(spec["blocks"])]
@@ -151,7 +174,11 @@ class Network:
                 raise NetworkFileError(f"{name} holds a value that is not a finite number")
             self.weights[name] = array
         self.input_shape = tuple(int(x) for x in spec["input_shape"])
-        self.actions = int(spec["actions"])
+        self.pooled = any_board(spec)
+        self.actions = 0 if self.pooled else int(spec["actions"])
+        """The number of actions (0: as many as the board has, :func:`any_board`)."""
+        self.boards = ({(int(r), int(c)) for r, c in spec["boards"]} if self.pooled
+                       else set())
         # matrices laid out for x @ W (computed once; the stored weights stay untouched)
         self._dense = {
             name[: -len(".weight")]: (np.ascontiguousarray(w.T), self.weights[name[:-6] + "bias"])
@@ -212,6 +239,19 @@ class Network:
         configuration (``config``: what the game's search adapter says a network depends on,
         such as Clobber's board size, not its start position)."""
         mine = (self.spec.get("game"), self.spec.get("config"))
+        if self.pooled:
+            board = (int(config.get("rows", 0)), int(config.get("columns", 0)))
+            rest = {k: v for k, v in config.items() if k not in ("rows", "columns")}
+            per_square, extra = int(self.spec["per_square"]), int(self.spec.get("extra_actions",
+                                                                                0))
+            if (mine[0] != game_name or mine[1] != rest or board not in self.boards
+                    or tuple(input_shape) != (self.input_shape[0], *board)
+                    or actions != board[0] * board[1] * per_square + extra):
+                raise NetworkFileError(
+                    f"this network plays {mine[0]} {describe_config(mine[1])} on the boards "
+                    f"{describe_boards(self.boards)}, not {game_name} "
+                    f"{describe_config(config)}")
+            return
         if (mine[0] != game_name or mine[1] != dict(config) or self.input_shape !=
                 tuple(input_shape) or self.actions != actions):
             raise NetworkFileError(
@@ -222,7 +262,11 @@ class Network:
     # -- inference --------------------------------------------------------------------------
     def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x = np.asarray(obs, dtype=np.float32)
-        if x.shape[1:] != self.input_shape:
+        if self.pooled:
+            if x.ndim != 4 or x.shape[1] != self.input_shape[0]:
+                raise ValueError(f"observations of shape {x.shape[1:]}, expected "
+                                 f"({self.input_shape[0]}, rows, columns)")
+        elif x.shape[1:] != self.input_shape:
             raise ValueError(f"observations of shape {x.shape[1:]}, expected {self.input_shape}")
         n = x.shape[0]
         planes = None
@@ -231,7 +275,11 @@ class Network:
             for i in range(int(self.spec["blocks"])):
                 inner = _relu(self._conv3x3(f"blocks.{i}.conv1", planes))
                 planes = _relu(planes + self._conv3x3(f"blocks.{i}.conv2", inner))
-            h = planes.transpose(0, 3, 1, 2).reshape(n, -1)  # PyTorch's flatten order (C,H,W)
+            if self.pooled:  # each channel's mean, then each channel's maximum
+                h = np.concatenate([planes.mean(axis=(1, 2), dtype=np.float32),
+                                    planes.max(axis=(1, 2))], axis=1)
+            else:
+                h = planes.transpose(0, 3, 1, 2).reshape(n, -1)  # PyTorch's order (C,H,W)
         else:
             h = x.reshape(n, -1)
         for i in range(len(self.spec.get("hidden", []))):
@@ -268,8 +316,13 @@ class Network:
         trunk = self.spec["trunk"]
         size = self.spec.get("hidden") if trunk == "mlp" else (
             f"{self.spec['channels']}x{self.spec['blocks']}")
-        return (f"<Network {self.spec.get('game')} {describe_config(self.spec.get('config'))} "
-                f"{trunk} {size}>")
+        boards = f" boards {describe_boards(self.boards)}" if self.pooled else ""
+        return (f"<Network {self.spec.get('game')} {describe_config(self.spec.get('config'))}"
+                f"{boards} {trunk} {size}>")
+
+
+def describe_boards(boards: Any) -> str:
+    return ", ".join(f"{r}x{c}" for r, c in sorted(boards))
 
 
 def describe_config(config: Any) -> str:

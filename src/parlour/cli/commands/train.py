@@ -27,6 +27,9 @@ def train(
                             "limit)")
     ] = 0.0,
     param: Annotated[list[str] | None, typer.Option(help="a game parameter, key=value")] = None,
+    boards: Annotated[str, typer.Option(
+        "--boards", help="train one network for all these boards at once, comma-separated "
+        "ROWSxCOLUMNS (e.g. 4x4,4x5,5x5,5x6,6x6,5x7; --games is then per board)")] = "",
     seed: Annotated[int, typer.Option(help="seeds the network and self-play")] = 0,
     games: Annotated[int, typer.Option(min=1, max=16384,
                                        help="self-play games stepped together")] = 256,
@@ -60,7 +63,9 @@ def train(
 
     Writes DIR/net.npz (play it: parlour play clobber --vs net:path=DIR/net.npz), snapshots
     DIR/net-mNNN.npz by training minute, a checkpoint it resumes from, and DIR/log.jsonl
-    (positions per second, losses, where the time goes). The defaults are the settings the
+    (positions per second, losses, where the time goes). With --boards the network plays
+    every board listed (and their transposes): convolutions only, the value read from the
+    board pooled (docs/research.md). The defaults are the settings the
     shipped Clobber 5x6 network was trained with (docs/research.md; its seed was 3).
     """
     params: dict[str, Any] = parse_params(param)
@@ -69,6 +74,14 @@ def train(
         sizes = [int(x) for x in hidden.split(",") if x.strip()]
     except ValueError:
         err_console.print("[red]error:[/] --hidden takes sizes like 256,256,256")
+        raise typer.Exit(2) from None
+    try:
+        board_list = [[int(n) for n in b.strip().lower().split("x")]
+                      for b in boards.split(",") if b.strip()]
+        if any(len(b) != 2 for b in board_list):
+            raise ValueError
+    except ValueError:
+        err_console.print("[red]error:[/] --boards takes boards like 4x4,5x6,5x7")
         raise typer.Exit(2) from None
     try:
         with needs_extra("train", "training"):
@@ -84,7 +97,7 @@ def train(
                              channels=channels, blocks=blocks, hidden=sizes, policy=policy,
                              noisy_plies=noisy_plies, value_mix=value_mix, lr=lr,
                              replay=replay, reuse=reuse, checkpoint_minutes=checkpoint_minutes,
-                             workers=workers)
+                             workers=workers, boards=board_list)
         path = run_training(config, out, log=lambda line: console.print(escape(line)))
     except MissingExtraError as exc:
         err_console.print(f"[red]error:[/] {escape(str(exc))}")

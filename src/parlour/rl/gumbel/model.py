@@ -15,7 +15,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from parlour.agents.learned.network import parameter_shapes
+from parlour.agents.learned.network import any_board, parameter_shapes
 
 
 class Block(nn.Module):
@@ -35,13 +35,14 @@ class PolicyValueNet(nn.Module):
         super().__init__()
         self.spec = dict(spec)
         planes, *board = (int(x) for x in spec["input_shape"])
+        self.pooled = any_board(spec)
         if spec["trunk"] == "mlp":
             width = planes * int(np.prod(board, dtype=np.int64))
         else:
             c = int(spec["channels"])
             self.stem = nn.Conv2d(planes, c, 3, padding=1)
             self.blocks = nn.ModuleList(Block(c) for _ in range(int(spec["blocks"])))
-            width = c * board[0] * board[1]
+            width = 2 * c if self.pooled else c * board[0] * board[1]
         layers = []
         for size in spec.get("hidden", []):
             layers.append(nn.Linear(width, int(size)))
@@ -68,7 +69,10 @@ class PolicyValueNet(nn.Module):
             planes = F.relu(self.stem(obs))
             for block in self.blocks:
                 planes = block(planes)
-            h = planes.flatten(1)
+            if self.pooled:  # any board: each channel's mean, then its maximum
+                h = torch.cat([planes.mean(dim=(2, 3)), planes.amax(dim=(2, 3))], dim=1)
+            else:
+                h = planes.flatten(1)
         for layer in self.hidden:
             h = F.relu(layer(h))
         value = torch.tanh(self.value_out(F.relu(self.value_hidden(h)))).squeeze(-1)

@@ -26,6 +26,15 @@ The time limit is the run's wall time (``minutes``, earlier sessions of a resume
 included), and optionally its CPU time (``cpu_minutes``, the self-play processes' included);
 ``max_steps`` stops after a number of self-play steps instead, for a run that repeats exactly
 from its seed.
+
+**Every board at once** (``boards``, e.g. ``[[4, 4], [5, 6], [5, 7]]``): the network is the
+size-independent one (:func:`parlour.agents.learned.network.any_board`: convolutions, the
+value read from the planes pooled over the board). Each board has its own ``games`` self-play
+games and its own replay buffer (``replay`` positions split between the boards, saved as
+``replay-RxC.npz``); self-play steps the boards in turn, and each training minibatch comes from
+one board drawn at random among those with data, on a random symmetry of it, its transposes
+included (a 5x7 position trains the network as a 7x5 one too), so the network plays each board
+and its transpose.
 """
 
 from __future__ import annotations
@@ -91,6 +100,9 @@ class TrainConfig:
     """Gumbel noise (sampled candidates and moves) in the first ``noisy_plies`` moves of each
     self-play game only, the rest played by the search without noise, so that a position's
     outcome says more about its value (0: noise in every move, as in the paper)."""
+    boards: list[list[int]] = field(default_factory=list)
+    """``[rows, columns]`` boards to train one network for, all at once (empty: the board of
+    ``params`` alone, with a network for that board only); see the module."""
     checkpoint_minutes: float = 5.0
     log_seconds: float = 60.0
     threads: int = 1
@@ -107,6 +119,14 @@ class TrainConfig:
             "trunk": self.trunk,
             "value_hidden": self.value_hidden,
         }
+        if self.boards:  # one network for every board: nothing in it depends on the size
+            boards = {(int(r), int(c)) for r, c in self.boards}
+            boards |= {(c, r) for r, c in boards}  # trained on the transposes too
+            spec.update(config={k: v for k, v in adapter.config.items()
+                                if k not in ("rows", "columns")},
+                        input_shape=list(adapter.observation_shape[:1]),
+                        boards=[list(b) for b in sorted(boards)], value="pool")
+            del spec["actions"]
         spec["hidden"] = list(self.hidden)
         if self.trunk == "resnet":
             spec.update(channels=self.channels, blocks=self.blocks)
@@ -133,6 +153,17 @@ class TrainConfig:
             raise ValueError("give a positive number of minutes (or of steps)")
         if not 0.0 <= self.value_mix <= 1.0:
             raise ValueError("value_mix must be from 0 to 1")
+        if self.boards:
+            if self.trunk != "resnet" or self.policy != "conv":
+                raise ValueError("a network for every board needs the resnet trunk and the "
+                                 "conv policy head")
+            if self.workers != 1:
+                raise ValueError("training on several boards plays in one process (workers 1)")
+            if len(self.boards) > 16 or any(
+                    len(b) != 2 or not all(1 <= int(x) <= 26 for x in b) for b in self.boards):
+                raise ValueError("boards: at most 16 of rows x columns, each 1-26")
+            if self.replay < len(self.boards):
+                raise ValueError("replay must hold at least a position per board")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
@@ -141,8 +172,19 @@ class TrainConfig:
 
 
 ARCHITECTURE = ("game", "params", "trunk", "hidden", "channels", "blocks", "value_hidden",
-                "policy")
+                "policy", "boards")
 """Settings a resumed run may not change (the weights would not fit)."""
+
+
+@dataclass
+class Board:
+    """One board a run trains on: its game's adapter, replay buffer and symmetries."""
+
+    adapter: SearchAdapter
+    replay: Replay
+    symmetries: list[Any]
+    file: str
+    """The replay buffer's file in the run's folder."""
 
 
 @dataclass
@@ -186,8 +228,21 @@ class Trainer:
         self.net = PolicyValueNet(self.spec)
         self.optimiser = torch.optim.AdamW(self.net.parameters(), lr=config.lr,
                                            weight_decay=config.weight_decay)
-        self.replay = Replay(config.replay, self.adapter.observation_shape,
-                             self.adapter.num_actions)
+        if config.boards:
+            share = config.replay // len(config.boards)
+            self.boards = []
+            for rows, columns in config.boards:
+                params = {k: v for k, v in config.params.items() if k != "size"}
+                adapter = adapter_for(load_game(config.game, **{**params, "rows": int(rows),
+                                                                "columns": int(columns)}))
+                self.boards.append(Board(
+                    adapter, Replay(share, adapter.observation_shape, adapter.num_actions),
+                    adapter.symmetries(transposes=True), f"replay-{rows}x{columns}.npz"))
+        else:
+            self.boards = [Board(self.adapter, Replay(config.replay, self.adapter.observation_shape,
+                                                      self.adapter.num_actions),
+                                 self.adapter.symmetries(), "replay.npz")]
+        self.replay = self.boards[0].replay
         self.rng = np.random.default_rng(config.seed)
         if resumed:
             checkpoint = torch.load(self.out / "checkpoint.pt", map_location="cpu",
@@ -197,12 +252,12 @@ class Trainer:
             for group in self.optimiser.param_groups:
                 group["lr"] = config.lr
                 group["weight_decay"] = config.weight_decay
-            self.replay.load(self.out / "replay.npz")
+            for board in self.boards:
+                board.replay.load(self.out / board.file)
             self.rng.bit_generator.state = saved["rng"]
             self.log(f"resuming {self.out}: {self.counters.steps} steps, "
                      f"{self.counters.positions} positions, {self.counters.wall / 60:.1f} "
                      "minutes trained so far")
-        self.symmetries = self.adapter.symmetries()
         self.times: dict[str, float] = {"training": 0.0}
         self.losses: list[tuple[float, float]] = []
 
@@ -210,11 +265,15 @@ class Trainer:
     def train_step(self) -> None:
         start = time.perf_counter()
         config = self.config
-        obs, policy, legal, outcome, value = self.replay.sample(config.minibatch, self.rng)
-        if self.symmetries:
-            pick = int(self.rng.integers(0, len(self.symmetries) + 1))
+        board = self.boards[0]
+        if len(self.boards) > 1:  # a board drawn among those with data
+            ready = [b for b in self.boards if b.replay.size]
+            board = ready[int(self.rng.integers(0, len(ready)))]
+        obs, policy, legal, outcome, value = board.replay.sample(config.minibatch, self.rng)
+        if board.symmetries:
+            pick = int(self.rng.integers(0, len(board.symmetries) + 1))
             if pick:
-                symmetry = self.symmetries[pick - 1]
+                symmetry = board.symmetries[pick - 1]
                 obs = symmetry.observation(obs)
                 policy, legal = symmetry.policy(policy), symmetry.policy(legal)
         target = (1.0 - config.value_mix) * outcome + config.value_mix * value
@@ -243,11 +302,12 @@ class Trainer:
         replace("checkpoint.pt", lambda p: torch.save(
             {"net": self.net.state_dict(), "optimiser": self.optimiser.state_dict()}, p))
 
-        def write_replay(p: Path) -> None:
-            with p.open("wb") as handle:
-                self.replay.save(handle)  # type: ignore[arg-type]
+        for board in self.boards:
+            def write_replay(p: Path, replay: Replay = board.replay) -> None:
+                with p.open("wb") as handle:
+                    replay.save(handle)  # type: ignore[arg-type]
 
-        replace("replay.npz", write_replay)
+            replace(board.file, write_replay)
         minute = round(self.counters.wall / 60)
         metadata = {
             "trained": {
@@ -274,10 +334,11 @@ class Trainer:
                                                      encoding="utf-8"))
 
     # -- the loop ---------------------------------------------------------------------------
-    def _add(self, finished: int, data: tuple[np.ndarray, ...] | None) -> int:
+    def _add(self, finished: int, data: tuple[np.ndarray, ...] | None,
+             replay: Replay | None = None) -> int:
         if data is None:
             return 0
-        self.replay.add(*data)
+        (replay or self.replay).add(*data)
         self.counters.games += finished
         self.counters.positions += data[0].shape[0]
         return int(data[0].shape[0])
@@ -328,7 +389,7 @@ class Trainer:
 
     def _learn(self, added: int) -> None:
         config = self.config
-        if self.replay.size >= min(config.warmup, config.replay):
+        if sum(b.replay.size for b in self.boards) >= min(config.warmup, config.replay):
             self.credit += config.reuse * added / config.minibatch
             while self.credit >= 1.0:
                 self.train_step()
@@ -347,22 +408,26 @@ class Trainer:
     def _run_here(self) -> None:
         """Self-play in this process, alternating with training (repeats from the seed when
         stopped by ``max_steps``)."""
-        search = GumbelSearch(self.adapter, evaluator(self.net),
-                              GumbelConfig(self.config.simulations, self.config.considered, 1.0,
-                                           rounds=self.config.rounds))
-        play = SelfPlay(self.adapter, search, self.config.games, self.rng,
-                        self.config.noisy_plies)
+        plays = []
+        for board in self.boards:  # a search and its games per board, stepped in turn
+            search = GumbelSearch(board.adapter, evaluator(self.net),
+                                  GumbelConfig(self.config.simulations, self.config.considered,
+                                               1.0, rounds=self.config.rounds))
+            plays.append((search, SelfPlay(board.adapter, search, self.config.games, self.rng,
+                                           self.config.noisy_plies), board.replay))
         steps_at_start = self.counters.steps
-        before = _times(search, play)
+        befores = [_times(search, play) for search, play, _replay in plays]
         while not self._done(steps_at_start):
             self.net.eval()
+            turn = self.counters.steps % len(plays)
+            search, play, replay = plays[turn]
             finished, data = play.step()
             self.counters.steps += 1
-            added = self._add(finished, data)
+            added = self._add(finished, data, replay)
             after = _times(search, play)
             for key, value in after.items():
-                self.times[key] = self.times.get(key, 0.0) + value - before[key]
-            before = after
+                self.times[key] = self.times.get(key, 0.0) + value - befores[turn][key]
+            befores[turn] = after
             self._learn(added)
             self._housekeeping()
 
