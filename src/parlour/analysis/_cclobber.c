@@ -179,22 +179,32 @@ static inline void keep_least(Key *best, int *have, int h, int w, u64 a, u64 b) 
 }
 
 /* Normal forms of a region and of its negative, from a tight region in an 8x8 frame. Only the
-   symmetries giving the smallest height can win (keys compare the height first). */
+   symmetries giving the smallest height can win (keys compare the height first), so every
+   candidate has the same box, and the least one is picked in frame coordinates: cell (r, c)
+   is bit 8r + c there and bit wr + c in the box, both increasing with (r, c), so two
+   bitboards compare alike in either layout. Only the two winners are packed into the box. */
 static void normal_forms_frame(int h, int w, u64 fa, u64 fb, Key *k, Key *nk) {
-    int have = 0, nhave = 0;
+    int th = h <= w ? h : w, tw = h <= w ? w : h;
+    u64 ka = ~0ULL, kb = ~0ULL, na = ~0ULL, nb = ~0ULL;
     for (int turned = 0; turned < 2; turned++) {
-        int th = turned ? w : h, tw = turned ? h : w;
-        if ((h != w) && (th > tw)) continue;
+        if (turned ? (h < w) : (h > w)) continue; /* that way round the box is too tall */
         u64 a0 = turned ? transpose8(fa) : fa, b0 = turned ? transpose8(fb) : fb;
         u64 a1 = mirror_cols(a0, tw), b1 = mirror_cols(b0, tw);
         u64 as[4] = {a0, a1, flip_rows(a0, th), flip_rows(a1, th)};
         u64 bs[4] = {b0, b1, flip_rows(b0, th), flip_rows(b1, th)};
         for (int i = 0; i < 4; i++) {
-            u64 pa = from_frame(as[i], th, tw), pb = from_frame(bs[i], th, tw);
-            keep_least(k, &have, th, tw, pa, pb);
-            keep_least(nk, &nhave, th, tw, pb, pa);
+            if (as[i] < ka || (as[i] == ka && bs[i] < kb)) {
+                ka = as[i];
+                kb = bs[i];
+            }
+            if (bs[i] < na || (bs[i] == na && as[i] < nb)) {
+                na = bs[i];
+                nb = as[i];
+            }
         }
     }
+    *k = (Key){from_frame(ka, th, tw), from_frame(kb, th, tw), (uint8_t)th, (uint8_t)tw};
+    *nk = (Key){from_frame(na, th, tw), from_frame(nb, th, tw), (uint8_t)th, (uint8_t)tw};
 }
 
 /* The same through permutation tables, for any box of at most 64 cells (the reference). */
