@@ -598,6 +598,39 @@ static inline int move_pattern(u64 a, u64 b, int h, int w, int s, int t) {
     return p;
 }
 
+/* move_pattern in the 8x8 frame, from a table: for each direction of gen_children_frame
+   (-8, +8, +1, -1) and source cell, the frame bit of each of the ten cells (64: off the
+   frame, always empty). Gives the very same numbers as move_pattern(a, b, 8, 8, s, t). */
+static uint8_t frame_pattern_bits[4][64][10];
+
+static void init_frame_patterns(void) {
+    static const int delta[4] = {-8, 8, 1, -1};
+    for (int d = 0; d < 4; d++)
+        for (int s = 0; s < 64; s++) {
+            int t = s + delta[d], sr = s / 8, sc = s % 8;
+            int ur = t / 8 - sr, uc = t % 8 - sc;
+            if (t < 0 || t > 63 || (ur != 0 && uc != 0)) ur = uc = 0; /* never generated */
+            int vr = uc, vc = -ur;
+            for (int k = 0; k < 10; k++) {
+                int i = PATTERN_CELLS[k][0], j = PATTERN_CELLS[k][1];
+                int r = sr + i * ur + j * vr, c = sc + i * uc + j * vc;
+                frame_pattern_bits[d][s][k] =
+                    (uint8_t)(r >= 0 && r < 8 && c >= 0 && c < 8 ? 8 * r + c : 64);
+            }
+        }
+}
+
+static inline int frame_pattern(u64 a, u64 b, int d, int s) {
+    const uint8_t *bits = frame_pattern_bits[d][s];
+    int p = 0;
+    for (int k = 0; k < 10; k++) {
+        int bit = bits[k];
+        int v = bit < 64 ? (int)((a >> bit) & 1) | (int)(((b >> bit) & 1) << 1) : 0;
+        p = p * 3 + v;
+    }
+    return p;
+}
+
 static inline void add_comp(Child *c, const Reg *g) {
     c->h1 += g->h1;
     c->h2 += g->h2;
@@ -622,7 +655,7 @@ static int gen_children_frame(Engine *E, const Reg *r, int idx, u64 rest1, u64 r
             u64 nb = b & ~(1ULL << t);
             Child *c = &kids[nk++];
             start_child(c, idx, rest1, rest2);
-            c->pattern = move_pattern(a, b, 8, 8, s, t); /* cells outside the box are empty */
+            c->pattern = frame_pattern(a, b, d, s); /* cells outside the box are empty */
             u64 occ = na | nb;
             while (occ) {
                 u64 grp = occ & (~occ + 1);
@@ -1302,6 +1335,7 @@ static struct PyModuleDef moduledef = {
 };
 
 PyMODINIT_FUNC PyInit__cclobber(void) {
+    init_frame_patterns();
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
