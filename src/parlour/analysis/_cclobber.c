@@ -203,8 +203,22 @@ static void normal_forms_frame(int h, int w, u64 fa, u64 fb, Key *k, Key *nk) {
             }
         }
     }
-    *k = (Key){from_frame(ka, th, tw), from_frame(kb, th, tw), (uint8_t)th, (uint8_t)tw};
-    *nk = (Key){from_frame(na, th, tw), from_frame(nb, th, tw), (uint8_t)th, (uint8_t)tw};
+    *k = (Key){ka, kb, (uint8_t)th, (uint8_t)tw};
+    *nk = (Key){na, nb, (uint8_t)th, (uint8_t)tw};
+    if (tw < 8) { /* from_frame of the four bitboards in one pass over the rows */
+        u64 m = (1ULL << tw) - 1, xa = 0, xb = 0, ya = 0, yb = 0;
+        for (int r = 0; r < th; r++) {
+            int from = 8 * r, to = r * tw;
+            xa |= ((ka >> from) & m) << to;
+            xb |= ((kb >> from) & m) << to;
+            ya |= ((na >> from) & m) << to;
+            yb |= ((nb >> from) & m) << to;
+        }
+        k->a = xa;
+        k->b = xb;
+        nk->a = ya;
+        nk->b = yb;
+    }
 }
 
 /* The same through permutation tables, for any box of at most 64 cells (the reference). */
