@@ -31,6 +31,19 @@
 
 typedef uint64_t u64;
 
+/* Population count. Without -mpopcnt (the default build, which must run on any x86-64)
+   __builtin_popcountll is a call into libgcc; this inline form is a dozen instructions. */
+static inline int popc(u64 x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 /* ---------------------------------------------------------------- region keys */
 typedef struct {
     u64 a, b;
@@ -286,7 +299,7 @@ static void finish_reg(Reg *g, int stones) {
 
 static void make_reg(Reg *g, int h, int w, u64 a, u64 b) {
     normal_forms(h, w, a, b, &g->k, &g->nk);
-    finish_reg(g, __builtin_popcountll(a | b));
+    finish_reg(g, popc(a | b));
 }
 
 static inline void neg_reg(Reg *dst, const Reg *src) {
@@ -302,9 +315,9 @@ static inline void neg_reg(Reg *dst, const Reg *src) {
 }
 
 static inline int count_moves(u64 x, u64 y, const Box *bx, int w) {
-    return __builtin_popcountll(x & shl(y, w)) + __builtin_popcountll(x & shr(y, w)) +
-           __builtin_popcountll(x & (y >> 1) & bx->not_last) +
-           __builtin_popcountll(x & (y << 1) & bx->not_first);
+    return popc(x & shl(y, w)) + popc(x & shr(y, w)) +
+           popc(x & (y >> 1) & bx->not_last) +
+           popc(x & (y << 1) & bx->not_first);
 }
 
 /* ---------------------------------------------------------------- tables */
@@ -682,7 +695,7 @@ static int gen_children_frame(Engine *E, const Reg *r, int idx, u64 rest1, u64 r
                 occ &= ~grp;
                 /* the next mover owns the b stones */
                 u64 ga = nb & grp, gb = na & grp;
-                int live = E->cannibal ? (__builtin_popcountll(grp) >= 2) : (ga && gb);
+                int live = E->cannibal ? (popc(grp) >= 2) : (ga && gb);
                 if (!live) continue;
                 int r0 = __builtin_ctzll(grp) >> 3, r1 = (63 - __builtin_clzll(grp)) >> 3;
                 u64 fold = grp | (grp >> 32);
@@ -695,16 +708,16 @@ static int gen_children_frame(Engine *E, const Reg *r, int idx, u64 rest1, u64 r
                 gb >>= shift;
                 Reg *g = &c->comps[c->ncomps++];
                 normal_forms_frame(r1 - r0 + 1, c1 - c0 + 1, ga, gb, &g->k, &g->nk);
-                finish_reg(g, __builtin_popcountll(grp));
+                finish_reg(g, popc(grp));
                 add_comp(c, g);
                 /* move ordering: leave the opponent as few moves as possible. (In plain
                    Clobber both players always have equally many moves, one per o-x
                    adjacency, so a mobility *difference* would carry no information.) */
                 u64 tg = E->cannibal ? (ga | gb) : gb;
-                c->score += __builtin_popcountll(ga & (tg << 8)) +
-                            __builtin_popcountll(ga & (tg >> 8)) +
-                            __builtin_popcountll(ga & (tg >> 1) & ~FILE_H) +
-                            __builtin_popcountll(ga & (tg << 1) & ~FILE_A);
+                c->score += popc(ga & (tg << 8)) +
+                            popc(ga & (tg >> 8)) +
+                            popc(ga & (tg >> 1) & ~FILE_H) +
+                            popc(ga & (tg << 1) & ~FILE_A);
             }
         }
     }
@@ -744,7 +757,7 @@ static int gen_children(Engine *E, const Reg *r, int idx, u64 rest1, u64 rest2, 
                 }
                 occ &= ~grp;
                 u64 ga = na & grp, gb = nb & grp;
-                int live = E->cannibal ? (__builtin_popcountll(grp) >= 2) : (ga && gb);
+                int live = E->cannibal ? (popc(grp) >= 2) : (ga && gb);
                 if (!live) continue;
                 int ch, cw;
                 u64 ca, cb;
@@ -754,7 +767,7 @@ static int gen_children(Engine *E, const Reg *r, int idx, u64 rest1, u64 rest2, 
                     normal_forms_slow(ch, cw, ca, cb, &g->k, &g->nk);
                 else
                     normal_forms(ch, cw, ca, cb, &g->k, &g->nk);
-                finish_reg(g, __builtin_popcountll(grp));
+                finish_reg(g, popc(grp));
                 add_comp(c, g);
                 c->score += count_moves(ca, E->cannibal ? (ca | cb) : cb, box(ch, cw), cw);
             }
@@ -1131,7 +1144,7 @@ static int parse_regions(Engine *E, PyObject *seq, Reg **out, int *n) {
         crop(h, w, a, b, &ch, &cw, &ca, &cb);
         if (E->slow_path) {
             normal_forms_slow(ch, cw, ca, cb, &regs[i].k, &regs[i].nk);
-            finish_reg(&regs[i], __builtin_popcountll(ca | cb));
+            finish_reg(&regs[i], popc(ca | cb));
         } else {
             make_reg(&regs[i], ch, cw, ca, cb);
         }
@@ -1196,14 +1209,14 @@ static PyObject *Engine_export(Engine *E, PyObject *args) {
     u64 count = 0;
     for (u64 i = 0; i < E->db_cap; i++)
         if ((E->db[i].value & 0x80) &&
-            __builtin_popcountll(E->db[i].a | E->db[i].b) <= max_stones)
+            popc(E->db[i].a | E->db[i].b) <= max_stones)
             count++;
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 19));
     if (!out) return NULL;
     unsigned char *p = (unsigned char *)PyBytes_AS_STRING(out);
     for (u64 i = 0; i < E->db_cap; i++) {
         DBEntry *e = &E->db[i];
-        if (!(e->value & 0x80) || __builtin_popcountll(e->a | e->b) > max_stones) continue;
+        if (!(e->value & 0x80) || popc(e->a | e->b) > max_stones) continue;
         p[0] = (unsigned char)(e->hw >> 8);
         p[1] = (unsigned char)(e->hw & 0xff);
         for (int j = 0; j < 8; j++) p[2 + j] = (unsigned char)(e->a >> (8 * j));
