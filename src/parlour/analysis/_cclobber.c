@@ -31,6 +31,19 @@
 
 typedef uint64_t u64;
 
+/* Population count. Without -mpopcnt (the default build, which must run on any x86-64)
+   __builtin_popcountll is a call into libgcc; this inline form is a dozen instructions. */
+static inline int popc(u64 x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 /* ---------------------------------------------------------------- region keys */
 typedef struct {
     u64 a, b;
@@ -179,21 +192,45 @@ static inline void keep_least(Key *best, int *have, int h, int w, u64 a, u64 b) 
 }
 
 /* Normal forms of a region and of its negative, from a tight region in an 8x8 frame. Only the
-   symmetries giving the smallest height can win (keys compare the height first). */
+   symmetries giving the smallest height can win (keys compare the height first), so every
+   candidate has the same box, and the least one is picked in frame coordinates: cell (r, c)
+   is bit 8r + c there and bit wr + c in the box, both increasing with (r, c), so two
+   bitboards compare alike in either layout. Only the two winners are packed into the box. */
 static void normal_forms_frame(int h, int w, u64 fa, u64 fb, Key *k, Key *nk) {
-    int have = 0, nhave = 0;
+    int th = h <= w ? h : w, tw = h <= w ? w : h;
+    u64 ka = ~0ULL, kb = ~0ULL, na = ~0ULL, nb = ~0ULL;
     for (int turned = 0; turned < 2; turned++) {
-        int th = turned ? w : h, tw = turned ? h : w;
-        if ((h != w) && (th > tw)) continue;
+        if (turned ? (h < w) : (h > w)) continue; /* that way round the box is too tall */
         u64 a0 = turned ? transpose8(fa) : fa, b0 = turned ? transpose8(fb) : fb;
         u64 a1 = mirror_cols(a0, tw), b1 = mirror_cols(b0, tw);
         u64 as[4] = {a0, a1, flip_rows(a0, th), flip_rows(a1, th)};
         u64 bs[4] = {b0, b1, flip_rows(b0, th), flip_rows(b1, th)};
         for (int i = 0; i < 4; i++) {
-            u64 pa = from_frame(as[i], th, tw), pb = from_frame(bs[i], th, tw);
-            keep_least(k, &have, th, tw, pa, pb);
-            keep_least(nk, &nhave, th, tw, pb, pa);
+            if (as[i] < ka || (as[i] == ka && bs[i] < kb)) {
+                ka = as[i];
+                kb = bs[i];
+            }
+            if (bs[i] < na || (bs[i] == na && as[i] < nb)) {
+                na = bs[i];
+                nb = as[i];
+            }
         }
+    }
+    *k = (Key){ka, kb, (uint8_t)th, (uint8_t)tw};
+    *nk = (Key){na, nb, (uint8_t)th, (uint8_t)tw};
+    if (tw < 8) { /* from_frame of the four bitboards in one pass over the rows */
+        u64 m = (1ULL << tw) - 1, xa = 0, xb = 0, ya = 0, yb = 0;
+        for (int r = 0; r < th; r++) {
+            int from = 8 * r, to = r * tw;
+            xa |= ((ka >> from) & m) << to;
+            xb |= ((kb >> from) & m) << to;
+            ya |= ((na >> from) & m) << to;
+            yb |= ((nb >> from) & m) << to;
+        }
+        k->a = xa;
+        k->b = xb;
+        nk->a = ya;
+        nk->b = yb;
     }
 }
 
@@ -262,7 +299,7 @@ static void finish_reg(Reg *g, int stones) {
 
 static void make_reg(Reg *g, int h, int w, u64 a, u64 b) {
     normal_forms(h, w, a, b, &g->k, &g->nk);
-    finish_reg(g, __builtin_popcountll(a | b));
+    finish_reg(g, popc(a | b));
 }
 
 static inline void neg_reg(Reg *dst, const Reg *src) {
@@ -278,9 +315,9 @@ static inline void neg_reg(Reg *dst, const Reg *src) {
 }
 
 static inline int count_moves(u64 x, u64 y, const Box *bx, int w) {
-    return __builtin_popcountll(x & shl(y, w)) + __builtin_popcountll(x & shr(y, w)) +
-           __builtin_popcountll(x & (y >> 1) & bx->not_last) +
-           __builtin_popcountll(x & (y << 1) & bx->not_first);
+    return popc(x & shl(y, w)) + popc(x & shr(y, w)) +
+           popc(x & (y >> 1) & bx->not_last) +
+           popc(x & (y << 1) & bx->not_first);
 }
 
 /* ---------------------------------------------------------------- tables */
@@ -588,6 +625,39 @@ static inline int move_pattern(u64 a, u64 b, int h, int w, int s, int t) {
     return p;
 }
 
+/* move_pattern in the 8x8 frame, from a table: for each direction of gen_children_frame
+   (-8, +8, +1, -1) and source cell, the frame bit of each of the ten cells (64: off the
+   frame, always empty). Gives the very same numbers as move_pattern(a, b, 8, 8, s, t). */
+static uint8_t frame_pattern_bits[4][64][10];
+
+static void init_frame_patterns(void) {
+    static const int delta[4] = {-8, 8, 1, -1};
+    for (int d = 0; d < 4; d++)
+        for (int s = 0; s < 64; s++) {
+            int t = s + delta[d], sr = s / 8, sc = s % 8;
+            int ur = t / 8 - sr, uc = t % 8 - sc;
+            if (t < 0 || t > 63 || (ur != 0 && uc != 0)) ur = uc = 0; /* never generated */
+            int vr = uc, vc = -ur;
+            for (int k = 0; k < 10; k++) {
+                int i = PATTERN_CELLS[k][0], j = PATTERN_CELLS[k][1];
+                int r = sr + i * ur + j * vr, c = sc + i * uc + j * vc;
+                frame_pattern_bits[d][s][k] =
+                    (uint8_t)(r >= 0 && r < 8 && c >= 0 && c < 8 ? 8 * r + c : 64);
+            }
+        }
+}
+
+static inline int frame_pattern(u64 a, u64 b, int d, int s) {
+    const uint8_t *bits = frame_pattern_bits[d][s];
+    int p = 0;
+    for (int k = 0; k < 10; k++) {
+        int bit = bits[k];
+        int v = bit < 64 ? (int)((a >> bit) & 1) | (int)(((b >> bit) & 1) << 1) : 0;
+        p = p * 3 + v;
+    }
+    return p;
+}
+
 static inline void add_comp(Child *c, const Reg *g) {
     c->h1 += g->h1;
     c->h2 += g->h2;
@@ -612,7 +682,7 @@ static int gen_children_frame(Engine *E, const Reg *r, int idx, u64 rest1, u64 r
             u64 nb = b & ~(1ULL << t);
             Child *c = &kids[nk++];
             start_child(c, idx, rest1, rest2);
-            c->pattern = move_pattern(a, b, 8, 8, s, t); /* cells outside the box are empty */
+            c->pattern = frame_pattern(a, b, d, s); /* cells outside the box are empty */
             u64 occ = na | nb;
             while (occ) {
                 u64 grp = occ & (~occ + 1);
@@ -625,7 +695,7 @@ static int gen_children_frame(Engine *E, const Reg *r, int idx, u64 rest1, u64 r
                 occ &= ~grp;
                 /* the next mover owns the b stones */
                 u64 ga = nb & grp, gb = na & grp;
-                int live = E->cannibal ? (__builtin_popcountll(grp) >= 2) : (ga && gb);
+                int live = E->cannibal ? (popc(grp) >= 2) : (ga && gb);
                 if (!live) continue;
                 int r0 = __builtin_ctzll(grp) >> 3, r1 = (63 - __builtin_clzll(grp)) >> 3;
                 u64 fold = grp | (grp >> 32);
@@ -638,16 +708,16 @@ static int gen_children_frame(Engine *E, const Reg *r, int idx, u64 rest1, u64 r
                 gb >>= shift;
                 Reg *g = &c->comps[c->ncomps++];
                 normal_forms_frame(r1 - r0 + 1, c1 - c0 + 1, ga, gb, &g->k, &g->nk);
-                finish_reg(g, __builtin_popcountll(grp));
+                finish_reg(g, popc(grp));
                 add_comp(c, g);
                 /* move ordering: leave the opponent as few moves as possible. (In plain
                    Clobber both players always have equally many moves, one per o-x
                    adjacency, so a mobility *difference* would carry no information.) */
                 u64 tg = E->cannibal ? (ga | gb) : gb;
-                c->score += __builtin_popcountll(ga & (tg << 8)) +
-                            __builtin_popcountll(ga & (tg >> 8)) +
-                            __builtin_popcountll(ga & (tg >> 1) & ~FILE_H) +
-                            __builtin_popcountll(ga & (tg << 1) & ~FILE_A);
+                c->score += popc(ga & (tg << 8)) +
+                            popc(ga & (tg >> 8)) +
+                            popc(ga & (tg >> 1) & ~FILE_H) +
+                            popc(ga & (tg << 1) & ~FILE_A);
             }
         }
     }
@@ -687,7 +757,7 @@ static int gen_children(Engine *E, const Reg *r, int idx, u64 rest1, u64 rest2, 
                 }
                 occ &= ~grp;
                 u64 ga = na & grp, gb = nb & grp;
-                int live = E->cannibal ? (__builtin_popcountll(grp) >= 2) : (ga && gb);
+                int live = E->cannibal ? (popc(grp) >= 2) : (ga && gb);
                 if (!live) continue;
                 int ch, cw;
                 u64 ca, cb;
@@ -697,7 +767,7 @@ static int gen_children(Engine *E, const Reg *r, int idx, u64 rest1, u64 rest2, 
                     normal_forms_slow(ch, cw, ca, cb, &g->k, &g->nk);
                 else
                     normal_forms(ch, cw, ca, cb, &g->k, &g->nk);
-                finish_reg(g, __builtin_popcountll(grp));
+                finish_reg(g, popc(grp));
                 add_comp(c, g);
                 c->score += count_moves(ca, E->cannibal ? (ca | cb) : cb, box(ch, cw), cw);
             }
@@ -1074,7 +1144,7 @@ static int parse_regions(Engine *E, PyObject *seq, Reg **out, int *n) {
         crop(h, w, a, b, &ch, &cw, &ca, &cb);
         if (E->slow_path) {
             normal_forms_slow(ch, cw, ca, cb, &regs[i].k, &regs[i].nk);
-            finish_reg(&regs[i], __builtin_popcountll(ca | cb));
+            finish_reg(&regs[i], popc(ca | cb));
         } else {
             make_reg(&regs[i], ch, cw, ca, cb);
         }
@@ -1139,14 +1209,14 @@ static PyObject *Engine_export(Engine *E, PyObject *args) {
     u64 count = 0;
     for (u64 i = 0; i < E->db_cap; i++)
         if ((E->db[i].value & 0x80) &&
-            __builtin_popcountll(E->db[i].a | E->db[i].b) <= max_stones)
+            popc(E->db[i].a | E->db[i].b) <= max_stones)
             count++;
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 19));
     if (!out) return NULL;
     unsigned char *p = (unsigned char *)PyBytes_AS_STRING(out);
     for (u64 i = 0; i < E->db_cap; i++) {
         DBEntry *e = &E->db[i];
-        if (!(e->value & 0x80) || __builtin_popcountll(e->a | e->b) > max_stones) continue;
+        if (!(e->value & 0x80) || popc(e->a | e->b) > max_stones) continue;
         p[0] = (unsigned char)(e->hw >> 8);
         p[1] = (unsigned char)(e->hw & 0xff);
         for (int j = 0; j < 8; j++) p[2 + j] = (unsigned char)(e->a >> (8 * j));
@@ -1292,6 +1362,7 @@ static struct PyModuleDef moduledef = {
 };
 
 PyMODINIT_FUNC PyInit__cclobber(void) {
+    init_frame_patterns();
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
