@@ -27,7 +27,7 @@ from parlour.server.devdb import throwaway_cluster
 from parlour.server.limits import Limits
 from parlour.server.store import Store
 
-from .helpers import PASSWORD, TIMEOUT, ServerProcess
+from .helpers import PASSWORD, TIMEOUT, ServerProcess, run_async
 
 DEFAULTS = Limits()
 DOUBLINGS_IN_A_MINUTE = 6
@@ -165,7 +165,7 @@ def test_clients_take_turns_for_the_hashing_pool_and_each_has_a_bounded_share():
         return refused
 
     try:
-        refused = asyncio.run(flood())
+        refused = run_async(flood)
     finally:
         hasher.close()
     assert done == ["A1", "A2", "B1", "A3", "A4"]
@@ -193,7 +193,7 @@ def test_a_sign_in_waits_behind_no_queue_of_sign_ups_from_many_addresses():
         await asyncio.gather(*tasks)
 
     try:
-        asyncio.run(flood())
+        run_async(flood)
     finally:
         hasher.close()
     assert done == ["U1", "P", "U2", "U3"]
