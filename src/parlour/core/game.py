@@ -625,10 +625,22 @@ class State(ABC, Generic[GameT]):
         return [0.0] * self._game.num_players()
 
     # -- views (G-3) --------------------------------------------------------------------
-    def view(self, player: int | None) -> View:
-        """What ``player`` may see now (``None``: a spectator). The one cut for hidden info."""
+    def view(self, player: int | None, *, ended: bool = False) -> View:
+        """What ``player`` may see now (``None``: a spectator). The one cut for hidden info.
+
+        ``ended``: the game was ended from outside its rules (a resignation, a loss on time)
+        before they ended it; the view turns up what the rules turn up at their own end
+        (G-5), as :meth:`_ended_view` says.
+        """
         if player is not None:
             self._check_player(player)
+        if ended and not self.is_terminal():
+            return self._ended_view(player)
+        return self._view(player)
+
+    def _ended_view(self, player: int | None) -> View:
+        """``player``'s view of a game ended before its rules ended it (G-5). A game that
+        hides nothing has nothing to turn up: its usual view."""
         return self._view(player)
 
     @abstractmethod

@@ -232,7 +232,8 @@ class Table:
             "log": turn_log(self.game, self.notes, viewer, self._scores()),
             "watch": f"/watch/{self.id}",
             "rematch": None,
-            **state_payload(self.state, viewer, self.last_player_note()),
+            **state_payload(self.state, viewer, self.last_player_note(),
+                            ended=self.outcome is not None),
             "clock": None if self.clock is None else self.clock.payload(time.time()),
         }
         if self.outcome is not None:  # the table decided the game: nobody moves any more

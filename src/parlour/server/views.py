@@ -86,12 +86,14 @@ def result(state: State) -> dict[str, Any] | None:
 
 
 def state_payload(
-    state: State, viewer: int | None, last: Note | None, *, preview: bool = False
+    state: State, viewer: int | None, last: Note | None, *, preview: bool = False,
+    ended: bool = False,
 ) -> dict[str, Any]:
-    """The board part of a message for ``viewer`` (a seat, or ``None`` for a spectator)."""
+    """The board part of a message for ``viewer`` (a seat, or ``None`` for a spectator);
+    ``ended``: the table ended the game (a resignation, a loss on time: G-5 turns up all)."""
     public = is_public(state)
     return {
-        "view": state.view(viewer),
+        "view": state.view(viewer, ended=ended),
         "viewer": viewer,
         "version": state.move_number(),
         "to_act": state.current_player(),
@@ -104,12 +106,13 @@ def state_payload(
 
 
 def replay_steps(
-    game: Any, actions: list[int], notes: list[Note], viewer: int | None
+    game: Any, actions: list[int], notes: list[Note], viewer: int | None, ended: bool = False
 ) -> list[dict[str, Any]]:
     """The viewer's replay: its view after each stored action, equal neighbours merged.
 
     Built by replaying the actions server-side and keeping only ``view(viewer)``: a chance
-    outcome the viewer cannot see changes nothing they receive.
+    outcome the viewer cannot see changes nothing they receive. ``ended``: the table ended
+    the game (a resignation, a loss on time), so its last step turns everything up (G-5).
     """
     public = is_public(game)
     state = game.new_initial_state()
@@ -122,6 +125,8 @@ def replay_steps(
         if view == steps[-1]["view"] and note.player == CHANCE_PLAYER:
             continue  # a chance event the viewer cannot see: nothing to show
         steps.append(step)
+    if ended:
+        steps[-1] = {**steps[-1], "view": state.view(viewer, ended=True)}
     return steps
 
 
@@ -131,6 +136,7 @@ def record_document(
     viewer: int | None,
     metadata: dict[str, Any],
     players: list[str] | None = None,
+    outcome: dict[str, Any] | None = None,
 ) -> dict[str, Any] | str:
     """A downloadable record for ``viewer`` (``players``: the seats' display names).
 
@@ -147,8 +153,8 @@ def record_document(
         "players": list(players or ()),
         "viewer": viewer,
         "metadata": metadata,
-        "result": result(state),
-        "steps": replay_steps(state.game, state.history(), notes, viewer),
+        "result": outcome or result(state),
+        "steps": replay_steps(state.game, state.history(), notes, viewer, outcome is not None),
     }
 
 

@@ -146,6 +146,25 @@ def test_g5_at_the_end_every_view_shows_every_rack_and_face_down_tile():
     assert " 0R" in text and " 1Y" in text, "h8 and i8 with owner and colour"
 
 
+def test_g5_a_game_ended_by_the_table_turns_every_rack_and_face_down_tile_up():
+    """A resignation or a loss on time ends the game before its rules do: the ended view shows
+    what the rules' own end would, and the plain view still hides it (the game goes on)."""
+    s = _about_to_end()
+    for viewer in (0, 1, None):
+        view = s.view(viewer, ended=True)
+        assert view["racks"] == ["RRGBP", "YYBPP"], viewer
+        assert view["tiles"][7][7:9] == "ry", "both face-down tiles, with their colours"
+        assert view["terminal"] is False and view["returns"] is None, "the table has the result"
+    assert s.view(1)["racks"] is None and s.view(1)["tiles"][7][7] == "?"
+
+
+def test_g5_a_game_that_hides_nothing_has_the_same_ended_view():
+    from parlour import load_game
+
+    clobber = load_game("clobber").new_initial_state()
+    assert clobber.view(0, ended=True) == clobber.view(0)
+
+
 def test_g5_at_the_end_the_tensor_holds_every_rack_and_face_down_colour():
     s = _finish(_about_to_end())
     before = _about_to_end()

@@ -435,7 +435,7 @@ class GobbleStonesState(State[GobbleStonesGame]):
     def position(self) -> str:
         return format_position(self.snapshot())
 
-    def _view(self, player: int | None) -> View:
+    def _view(self, player: int | None, ended: bool = False) -> View:
         return build_view(
             self.snapshot(),
             player,
@@ -443,7 +443,12 @@ class GobbleStonesState(State[GobbleStonesGame]):
             returns=self.returns(),
             to_act=self.current_player(),
             max_turns=self._game.max_turns,
+            ended=ended,
         )
+
+    def _ended_view(self, player: int | None) -> View:
+        """A resigned or timed-out game turns every rack and face-down tile up (G-5)."""
+        return self._view(player, ended=True)
 
     def _render_view(self, view: View) -> str:
         return render_text(view)

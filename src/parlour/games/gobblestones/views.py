@@ -71,11 +71,14 @@ def build_view(
     returns: Sequence[float],
     to_act: int,
     max_turns: int,
+    ended: bool = False,
 ) -> dict[str, Any]:
     """``player``'s view of the state ``snap`` (``None``: a spectator's); the rules supply
-    the scores and returns (B8, G-4), who is to act and the turn cap."""
+    the scores and returns (B8, G-4), who is to act and the turn cap. ``ended``: the game was
+    ended before its end (a resignation, a loss on time), which turns everything up too."""
     phase = snap.phase
-    revealed = phase == Phase.END  # G-5: at the end every rack and face-down tile is turned up
+    terminal = phase == Phase.END
+    revealed = terminal or ended  # G-5: at the end every rack and face-down tile is turned up
     rows = tile_rows(
         snap.tile,
         snap.owner,
@@ -92,7 +95,6 @@ def build_view(
             "correct": correct,
             "tiles": [[square_name(s), COLOURS[c]] for s, c in tiles],
         }
-    terminal = revealed
     return {
         "game": "gobblestones",
         "player": player,

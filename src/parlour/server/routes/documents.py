@@ -16,7 +16,8 @@ from parlour.server.views import is_public, record_document, replay_steps
 
 async def replay(table: Table, viewer: int | None) -> dict[str, Any]:
     history, notes = table.state.history(), list(table.notes)
-    steps = await asyncio.to_thread(replay_steps, table.game, history, notes, viewer)
+    ended = table.outcome is not None  # resigned or lost on time: G-5 turns everything up
+    steps = await asyncio.to_thread(replay_steps, table.game, history, notes, viewer, ended)
     return {"table": table.id, "game": table.game.name, "viewer": viewer, "steps": steps}
 
 
@@ -29,7 +30,9 @@ async def record(table: Table, viewer: int | None) -> Response:
         seat_display_name(s.kind, s.agent, s.name) or f"Player {s.seat + 1}"
         for s in table.seats
     ]
-    document = await asyncio.to_thread(record_document, state, notes, viewer, metadata, players)
+    document = await asyncio.to_thread(
+        record_document, state, notes, viewer, metadata, players, table.outcome
+    )
     text = document if isinstance(document, str) else json.dumps(document, indent=1)
     if is_public(table.game):
         suffix = "record"

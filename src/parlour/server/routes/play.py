@@ -93,7 +93,7 @@ async def play_record(found: SeatInUse, seat: int | None = None) -> Response:
 @router.post("/api/play/{token}/rematch")
 async def play_rematch(found: SeatInUse, hub: HubDep) -> dict[str, Any]:
     table, hand = found
-    if not table.state.is_terminal():
+    if not table.over:  # the rules ended it, or the table did (a resignation, a loss on time)
         raise HTTPException(409, Message("a rematch is offered once the game is over"))
     await hub.maker.rematch(table)
     return {"url": f"/play/{table.rematch_tokens[hand.hand]}", "table": table.rematch_id}

@@ -539,7 +539,12 @@ $("#rematch-button").addEventListener("click", async () => {
   try {
     const data = await api(`${API}/rematch`, {});
     window.location.href = data.url;
-  } catch (err) { say(err.message, true); }
+  } catch (err) {
+    // beside the button that was pressed, not below the fold
+    const box = $("#end-message");
+    box.textContent = err.message;
+    box.hidden = false;
+  }
 });
 $("#name-form").addEventListener("submit", async (event) => {
   event.preventDefault();
