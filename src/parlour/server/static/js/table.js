@@ -59,8 +59,16 @@ function colourOf(i) {
 }
 
 function personOf(i) {
-  const seat = latest && latest.seats ? latest.seats[i] : null;
-  return seat && seat.name ? playerName(seat.name) : null;
+  const seats = latest && latest.seats ? latest.seats : [];
+  const seat = seats[i];
+  if (!seat || !seat.name) return null;
+  const name = playerName(seat.name);
+  // two seats of one name (two computers of one strength) are numbered: "Computer 2 (easy)"
+  const same = seats.filter((s) => s.name && playerName(s.name) === name);
+  if (same.length < 2) return name;
+  const k = same.indexOf(seat) + 1;
+  const cut = name.indexOf(" (");
+  return cut > 0 ? `${name.slice(0, cut)} ${k}${name.slice(cut)}` : `${name} ${k}`;
 }
 
 // The short name of a seat, for sentences: "Ada", "Computer (hard)", "White", "Player 2".
@@ -226,12 +234,14 @@ function resultText(result) {
   const mine = MODE === "play" ? mySeats() : [];
   if (winners.length === 0) return t("Nobody wins.");
   if (mine.length === 1 && winners.length === 1 && winners[0] === mine[0]) return t("You win!");
+  if (mine.length === 1 && winners.includes(mine[0])) {
+    const others = winners.filter((i) => i !== mine[0]).map(shortName);
+    return t("You share the win with {names}.", { names: andList(others) });
+  }
   const names = winners.map(shortName);
-  const sentence = winners.length > 1
+  return winners.length > 1
     ? t("{names} share the win.", { names: andList(names) })
     : t("{name} wins.", { name: names[0] });
-  if (mine.length === 1 && winners.includes(mine[0])) return t("You share the win: {sentence}", { sentence });
-  return sentence;
 }
 
 function statusText(model) {
