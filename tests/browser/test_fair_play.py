@@ -54,8 +54,8 @@ def test_no_analysis_while_two_people_play_then_analysis_after(
         screenshots.save(ada, f"fair-play-live-{size}.png")
         ada.click("#replay-exit")
 
-        bea.on("dialog", lambda dialog: dialog.accept())
         bea.get_by_role("button", name="Resign").click()
+        bea.click("#resign-confirm")  # the page's own dialog
         for page in (ada, bea, watcher):
             page.wait_for_function("window.parlour.latest.terminal", timeout=WAIT_MS)
             link = page.locator("#analyse-link")

@@ -118,6 +118,17 @@ function tickClock() {
 }
 
 // -- the table's own buttons ------------------------------------------------------------------
+// The page's own dialog, not the browser's plain confirm box: it reads as the page does.
+function askToResign(latest, ctx) {
+  const dialog = document.getElementById("resign-dialog");
+  document.getElementById("resign-text").textContent = latest.num_players === 2
+    ? t("Resign and lose this game?")
+    : t("Resign? The computer plays your seat for the rest of the game.");
+  dialog.returnValue = "";
+  dialog.onclose = () => { if (dialog.returnValue === "resign") ctx.send({ type: "resign" }); };
+  dialog.showModal();
+}
+
 function button(text, onclick, quiet = true) {
   return el("button", { type: "button", class: quiet ? "quiet" : null, text, onclick });
 }
@@ -164,12 +175,7 @@ export function draw(latest) {
       buttons.append(button(t("Take my seat back"), () => ctx.send({ type: "reclaim" }), false));
     }
     if (!mine.every((s) => latest.resigned.includes(s))) {
-      buttons.append(button(t("Resign"), () => {
-        if (window.confirm(latest.num_players === 2 ? t("Resign and lose this game?")
-          : t("Resign? The computer plays your seat for the rest of the game."))) {
-          ctx.send({ type: "resign" });
-        }
-      }));
+      buttons.append(button(t("Resign"), () => askToResign(latest, ctx)));
     }
     const undoable = latest.public && latest.num_players === 2 && !latest.clock && mine.length === 1;
     if (undoable && latest.undo && latest.undo.by !== mine[0]) {
