@@ -17,15 +17,17 @@ function parseMove(text) {
   return m ? [m[1], m[2]] : null;
 }
 
-function layout(view) {
+function layout(view, flipped) {
   // Square/node name -> {x, y, mark}; plus the board's size and edges (graphs only).
+  // ``flipped``: the board turned round, Black's side nearest (a grid only).
   const [board] = view.position.split(" ");
   const cells = {};
   if (view.rows) {
     const ranks = board.split("/");
     ranks.forEach((rank, r) => [...rank].forEach((mark, c) => {
       const name = FILES[c] + String(view.rows - r);
-      cells[name] = { x: MARGIN + c * CELL, y: r * CELL, mark, dark: (view.rows - 1 - r + c) % 2 === 0 };
+      const [x, y] = flipped ? [view.columns - 1 - c, view.rows - 1 - r] : [c, r];
+      cells[name] = { x: MARGIN + x * CELL, y: y * CELL, mark, dark: (view.rows - 1 - r + c) % 2 === 0 };
     }));
     return { cells, width: MARGIN + view.columns * CELL, height: view.rows * CELL + MARGIN, edges: [] };
   }
@@ -58,7 +60,9 @@ export default {
 
   render(root, model, ui) {
     const { view, legal, last, interactive } = model;
-    const { cells, width, height, edges } = layout(view);
+    // a player who holds Black alone sees the board from Black's side, as over a real board
+    const flipped = Boolean(view.rows) && (model.mine || []).length === 1 && model.mine[0] === 1;
+    const { cells, width, height, edges } = layout(view, flipped);
     const moves = legal.map((m) => ({ ...m, squares: parseMove(m.s) })).filter((m) => m.squares);
     const lastSquares = last && last.text ? parseMove(last.text) || [] : [];
     const selected = ui.memo.selected;
@@ -99,7 +103,8 @@ export default {
         if (lastSquares.length === 2 && name === lastSquares[1]) moved = stone;
       }
       if (sources.length && !selected) {
-        group.append(hint("rect", { x: cell.x + 4, y: cell.y + 4, width: CELL - 8, height: CELL - 8 }));
+        group.append(hint("rect", { x: cell.x + 4, y: cell.y + 4, width: CELL - 8, height: CELL - 8 },
+          { class: "from-legal quiet-hint" }));
       }
       if (selected === name) {
         group.append(svg("rect", { x: cell.x + 3, y: cell.y + 3, width: CELL - 6, height: CELL - 6,
@@ -147,14 +152,17 @@ export default {
     }
     if (grid) {
       for (let c = 0; c < view.columns; c++) {
-        pic.append(svg("text", { x: MARGIN + c * CELL + CELL / 2, y: view.rows * CELL + 18,
+        const x = flipped ? view.columns - 1 - c : c;
+        pic.append(svg("text", { x: MARGIN + x * CELL + CELL / 2, y: view.rows * CELL + 18,
           "text-anchor": "middle", class: "coord", text: FILES[c] }));
       }
       for (let r = 0; r < view.rows; r++) {
-        pic.append(svg("text", { x: MARGIN / 2, y: r * CELL + CELL / 2 + 4,
+        const y = flipped ? view.rows - 1 - r : r;
+        pic.append(svg("text", { x: MARGIN / 2, y: y * CELL + CELL / 2 + 4,
           "text-anchor": "middle", class: "coord", text: String(view.rows - r) }));
       }
     }
+    if (flipped) pic.setAttribute("data-flipped", "1");
     root.replaceChildren(pic);
     if (model.animate && moved && lastSquares.length === 2) {
       // the stone slides from where it came from onto the stone it captured
