@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -334,3 +335,78 @@ def test_the_branch_check_sees_comparisons_mappings_and_patterns():
                      'load_game("clobber")\n')
     assert sorted(name for _line, name in _game_name_branches(tree)) == [
         "clobber", "gobblestones", "stomp-the-plank", "stomple"]
+
+
+STATIC = SRC / "server" / "static"
+PER_GAME_JS = ("js/boards/",)
+"""The browser's per-game code: each game's renderer and its pictures (``boards/<game>.js``,
+``boards/art/``), found by the game's name; every other script is shared by the games."""
+_JS_TOKEN = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'"
+                       r"|`(?:[^`\\]|\\.)*`")
+"""A comment or a string of a script (the first to start wins, so a quote inside a comment or
+a ``//`` inside a string is read as what it stands in)."""
+
+
+def _game_words() -> frozenset[str]:
+    """Each game's registered name and its title ("Stomp the Plank"), in lower case."""
+    from parlour.core import game_class
+
+    return GAME_NAMES | {game_class(name).game_type.long_name.lower() for name in GAME_NAMES}
+
+
+def _js_game_names(text: str, words: frozenset[str]) -> list[tuple[int, str]]:
+    """``(line, what)`` of each string of a script that is a game's name or title, and each
+    game's name written as code (an object's key, a property); comments may name games."""
+    found, code, last = [], [], 0
+    for token in _JS_TOKEN.finditer(text):
+        code.append(text[last:token.start()] + "\n" * token.group().count("\n"))
+        last = token.end()
+        literal = token.group()
+        if literal[0] in "\"'`" and literal[1:-1].strip().lower() in words:
+            found.append((text.count("\n", 0, token.start()) + 1, literal))
+    code.append(text[last:])
+    bare = re.compile(r"(?<![\w$-])(?:" + "|".join(sorted(re.escape(w) for w in words))
+                      + r")(?![\w$-])", re.IGNORECASE)
+    joined = "".join(code)
+    found += [(joined.count("\n", 0, m.start()) + 1, m.group()) for m in bare.finditer(joined)]
+    return found
+
+
+def test_the_browsers_shared_code_names_no_game():
+    """The lobby, the leaderboard and the table read each game's words and options from the
+    catalogue (``/api/games``, from the game's presentation) and ask the game's renderer what
+    only it knows (an analysis board for the position shown): a new game touches no shared
+    script (issue 63)."""
+    words = _game_words()
+    named = []
+    for path in sorted(STATIC.rglob("*.js")):
+        relative = path.relative_to(STATIC).as_posix()
+        if relative.startswith(PER_GAME_JS):
+            continue
+        named += [f"{relative}:{line} {what}"
+                  for line, what in _js_game_names(path.read_text(encoding="utf-8"), words)]
+    assert not named, "shared scripts naming a game: " + ", ".join(named)
+
+
+def test_the_script_check_sees_strings_and_keys_but_not_comments():
+    script = ('// a GobbleStones play, "clobber" in a comment\n'
+              'const a = { clobber: 1, "stomp-the-plank": 2 };\n'
+              "const b = x === 'Stomple' ? `GobbleStones` : \"/rules/clobber\";\n"
+              "/* stomple */ const c = 'it\\'s \"clobber\"';\n")
+    assert sorted(what for _line, what in _js_game_names(script, _game_words())) == [
+        '"stomp-the-plank"', "'Stomple'", "`GobbleStones`", "clobber"]
+
+
+def test_the_servers_strings_name_no_game():
+    """No string of the server is a game's name or title: the server asks the games, the
+    agents' registry and the analysis package (which game it solves) instead (issue 63). An
+    address such as ``/analyse/clobber`` is a page's, not a branch."""
+    words = _game_words()
+    named = []
+    for path in sorted((SRC / "server").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        named += [f"{path.relative_to(SRC).as_posix()}:{node.lineno} {node.value!r}"
+                  for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and node.value.strip().lower() in words]
+    assert not named, "server strings naming a game: " + ", ".join(named)

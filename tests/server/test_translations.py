@@ -147,6 +147,29 @@ def test_the_lobby_names_every_option_in_the_readers_words(server: ServerProcess
     assert clobber["rows"]["help"] == "De 1 à 99 rangées"
 
 
+def test_each_games_card_words_come_from_its_presentation_in_the_readers_words(
+        server: ServerProcess):
+    """The lobby card's blurb, length and options are the game's (``/api/games``; the page's
+    script holds none): each option is one of the game's parameters, its words translated and
+    its values kept (issue 63)."""
+    english = server.get("/api/games").json()["games"]
+    french = server.get("/api/games", headers=FRENCH).json()["games"]
+    for game, translated in zip(english, french, strict=True):
+        assert game["blurb"] and game["length"] and game["options"], game["name"]
+        assert translated["blurb"] != game["blurb"], translated["name"]
+        names = {p["name"] for p in game["params"]}
+        for option, words in zip(game["options"], translated["options"], strict=True):
+            assert option["param"] in names and option["kind"] in (
+                "choice", "bool", "int", "players"), option
+            assert (words["param"], words["kind"]) == (option["param"], option["kind"])
+            values = [value for value, _text in option.get("choices", [])]
+            assert [value for value, _text in words.get("choices", [])] == values
+    clobber = {o["param"]: o for o in french[0]["options"]}
+    assert clobber["first"]["choices"] == [["white", "Blanc"], ["black", "Noir"]]
+    assert french[0]["length"] == "5 à 10 min" and french[0]["analysis"] == "/analyse/clobber"
+    assert [g["analysis"] for g in english[1:]] == [None] * (len(english) - 1)
+
+
 def test_server_refusals_are_in_the_askers_language_with_their_codes_kept(
         server: ServerProcess):
     """Request validation, the guard's refusals and the websocket's: the machine's ``code``

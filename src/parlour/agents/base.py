@@ -74,6 +74,8 @@ class AgentEntry:
     """The games this agent plays (by registered name); ``None``: every game."""
     fits: Callable[[Game], bool] | None = None
     """Whether it plays a given configuration of those games (``None``: every one)."""
+    instant: bool = False
+    """Whether it answers at once (a fixed rule, no search), whatever the position."""
 
 
 _AGENTS: dict[str, AgentEntry] = {}
@@ -86,6 +88,7 @@ def register_agent(
     *,
     games: Iterable[str] | None = None,
     fits: Callable[[Game], bool] | None = None,
+    instant: bool = False,
 ) -> None:
     """Make ``factory`` buildable as ``make_agent(name, game, seed, **options)``.
 
@@ -93,13 +96,22 @@ def register_agent(
     an agent that plays any game. Programs that offer agents to people (the web lobby, the
     server's seat check) ask :func:`agents_for` so nobody is offered an agent that cannot play.
     ``fits(game)`` says whether it plays a configured game (the learned player: only the
-    configurations a network ships for); :func:`plays_configuration` asks it.
+    configurations a network ships for); :func:`plays_configuration` asks it. ``instant``
+    says that it answers at once (a fixed strategy), so that a program with a time limit on a
+    move (the web table) may offer it without naming it (:func:`answers_at_once`).
     """
     if not name or ":" in name or "," in name:
         raise ValueError(f"an agent name has no ':' or ',' in it: {name!r}")
     doc = description or (inspect.getdoc(factory) or "").split("\n\n")[0].replace("\n", " ")
     _AGENTS[name] = AgentEntry(name, factory, doc, frozenset(games) if games is not None else None,
-                               fits)
+                               fits, instant)
+
+
+def answers_at_once(name: str) -> bool:
+    """Whether agent ``name`` was registered as answering at once (``False`` for a name no
+    agent has, or one with options: a player picks a bare name)."""
+    entry = _AGENTS.get(name)
+    return entry is not None and entry.instant
 
 
 def agent_names() -> list[str]:

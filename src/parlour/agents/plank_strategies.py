@@ -134,10 +134,10 @@ for _k in range(1, 6):
         lambda game, seed=None, _k=_k: PlankStopAfter(game, seed, k=_k),
         f"Stomp the Plank: draw until {_k} card{'s are' if _k > 1 else ' is'} on the pontoon, "
         "then stop",
-        games=("stomp-the-plank",),
+        games=("stomp-the-plank",), instant=True,
     )
 register_agent("plank-risk", PlankRisk,
                "Stomp the Plank: stop or draw by the risk of a match among the unseen cards",
-               games=("stomp-the-plank",))
+               games=("stomp-the-plank",), instant=True)
 
 __all__ = ["PlankRisk", "PlankStopAfter"]

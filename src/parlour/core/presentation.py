@@ -38,8 +38,32 @@ class Turn(NamedTuple):
     gained: float | None = None
 
 
+class LobbyOption(NamedTuple):
+    """One option of the lobby's game card, in a player's words (every other parameter is
+    under "Advanced", by its engine name's label).
+
+    ``kind`` says how it is asked: ``"choice"`` (a menu of ``choices``, each a value and its
+    words; the value ``""`` is the default), ``"bool"`` (a box to tick), ``"int"`` (a number,
+    ``placeholder`` shown while it is empty) or ``"players"`` (a menu of the game's player
+    counts). The words are marked ``N_`` and translated where shown.
+    """
+
+    param: str
+    label: str
+    kind: str = "choice"
+    choices: tuple[tuple[str, str], ...] = ()
+    placeholder: str = ""
+
+
 class Presentation:
     """The default words for a game; each game's presentation overrides what differs."""
+
+    blurb: ClassVar[str] = ""
+    """The lobby card's line on what the game is, marked ``N_``."""
+    length: ClassVar[str] = ""
+    """How long a game takes, as the lobby card says it ("5–10 min"), marked ``N_``."""
+    lobby_options: ClassVar[tuple[LobbyOption, ...]] = ()
+    """The options the lobby card shows in a player's words, in order."""
 
     how_to_move: ClassVar[str] = N_("type a move in the game's notation (`moves` lists them)")
     """The terminal's help on typing a move; words in backticks are what a player types."""
@@ -142,6 +166,24 @@ def parameter_words(game: str, parameter: str) -> tuple[str, str]:
     words = {**Presentation.parameters, **_PRESENTATIONS.get(game, Presentation).parameters}
     label, help_ = words.get(parameter, (parameter, ""))
     return gettext(label), gettext(help_) if help_ else ""
+
+
+def card_words(game: str) -> dict[str, Any]:
+    """What the lobby card says about ``game`` in the current language: its ``blurb``, its
+    ``length`` and its ``options`` (each as :class:`LobbyOption`'s fields, ``choices`` as
+    ``[value, words]`` pairs), so that the page's shared code names no game."""
+    words = _PRESENTATIONS.get(game, Presentation)
+    options = []
+    for option in words.lobby_options:
+        shown: dict[str, Any] = {"param": option.param, "label": gettext(option.label),
+                                 "kind": option.kind}
+        if option.choices:
+            shown["choices"] = [[value, gettext(text)] for value, text in option.choices]
+        if option.placeholder:
+            shown["placeholder"] = gettext(option.placeholder)
+        options.append(shown)
+    return {"blurb": gettext(words.blurb) if words.blurb else "",
+            "length": gettext(words.length) if words.length else "", "options": options}
 
 
 def register_presentation(name: str) -> Any:

@@ -36,6 +36,7 @@ from functools import lru_cache
 from multiprocessing.connection import Connection
 from typing import Any
 
+from parlour.agents import answers_at_once
 from parlour.agents.strengths import WORDS
 from parlour.i18n import Message
 from parlour.server.fairness import FairQueue, JobClass
@@ -55,17 +56,17 @@ WEB_AGENTS: dict[str, str] = {
 }
 """Agents the web table offers, each with a time budget well under :data:`AI_DEADLINE`, and
 how a seat they hold is named (``net``, the learned player, takes about 0.1 s a move and plays
-where a network ships for the configuration: ``parlour.agents.plays_configuration``). Stomp
-the Plank's fixed strategies (``plank-risk``, ``plank-stop-N``) answer at once and are
-accepted too (:func:`is_web_agent`); unbounded searches (``mcts``, ``perfect``) are not
-offered on the web."""
+where a network ships for the configuration: ``parlour.agents.plays_configuration``). A
+game's fixed strategies, registered as answering at once, are accepted too
+(:func:`is_web_agent`); unbounded searches (``mcts``, ``perfect``) are not offered on the
+web."""
 
 
 def is_web_agent(spec: str) -> bool:
-    """Whether the web table accepts agent ``spec`` (no options: a player picks a name)."""
-    return spec in WEB_AGENTS or spec == "plank-risk" or (
-        spec.startswith("plank-stop-") and spec[len("plank-stop-"):].isdigit()
-    )
+    """Whether the web table accepts agent ``spec`` (no options: a player picks a name): one
+    of :data:`WEB_AGENTS`, or one the agents' registry says answers at once (the server names
+    no game's agents)."""
+    return spec in WEB_AGENTS or answers_at_once(spec)
 
 
 @lru_cache(maxsize=64)

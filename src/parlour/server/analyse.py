@@ -19,10 +19,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from parlour.analysis import GAMES as SOLVED_GAMES
 from parlour.i18n import Message, message_n
 from parlour.server.ai import AIFailure, AIRunner, AITimeout
 from parlour.server.limits import Limits, RateLimiter
 
+GAME = SOLVED_GAMES[0]
+"""The game the analysis board solves: the one :mod:`parlour.analysis` solves exactly (the
+server names no game itself)."""
 SYMBOLS = "ox"
 PLAYER = {"o": "White (o)", "x": "Black (x)"}
 FILES = "abcdefghijklmnopqrstuvwxyz"
@@ -69,7 +73,7 @@ def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS)
     from parlour.analysis import SolverTimeout, proved, solver_for
 
     started = time.monotonic()
-    state: Any = parlour.load_game("clobber", position=position).new_initial_state()
+    state: Any = parlour.load_game(GAME, position=position).new_initial_state()
     proof = proved.lookup(state)
     if proof is not None:
         return from_records(state, proof, seconds, started)
@@ -350,17 +354,19 @@ _RULE_ID = re.compile(r"\s*\((C\d+)\)")
 
 def position_message(text: str) -> str:
     """A game's complaint about a position, in a player's words with the rule at the end."""
+    from parlour.core import game_class
     from parlour.games.wording import rule_label
 
-    text = re.sub(r"\s*\(see docs/rules/clobber\.md\)\s*$", "", text)
-    for prefix in ("clobber: ", "parameter 'position': ", "clobber: "):
+    text = re.sub(rf"\s*\(see docs/rules/{re.escape(GAME)}\.md\)\s*$", "", text)
+    for prefix in (f"{GAME}: ", "parameter 'position': ", f"{GAME}: "):
         text = text.removeprefix(prefix)
     text = text.replace("bad position text", "cannot read the position")
     found = _RULE_ID.search(text)
     if found is None:
         return text[:1].upper() + text[1:]
     text = _RULE_ID.sub("", text).strip()
-    return f"{text[:1].upper()}{text[1:]} ({rule_label('Clobber', found.group(1))})"
+    title = game_class(GAME).game_type.long_name
+    return f"{text[:1].upper()}{text[1:]} ({rule_label(title, found.group(1))})"
 
 
 def check_position(text: Any, max_stones: int) -> str:
@@ -377,7 +383,7 @@ def check_position(text: Any, max_stones: int) -> str:
             "too_large", f"The position text is over {POSITION_MAX_CHARS} characters "
             "(Clobber: the board)")
     try:
-        state: Any = parlour.load_game("clobber", position=text.strip()).new_initial_state()
+        state: Any = parlour.load_game(GAME, position=text.strip()).new_initial_state()
     except ParlourError as exc:
         raise AnalysisRefused("bad_position", position_message(str(exc))) from None
     stones = bin(state.stones(0) | state.stones(1)).count("1")

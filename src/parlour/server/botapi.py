@@ -39,6 +39,7 @@ from parlour.server.accounts.ratings import Ratings, pool_of, shown
 from parlour.server.challenges import Challenges
 from parlour.server.hub import Hub
 from parlour.server.outgoing import Connection
+from parlour.server.resends import ResentMoves
 from parlour.server.store import SeatRow, Store, TableRow
 from parlour.server.table import Table
 
@@ -94,6 +95,9 @@ class BotAPI:
         self.ratings = ratings
         self.streams: Counter[tuple[str, int]] = Counter()
         """Open streams per kind (``events``, ``games``) and account, in this process."""
+        limits = hub.limits
+        self.resent = ResentMoves(limits.bot_move_answers, limits.bot_move_answer_seconds)
+        """The answers of stored moves, for their resends (:mod:`parlour.server.resends`)."""
         hub.changes.after_each(self._after_change)
 
     def _hold(self, kind: str, account: Account) -> Callable[[], None]:

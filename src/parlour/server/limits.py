@@ -161,6 +161,11 @@ class Limits:
     of ``bot_games_at_once`` (a stream opened again before the dropped one is noticed gone)."""
     bot_games_at_once: int = 50
     """Unfinished games one bot account may play at once: a challenge past it is refused."""
+    bot_move_answers: int = 10_000
+    """Answers of stored Bot API moves this process remembers for their resends (the oldest
+    forgotten first): a resend within them gets the first answer again, byte for byte."""
+    bot_move_answer_seconds: float = 600.0
+    """How long such an answer is remembered: a bot resends a lost move within seconds."""
     # puzzles from the server's finished games (issue 32, docs/web.md "Puzzles")
     puzzle_mining_seconds_per_hour: float = 300.0
     """Solver time an hour that mining finished Clobber games for puzzles may take, every

@@ -40,6 +40,7 @@ from typing import Any
 from sqlalchemy import Float, Integer, String, func, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from parlour.analysis.puzzles import GAMES as PUZZLE_GAMES
 from parlour.core import load_game
 from parlour.server.fairness import JobClass
 from parlour.server.limits import Limits
@@ -49,8 +50,9 @@ from parlour.server.store import ActionRow, Base, SeatRow, Store, TableRow
 
 log = logging.getLogger("parlour.server")
 
-GAME = "clobber"
-"""The game whose finished games are mined (the one with puzzles)."""
+GAME = PUZZLE_GAMES[0]
+"""The game whose finished games are mined (the one with puzzles, as
+:mod:`parlour.analysis.puzzles` says)."""
 PER_GAME = 3
 """Puzzles one game gives at most (as ``--per-game``'s default)."""
 TICK = 10.0

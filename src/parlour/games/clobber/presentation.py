@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.core.game import State
-from parlour.core.presentation import Presentation, register_presentation
+from parlour.core.presentation import LobbyOption, Presentation, register_presentation
 from parlour.i18n import N_
 
 
@@ -16,6 +16,17 @@ class ClobberPresentation(Presentation):
         "captures"
     )
     colour_names_seat = True
+    blurb = N_("Move onto a neighbouring enemy stone to capture it; whoever makes the last move "
+               "wins.")
+    length = N_("5–10 min")
+    lobby_options = (
+        LobbyOption("size", N_("Board"), choices=(
+            ("", "5 x 6"), ("6x7", "6 x 7"), ("8x8", "8 x 8"), ("10x10", "10 x 10"))),
+        LobbyOption("first", N_("Who starts"), choices=(
+            ("white", N_("White")), ("black", N_("Black")))),
+        LobbyOption("cannibal", N_("Cannibal Clobber: stones may also capture their own colour"),
+                    "bool"),
+    )
     parameters = {
         "rows": (N_("Board rows"), N_("1 to 99 rows")),
         "columns": (N_("Board columns"), N_("1 to 26 columns")),

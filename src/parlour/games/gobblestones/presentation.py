@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from parlour.core.game import State
-from parlour.core.presentation import Presentation, Turn, register_presentation
+from parlour.core.presentation import LobbyOption, Presentation, Turn, register_presentation
 from parlour.i18n import N_, Message, message_n
 
 _SQUARE = re.compile(r"^([a-z])(\d+)(?::([a-z?]))?$")
@@ -20,6 +20,14 @@ class GobbleStonesPresentation(Presentation):
     how_to_move = N_(
         "type the squares your tiles cover, in one straight line (h8-h11 or h8 h9 h10); `pass` "
         "lays none; bluffing: add the tile's colour (h8:r)"
+    )
+    blurb = N_("Lay coloured tiles in straight lines on a patchwork board and score the squares "
+               "you cover.")
+    length = N_("30–45 min")
+    lobby_options = (
+        LobbyOption("players", N_("Players"), "players"),
+        LobbyOption("bluff", N_("Bluffing variant: tiles face down, plays may be challenged"),
+                    "bool"),
     )
     parameters = {
         "players": (N_("Players"), N_("2 to 4 players")),

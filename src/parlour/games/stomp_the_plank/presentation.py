@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.core.presentation import Presentation, Turn, register_presentation
+from parlour.core.presentation import LobbyOption, Presentation, Turn, register_presentation
 from parlour.i18n import N_, Lazy, Message, message_n, translate
 
 
@@ -14,6 +14,10 @@ class StompThePlankPresentation(Presentation):
         "type `draw` (or d) to turn over a card, `stop` (or s) to end your turn and load the "
         "others' planks"
     )
+    blurb = N_("Push your luck turning treasure cards; stop in time, or your plank tips into the "
+               "sea.")
+    length = N_("10–15 min")
+    lobby_options = (LobbyOption("players", N_("Players"), "players"),)
     parameters = {
         "players": (N_("Players"), N_("2 to 4 players")),
         "crates": (N_("Crates for each spot"),

@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.core.game import State
-from parlour.core.presentation import Presentation, Turn, joined, register_presentation
+from parlour.core.presentation import (
+    LobbyOption,
+    Presentation,
+    Turn,
+    joined,
+    register_presentation,
+)
 from parlour.i18n import N_
 
 
@@ -15,6 +21,15 @@ class StomplePresentation(Presentation):
         "type the hole of the marble to stomp; a string is several holes in order (d4 e5 f6)"
     )
     points_label = "mean game points"
+    blurb = N_("Hop your stomper over a tray of marbles, stomping strings of one colour; outlast "
+               "the others.")
+    length = N_("15–30 min")
+    lobby_options = (
+        LobbyOption("players", N_("Players"), "players"),
+        LobbyOption("rounds", N_("Length"), choices=(
+            ("0", N_("Play to the target")), ("1", N_("One round")))),
+        LobbyOption("target", N_("Target points"), "int", placeholder=N_("as usual")),
+    )
     parameters = {
         "players": (N_("Players"), N_("2 to 6 players")),
         "target": (N_("Target points"),

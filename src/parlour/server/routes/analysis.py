@@ -7,7 +7,13 @@ import json
 from fastapi import APIRouter, Request
 
 from parlour.core import ParlourError, load_game
-from parlour.server.analyse import AnalysisRefused, Analyst, check_position, position_message
+from parlour.server.analyse import (
+    GAME,
+    AnalysisRefused,
+    Analyst,
+    check_position,
+    position_message,
+)
 from parlour.server.deps import client_of
 from parlour.server.language import LocalisedJSON
 from parlour.server.protocol import error
@@ -51,7 +57,7 @@ async def analyse_start(request: Request, rows: int = 5, columns: int = 6) -> Lo
     the start, C2, lives in the game) and the limits the page tells its users."""
     analyst = analyst_of(request)
     try:
-        game = load_game("clobber", rows=rows, columns=columns)
+        game = load_game(GAME, rows=rows, columns=columns)
     except ParlourError as exc:
         message = position_message(str(exc))
         return LocalisedJSON(error("bad_position", message, detail=message), status_code=400)

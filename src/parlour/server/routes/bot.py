@@ -19,16 +19,19 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
-from parlour.i18n import text_of
+from parlour.i18n import Message, text_of
 from parlour.server.auth import bot_caller
 from parlour.server.botapi import BotAPI, BotError, Stream
 from parlour.server.deps import client_of, hub_of, json_body
+from parlour.server.language import LocalisedJSON
 from parlour.server.moves import Submission
+from parlour.server.protocol import error
+from parlour.server.resends import IDEMPOTENCY_KEY_CHARS, KeyReused, resend_of
 
 router = APIRouter()
 NDJSON = "application/x-ndjson"
@@ -97,22 +100,58 @@ async def game(request: Request, table_id: str) -> StreamingResponse:
 
 
 @router.post("/api/bot/game/{table_id}/move")
-async def move(request: Request, table_id: str) -> JSONResponse:
+async def move(request: Request, table_id: str) -> Response:
     """One move in the game's notation; the answer is the mover's (``ack``, or ``error``
-    naming the rule a refused move breaks)."""
+    naming the rule a refused move breaks). Sent again with the same ``Idempotency-Key``
+    header (or the same ``at`` and move), a stored move is answered as it was the first time
+    and not played twice (:mod:`parlour.server.resends`)."""
     account = await bot_caller(request)
     body = await json_body(request, Move)
+    key = idempotency_key(request)
     try:
         table, hand = await bots_of(request).seat_of(account, table_id)
     except BotError as exc:
         raise HTTPException(exc.status, text_of(exc)) from None
-    submission = Submission(hand.seats, [body.step()], f"{hand.hand}:bot:{secrets.token_hex(8)}",
-                            None, body.at, partial=True)
+    resend = resend_of(account.id, table_id, hand.hand, body.model_dump(), key)
+    if resend is None:
+        return (await _play(request, table, hand, body,
+                            f"{hand.hand}:bot:{secrets.token_hex(8)}"))[1]
+    resent = bots_of(request).resent
+    async with resent.one_at_a_time(resend):
+        try:
+            answer = resent.recall(resend, table.acks)
+        except KeyReused:
+            return LocalisedJSON(error("idempotency_key_reused", Message(
+                "this Idempotency-Key came with another move: send each new move with a new "
+                "key")), status_code=422)
+        if answer is not None:
+            return Response(answer.body, status_code=answer.status, media_type="application/json")
+        reply, response = await _play(request, table, hand, body, resend.client_key)
+        resent.remember(resend, response.status_code, reply, bytes(response.body))
+        return response
+
+
+def idempotency_key(request: Request) -> str | None:
+    """The move's ``Idempotency-Key`` header, if it has one (at most
+    :data:`~parlour.server.resends.IDEMPOTENCY_KEY_CHARS` characters)."""
+    key = request.headers.get("idempotency-key")
+    if key is None:
+        return None
+    if not 0 < len(key.strip()) <= IDEMPOTENCY_KEY_CHARS:
+        raise HTTPException(400, Message(
+            "the Idempotency-Key header is 1 to {n} characters", n=IDEMPOTENCY_KEY_CHARS))
+    return key.strip()
+
+
+async def _play(request: Request, table: Any, hand: Any, body: Move, client_key: str
+                ) -> tuple[dict[str, Any], JSONResponse]:
+    """Submit the move under ``client_key``: the mover's reply, and the answer it makes."""
+    submission = Submission(hand.seats, [body.step()], client_key, None, body.at, partial=True)
     reply = await hub_of(request).mover.submit(table, submission)
     status = 200
     if reply["type"] == "error":
         status = 400 if reply["code"] in REFUSED_MOVE else 409
-    return JSONResponse(reply, status_code=status)
+    return reply, JSONResponse(reply, status_code=status)
 
 
 @router.post("/api/bot/game/{table_id}/resign")

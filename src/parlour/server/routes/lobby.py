@@ -9,9 +9,10 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.agents import agent_names, agents_for, plays_configuration
+from parlour.analysis import GAMES as ANALYSED_GAMES
 from parlour.analysis.puzzles import GAMES as PUZZLE_GAMES
 from parlour.core import ParlourError, game_class, list_games, load_game
-from parlour.core.presentation import parameter_words
+from parlour.core.presentation import card_words, parameter_words
 from parlour.games.wording import refusal_text
 from parlour.i18n import Message, text_of
 from parlour.server.ai import is_web_agent
@@ -92,7 +93,10 @@ def listing(data: TableData) -> dict[str, Any]:
 
 def game_catalogue() -> list[dict[str, Any]]:
     """What the lobby offers: every game, its parameters (with the game's label and help for
-    each, in the reader's language; ``doc`` is the engine's text) and seat range, and the AIs."""
+    each, in the reader's language; ``doc`` is the engine's text) and seat range, the AIs, and
+    the card's words from the game's presentation (``blurb``, ``length``, ``options``: the page
+    holds no game's words), with ``analysis``, the analysis board's address where there is
+    one."""
     games = []
     for name in list_games():
         cls = game_class(name)
@@ -121,6 +125,8 @@ def game_catalogue() -> list[dict[str, Any]]:
                 "agents": [a for a in agents_for(name)
                            if plays_configuration(a, load_game(name))],
                 "puzzles": name in PUZZLE_GAMES,
+                "analysis": f"/analyse/{name}" if name in ANALYSED_GAMES else None,
+                **card_words(name),
             }
         )
     return games

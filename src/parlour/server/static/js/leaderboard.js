@@ -5,7 +5,6 @@ import { t, tn } from "./i18n.js";
 
 const parts = window.location.pathname.split("/").filter(Boolean);
 const BOTS = new URLSearchParams(window.location.search).get("bots") === "1";
-const GAMES = [["clobber", "Clobber"], ["stomple", "Stomple"], ["stomp-the-plank", "Stomp the Plank"], ["gobblestones", "GobbleStones"]];
 
 function rows(body, players) {
   body.replaceChildren(...players.map((p, i) => el("tr", {},
@@ -19,9 +18,12 @@ function rows(body, players) {
 
 async function main() {
   await header();
-  const known = (await api("/api/leaderboard")).pools;
-  const pool = parts[1] || (known[0] ? known[0].pool : "clobber");
-  const links = new Map(GAMES);
+  // every game has a pool (the catalogue names them, as the lobby shows them); the pools with
+  // rated players come after, each player count of its own
+  const [known, { games }] = await Promise.all([
+    api("/api/leaderboard").then((answer) => answer.pools), api("/api/games")]);
+  const pool = parts[1] || (known[0] ? known[0].pool : games[0].name);
+  const links = new Map(games.map((game) => [game.name, game.title]));
   for (const p of known) links.set(p.pool, p.title);
   $("#pools").replaceChildren(...[...links].map(([key, title]) => el("a", {
     href: `/leaderboard/${key}${BOTS ? "?bots=1" : ""}`, class: key === pool ? "button" : "button quiet", text: title,

@@ -16,47 +16,8 @@ const GAMES_REFRESH_MS = 15000;
 
 const STRENGTHS = [["easy", t("Easy")], ["medium", t("Medium")], ["hard", t("Hard")]];
 
-// What a player reads about each game (the catalogue from the server gives the rest).
-const ABOUT = {
-  clobber: {
-    blurb: t("Move onto a neighbouring enemy stone to capture it; whoever makes the last move wins."),
-    length: t("5–10 min"),
-  },
-  stomple: {
-    blurb: t("Hop your stomper over a tray of marbles, stomping strings of one colour; outlast the others."),
-    length: t("15–30 min"),
-  },
-  "stomp-the-plank": {
-    blurb: t("Push your luck turning treasure cards; stop in time, or your plank tips into the sea."),
-    length: t("10–15 min"),
-  },
-  gobblestones: {
-    blurb: t("Lay coloured tiles in straight lines on a patchwork board and score the squares you cover."),
-    length: t("30–45 min"),
-  },
-};
-
-// The options shown in a player's words; every other parameter is "Advanced".
-const OPTIONS = {
-  clobber: [
-    { param: "size", label: t("Board"), choices: [["", "5 x 6"], ["6x7", "6 x 7"], ["8x8", "8 x 8"], ["10x10", "10 x 10"]] },
-    { param: "first", label: t("Who starts"), choices: [["white", t("White")], ["black", t("Black")]] },
-    { param: "cannibal", label: t("Cannibal Clobber: stones may also capture their own colour"), kind: "bool" },
-  ],
-  stomple: [
-    { param: "players", label: t("Players"), players: true },
-    { param: "rounds", label: t("Length"), choices: [["0", t("Play to the target")], ["1", t("One round")]] },
-    { param: "target", label: t("Target points"), kind: "int", placeholder: t("as usual") },
-  ],
-  "stomp-the-plank": [
-    { param: "players", label: t("Players"), players: true },
-  ],
-  gobblestones: [
-    { param: "players", label: t("Players"), players: true },
-    { param: "bluff", label: t("Bluffing variant: tiles face down, plays may be challenged"), kind: "bool" },
-  ],
-};
-
+// What a player reads about each game, and the options shown in a player's words (every other
+// parameter is "Advanced"), come with the catalogue: each game's presentation says them.
 let catalogue = null;
 
 // -- small pictures of each board: boards/art/covers.js ------------------------------------------
@@ -72,14 +33,14 @@ function optionInput(game, option, id) {
     input = el("input", { id, type: "checkbox", "data-param": option.param, "data-kind": "bool" });
     return el("div", { class: "option check" }, input, el("label", { for: id, text: option.label }));
   }
-  if (option.players) {
+  if (option.kind === "players") {
     input = el("select", { id, "data-param": option.param, "data-kind": "int" });
     for (let n = game.min_players; n <= game.max_players; n++) {
       input.append(el("option", { value: String(n), text: tn("{n} player", "{n} players", n) }));
     }
     input.value = String(game.default_players);
-  } else if (option.choices) {
-    input = el("select", { id, "data-param": option.param, "data-kind": option.kind || "choice" });
+  } else if (option.kind === "choice") {
+    input = el("select", { id, "data-param": option.param, "data-kind": "choice" });
     for (const [value, text] of option.choices) input.append(el("option", { value, text }));
   } else {
     input = el("input", { id, type: "number", "data-param": option.param, "data-kind": "int",
@@ -195,7 +156,6 @@ async function create(card, game, mode) {
 }
 
 function gameCard(game) {
-  const about = ABOUT[game.name] || { blurb: "", length: "" };
   const players = game.min_players === game.max_players
     ? tn("{n} player", "{n} players", game.min_players)
     : t("{min} to {max} players", { min: game.min_players, max: game.max_players });
@@ -210,9 +170,9 @@ function gameCard(game) {
     strength.append(el("label", { for: id }, radio, text));
   }
   const options = el("details", { class: "options" }, el("summary", { text: t("Options") }));
-  for (const option of OPTIONS[game.name] || []) {
+  for (const option of game.options) {
     if (!game.params.some((p) => p.name === option.param)) continue;
-    if (option.players && game.min_players === game.max_players) continue;
+    if (option.kind === "players" && game.min_players === game.max_players) continue;
     options.append(optionInput(game, option, `${game.name}-opt-${option.param}`));
   }
   options.append(publicLobby.clockInput(game.name));
@@ -222,7 +182,7 @@ function gameCard(game) {
       el("input", { id, type: "checkbox", class: "rated-choice" }),
       el("label", { for: id, text: t("Rated (an open table with a clock: your rating changes)") })));
   }
-  const shownParams = new Set((OPTIONS[game.name] || []).map((o) => o.param));
+  const shownParams = new Set(game.options.map((o) => o.param));
   const advanced = el("details", { class: "advanced" }, el("summary", { text: t("Advanced") }),
     el("p", { class: "muted", text: t("The engine's own settings, and who sits where.") }));
   for (const p of game.params) {
@@ -240,12 +200,12 @@ function gameCard(game) {
   card.append(
     el("h2", { id: titleId, text: game.title }),
     picture(game.name),
-    el("p", { class: "blurb", text: about.blurb }),
-    el("p", { class: "facts" }, el("span", { text: players }), el("span", { text: about.length }),
+    el("p", { class: "blurb", text: game.blurb }),
+    el("p", { class: "facts" }, el("span", { text: players }), el("span", { text: game.length }),
       el("a", { href: `/learn/${game.name}`, text: t("Learn to play") }),
       el("a", { href: `/rules/${game.name}`, text: t("Rules") }),
       game.puzzles ? el("a", { href: `/puzzles/${game.name}`, text: t("Puzzles") }) : null,
-      game.name === "clobber" ? el("a", { href: "/analyse/clobber", text: t("Analysis board") }) : null),
+      game.analysis ? el("a", { href: game.analysis, text: t("Analysis board") }) : null),
     el("div", { class: "modes" },
       strength,
       el("button", { type: "button", "data-mode": "computer", text: t("Play the computer"),

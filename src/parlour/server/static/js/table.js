@@ -449,14 +449,15 @@ function analysisFair() {
   return people.every((s) => mySeats().includes(s.seat));
 }
 
-// Clobber on a grid: the analysis board opens on the position shown (the live one or a
-// replay's step), in a tab of its own
+// Where the game's renderer knows an analysis board for the position shown (the live one or a
+// replay's step), it opens there, in a tab of its own
 function drawAnalyseLink(view) {
   const link = $("#analyse-link");
-  const can = latest.game === "clobber" && Boolean(view && view.rows && view.position) &&
-    !(latest.params && latest.params.cannibal) && analysisFair();
+  const address = renderer && renderer.analysisLink && view
+    ? renderer.analysisLink(view, latest.params || {}) : null;
+  const can = Boolean(address) && analysisFair();
   link.hidden = !can;
-  if (can) link.href = `/analyse/clobber?position=${encodeURIComponent(view.position)}`;
+  if (can) link.href = address;
 }
 
 function draw() {

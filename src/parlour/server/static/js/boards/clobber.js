@@ -47,6 +47,13 @@ export default {
   colourIsName: true,  // an unnamed seat is simply "White" or "Black"
   sound(view, before, last) { return last && last.player >= 0 ? "capture" : null; },  // every move takes a stone
 
+  // The analysis board solves Clobber on a grid (not the cannibal variant): the position shown
+  // opens there
+  analysisLink(view, params) {
+    if (!view.rows || !view.position || params.cannibal) return null;
+    return `/analyse/clobber?position=${encodeURIComponent(view.position)}`;
+  },
+
   howTo() {
     return t("Choose one of your outlined stones, then the enemy stone next to it to capture it.");
   },
