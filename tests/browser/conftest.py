@@ -18,11 +18,14 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from tests.server.helpers import ServerProcess
+
+from .pages import WAIT_MS
 
 CHROMIUM = os.environ.get("PARLOUR_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -54,7 +57,17 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Chromium, whose every profile waits up to ``WAIT_MS`` for what a test asks of a page
+    (Playwright's own default, 30 s, is short on a busy machine)."""
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    new_context = browser.new_context
+
+    def patient_context(**options: Any) -> BrowserContext:
+        context = new_context(**options)
+        context.set_default_timeout(WAIT_MS)
+        return context
+
+    browser.new_context = patient_context  # type: ignore[method-assign]
     yield browser
     browser.close()
 

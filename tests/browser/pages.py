@@ -9,7 +9,9 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-WAIT_MS = 20_000
+WAIT_MS = 60_000
+"""How long a page may take to show what a test waits for: long, since the machine may be busy
+with other work (a wait ends as soon as the condition holds)."""
 SERIOUS = ("serious", "critical")
 
 

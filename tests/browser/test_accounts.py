@@ -13,7 +13,14 @@ from tests.server.helpers import PASSWORD
 from tests.server.helpers import ServerProcess as Server
 
 from .conftest import SIZES, Screenshots, named_context
-from .pages import axe_violations, horizontal_overflow, wait_my_turn, wait_version, watch_errors
+from .pages import (
+    WAIT_MS,
+    axe_violations,
+    horizontal_overflow,
+    wait_my_turn,
+    wait_version,
+    watch_errors,
+)
 
 
 def _sign_up(context: BrowserContext, base: str, name: str) -> Page:
@@ -180,7 +187,7 @@ def test_play_someone_now_pairs_two_browsers(
         second.locator(".queue-clock").select_option("3+2")
         second.get_by_role("button", name="Play someone now").click()
         for page in pages:
-            page.wait_for_url("**/play/*", timeout=20_000)
+            page.wait_for_url("**/play/*", timeout=WAIT_MS)
             page.wait_for_selector("#seats >> text=Nia")
             page.wait_for_selector("#seats >> text=Oz")
         table = [p.evaluate("window.parlour.latest.table") for p in pages]

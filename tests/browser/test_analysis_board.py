@@ -22,7 +22,7 @@ from .pages import (
     watch_errors,
 )
 
-WAIT_MS = 20_000
+WAIT_MS = 60_000
 DOCUMENTED = {"b2c2", "b2b1", "d2d1", "d2c2", "a1a2", "a1b1", "c1c2", "c1b1"}
 """docs/analysis.md: every winning move of ``xoxo/oxox o``."""
 

@@ -9,7 +9,7 @@ from parlour import list_games
 from tests.server.helpers import ServerProcess as Server
 
 from .conftest import Screenshots
-from .pages import wait_my_turn, wait_version, watch_errors
+from .pages import WAIT_MS, wait_my_turn, wait_version, watch_errors
 
 
 @pytest.mark.parametrize("game", [g for g in list_games() if g not in ("clobber", "gobblestones")])
@@ -33,12 +33,12 @@ def test_board_takes_a_move_by_click_and_is_photographed(
         page.wait_for_function(
             f"() => window.parlour.latest.version > {seen['version']} "
             "|| window.parlour.pending.length",
-            timeout=20_000,
+            timeout=WAIT_MS,
         )
         pending = "window.parlour.pending.length"
         while page.evaluate(pending) and page.locator(".from-legal").count():
             page.locator(".from-legal").first.click(force=True)
-            page.wait_for_timeout(150)
+            page.wait_for_function("() => !window.parlour.busy", timeout=WAIT_MS)
         wait_version(page, seen["version"] + 1)
         screenshots.save(page, f"{game}-board.png")
         assert errors == []

@@ -39,7 +39,7 @@ def bot(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tu
         env={**os.environ, "PARLOUR_TOKEN": token})
     yield name, token
     proc.terminate()
-    assert proc.wait(timeout=20) == 0, log.read_text()[-2000:]
+    assert proc.wait(timeout=TIMEOUT) == 0, log.read_text()[-2000:]
 
 
 def _play_to_the_end(page: Page) -> dict:
@@ -80,7 +80,7 @@ def test_a_person_challenges_a_bot_and_plays_it_to_the_end(
         screenshots.save(page, f"bot-game-{size}.png")
         final = _play_to_the_end(page)
         assert final["rated"]
-        page.wait_for_timeout(500)
+        page.wait_for_selector("#end-panel:not([hidden])")
         screenshots.save(page, f"bot-game-over-{size}.png")
 
         # the bot challenges the person: a notice in the lobby, accepted there
@@ -102,8 +102,7 @@ def test_a_person_challenges_a_bot_and_plays_it_to_the_end(
                      ).first.wait_for()
         assert "Bots' leaderboard" in page.text_content("#board-title")
         page.goto(f"{server.base}/leaderboard/clobber")
-        page.wait_for_selector("#board-title >> text=Leaderboard: Clobber")
-        page.wait_for_timeout(300)
+        page.wait_for_selector("#board-title >> text=Leaderboard: Clobber")  # rows drawn with it
         assert page.locator(f"a[href='/players/{bot_name}']").count() == 0
         assert not errors, errors
     finally:

@@ -14,7 +14,7 @@ from parlour.server.store import Store
 from tests.server.helpers import ServerProcess as Server
 
 from .conftest import Screenshots, named_context
-from .pages import latest, wait_my_turn, wait_version, watch_errors
+from .pages import WAIT_MS, latest, wait_my_turn, wait_version, watch_errors
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -89,7 +89,7 @@ def test_each_page_shows_only_its_own_rack(
                     mover.locator("button[data-rack]").first.click()  # that colour ran out
                 mover.locator(".from-legal").first.click(force=True)
                 mover.wait_for_function(f"() => window.parlour.pending.length > {steps}",
-                                        timeout=20_000)
+                                        timeout=WAIT_MS)
             mover.wait_for_selector("[data-move='end']")
             if turn == 0:
                 screenshots.save(mover, f"gobblestones{'-bluff' if bluff else ''}.png",
@@ -114,7 +114,7 @@ def test_each_page_shows_only_its_own_rack(
         # G-5: the game is over; every page shows every rack and every face-down colour
         for page in (*pages, watcher):
             page.wait_for_function("window.parlour.latest && window.parlour.latest.terminal",
-                                   timeout=20_000)
+                                   timeout=WAIT_MS)
         truth = _true_state(server, table["table"], params)
         assert truth.is_terminal() and truth.end_reason == "max-turns"
         final = truth.view(None)

@@ -57,7 +57,8 @@ def test_the_game_waits_for_the_friend_and_starts_when_they_arrive(
         assert waiting["legal"] == [] and waiting["clock"]["running"] is None
         assert host.locator("#board .clickable").count() == 0
         host.click("#board [data-square='a1']")
-        host.wait_for_timeout(500)
+        # a move would be on its way at once (sent from the click's own handler): none is
+        assert not host.evaluate("window.parlour.busy || window.parlour.pending.length")
         assert latest(host)["version"] == waiting["version"]
 
         friend = friend_context.new_page()

@@ -27,6 +27,15 @@ Element.prototype.animate = function (frames, options) {
   return animate.apply(this, arguments);
 };
 """
+# For the tests of what ends an animation: every animation lasts ten minutes, so that it is
+# certainly still running when the test's click or message arrives, however busy the machine.
+SLOW = """
+const animateNow = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  const o = typeof options === 'number' ? {duration: options} : {...(options || {})};
+  return animateNow.call(this, frames, {...o, duration: 600000});
+};
+"""
 RUNNING_ON_BOARD = """() => document.getAnimations().filter(a => a.playState === 'running' &&
     a.effect && a.effect.target && a.effect.target.closest &&
     a.effect.target.closest('#board')).length"""
@@ -37,10 +46,12 @@ PONTOON = ("turn=3 active=0 phase=choose pontoon=coins,ruby discards=0,0,0,0,0,0
            "planks=1/0,1/0")
 
 
-def _page(browser: Browser, motion: str, size: str = "desktop") -> Page:
+def _page(browser: Browser, motion: str, size: str = "desktop", slow: bool = False) -> Page:
     context = browser.new_context(viewport=SIZES[size], reduced_motion=motion, bypass_csp=True,
                                   is_mobile=size == "phone", has_touch=size == "phone")
     context.add_init_script(COUNT)
+    if slow:
+        context.add_init_script(SLOW)
     context.add_init_script("localStorage.setItem('parlour.name', 'Ada');"
                             "localStorage.setItem('parlour.name.chosen', '1');")
     return context.new_page()
@@ -57,7 +68,6 @@ def _after(page: Page, version: int) -> dict:
     page.wait_for_function(
         f"() => window.parlour.latest.version > {version} && (window.parlour.latest.terminal ||"
         " window.parlour.latest.legal.length > 0)", timeout=WAIT_MS)
-    page.wait_for_timeout(50)
     return latest(page)
 
 
@@ -76,7 +86,6 @@ def _plank_turn(page: Page) -> None:  # draw a card: it turns over onto the pont
     page.click("[data-move='draw']")
     page.wait_for_function(f"window.parlour.latest.version >= {state['version'] + 2}",
                            timeout=WAIT_MS)
-    page.wait_for_timeout(100)
 
 
 def _gobblestones_turn(page: Page) -> None:  # one tile on a centre square, then End play
@@ -125,8 +134,7 @@ def test_moves_are_animated_briefly_and_never_under_reduced_motion(
         page.goto(server.base + table["url"])
         _ready(page)
         assert page.evaluate("window.__motion") == []  # nothing moves on arrival
-        turn(page)
-        page.wait_for_timeout(200)
+        turn(page)  # the board is drawn, its animations begun, as each message comes in
         lengths = page.evaluate("window.__motion")
         if motion == "reduce":
             assert lengths == []
@@ -152,7 +160,7 @@ def test_a_click_or_the_next_update_ends_an_animation(
     position = ("turn=3 active=0 phase=start pontoon=- discards=0,0,0,0,0,0,0 supply=58 "
                 "planks=1/0,1/0")
     table = server.create("stomp-the-plank", {"position": position}, seats=[ME, COMPUTER])
-    page = _page(browser, "no-preference")
+    page = _page(browser, "no-preference", slow=True)
     try:
         page.goto(server.base + table["url"])
         state = _ready(page)

@@ -15,7 +15,7 @@ from tests.server.helpers import ServerProcess as Server
 from tests.server.test_tournaments import RandomPlayer
 
 from .conftest import SIZES, Screenshots, named_context
-from .pages import axe_violations, horizontal_overflow, watch_errors
+from .pages import WAIT_MS, axe_violations, horizontal_overflow, watch_errors
 
 
 def _signed_in_page(browser: Browser, server: Server, name: str, size: str) -> Page:
@@ -103,7 +103,7 @@ def test_a_rated_round_robin_on_its_page(server: Server, browser: Browser,
     for p in players:
         p.join(timeout=300)
         assert p.error is None, repr(p.error)
-    page.wait_for_selector("#t-status >> text=Finished after 3 rounds", timeout=15_000)
+    page.wait_for_selector("#t-status >> text=Finished after 3 rounds", timeout=WAIT_MS)
     page.wait_for_selector("#t-rating-plot svg.history-plot")
     assert page.locator("#t-rounds .round").count() == 3
     assert page.locator("#t-rounds li").count() == 6

@@ -7,7 +7,7 @@ from email.message import Message
 
 import pytest
 
-from .helpers import ServerProcess, free_port
+from .helpers import TIMEOUT, ServerProcess, free_port
 
 
 @pytest.fixture(scope="session")
@@ -32,7 +32,7 @@ class Inbox:
         self.messages.append(message_from_bytes(envelope.content))
         return "250 OK"
 
-    def wait(self, count: int, seconds: float = 15) -> list[Message]:
+    def wait(self, count: int, seconds: float = TIMEOUT) -> list[Message]:
         deadline = time.monotonic() + seconds
         while len(self.messages) < count and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -22,7 +22,7 @@ from parlour.analysis.cgt import name, position_value
 from parlour.analysis.proved import key
 from parlour.server.ai import AIRunner, AITimeout
 
-from .helpers import FOR_TESTS, ServerProcess
+from .helpers import FOR_TESTS, TIMEOUT, ServerProcess
 
 API = "/api/analyse/clobber"
 DOCUMENTED = {"b2c2", "b2b1", "d2d1", "d2c2", "a1a2", "a1b1", "c1c2", "c1b1"}
@@ -248,7 +248,7 @@ def test_a_client_that_leaves_has_its_worker_stopped(tmp_path: Path):
         five_by_six = "oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxox o"
         with pytest.raises(httpx.TimeoutException):
             httpx.post(server.base + API, json={"position": five_by_six}, timeout=1.5)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + TIMEOUT
         while server.get("/healthz").json()["analyses"]["cancelled"] == 0:
             assert time.monotonic() < deadline, "the server did not notice the client leave"
             time.sleep(0.2)

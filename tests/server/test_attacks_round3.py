@@ -17,7 +17,7 @@ import pytest
 
 from parlour import load_game
 
-from .helpers import ServerProcess, token_of
+from .helpers import TIMEOUT, ServerProcess, token_of
 
 
 def _stored(db: Path, table_id: str) -> tuple[int, list[int], list[tuple[int, int, int]]]:
@@ -337,7 +337,7 @@ def test_an_archived_table_refuses_every_change(tmp_path: Path):
         with server.client(table["url"]) as player:
             first = player.wait_state()
             assert player.act([first["legal"][0]["a"]], at=0)["type"] == "ack"
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + TIMEOUT
         while not server.get(f"/api/play/{me}").json()["archived"]:
             assert time.monotonic() < deadline
             time.sleep(0.5)

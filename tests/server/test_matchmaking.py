@@ -3,11 +3,19 @@ into a rated one, the window of ratings, leaving, stale tickets, and the refusal
 
 from __future__ import annotations
 
+import hashlib
+import sqlite3
 import time
 
 import httpx
 
 from .helpers import TIMEOUT, ServerProcess, account
+
+
+def _queued(server: ServerProcess, ticket_hash: str) -> bool:
+    with sqlite3.connect(server.db_path) as db:
+        return db.execute("SELECT 1 FROM parlour_queue WHERE ticket_hash = ?",
+                          (ticket_hash,)).fetchone() is not None
 
 
 def _guest(server: ServerProcess) -> httpx.Client:
@@ -68,7 +76,13 @@ def test_a_page_that_stops_asking_leaves_the_queue(server):
     guest = _guest(server)
     ticket = guest.post("/api/queue", json={"game": "stomp-the-plank", "clock": "10+5"}).json()[
         "ticket"]
-    time.sleep(12)  # STALE_SECONDS (10) without asking, then the next pairing round
+    # STALE_SECONDS (10) without asking, then the next pairing round takes it out: watched in
+    # the database, which (unlike asking) does not count as the page still being there
+    stored = hashlib.sha256(ticket.encode()).hexdigest()
+    deadline = time.monotonic() + 10 + TIMEOUT
+    while _queued(server, stored):
+        assert time.monotonic() < deadline, "a stale ticket stayed in the queue"
+        time.sleep(0.5)
     assert guest.get(f"/api/queue/{ticket}").status_code == 404
 
 

@@ -430,12 +430,28 @@ function drawHowto(model, interactive) {
   }
 }
 
+// Whether the hot-seat curtain is up (it is drawn here): the screen passes to the next player.
 function drawCurtain(model) {
   const hotseat = mySeats().length > 1 && !latest.public && MODE === "play";
   const needs = hotseat && !replay && !model.terminal && model.to_act === model.viewer &&
     curtainSeen !== model.viewer;
   $("#curtain").classList.toggle("on", needs);
   if (needs) $("#curtain-text").textContent = t("Pass the screen to {name}.", { name: seatName(model.viewer) });
+  return needs;
+}
+
+// Under the curtain nothing of the next seat's view is on the page at all, not merely covered
+// (a curtain can be seen through, and the page's text read): no board with its face-down
+// tiles, no rack, no list of moves. They are drawn once that player lifts the curtain.
+function drawUnderCurtain(model) {
+  motion.skip();
+  $("#board").replaceChildren();
+  memoKey = "";
+  $("#howto").hidden = true;
+  $("#private-panel").hidden = true;
+  $("#private").replaceChildren();
+  drawLegal(model, false);
+  $("#compose").classList.remove("on");
 }
 
 // Fair play: the analysis board names the winning move, so it is offered only where it cannot
@@ -470,17 +486,15 @@ function draw() {
   status.textContent = statusText(model);
   status.className = interactive ? "status mine" : "status";
   drawNotices();
-  drawHowto(model, interactive);
-  drawBoard(model, interactive);
+  const curtained = drawCurtain(model);
+  if (curtained) drawUnderCurtain(model);
+  else { drawHowto(model, interactive); drawBoard(model, interactive); }
   drawSeats(model);
   drawLog();
-  drawPrivate(model);
-  drawLegal(model, interactive);
-  drawCompose();
+  if (!curtained) { drawPrivate(model); drawLegal(model, interactive); drawCompose(); }
   drawEnd();
   drawShare();
   arrivals.draw(latest, MODE === "play" ? mySeats() : null, seatName);
-  drawCurtain(model);
   drawAnalyseLink(model.view);
   life.draw(latest);
   turns.atTable(interactive, model.version, statusText(model));
