@@ -163,7 +163,8 @@ def test_a_full_game_against_the_computer(
 
         page.wait_for_selector("#end-panel:not([hidden])")
         result = page.inner_text("#result")
-        assert re.fullmatch(r"You win!|.+ wins\.|.+ share the win\.|Nobody wins\.", result), result
+        ends = r"You win!|.+ wins\.|.+ share the win\.|You share the win with .+\.|Nobody wins\."
+        assert re.fullmatch(ends, result), result
         assert any(word in result for word in ("Ada", "You", "Computer (easy)", "Nobody"))
         assert page.inner_text("#result-details").strip()
         assert page.is_hidden("#rematch-link")  # no rematch exists yet

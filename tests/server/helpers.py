@@ -106,7 +106,8 @@ class ServerProcess:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start in time")
+        self.stop()  # a server that never answered must not outlive the test that started it
+        raise RuntimeError(f"server did not start in time: {self.log_path.read_text()[-2000:]}")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs at all."""

@@ -87,7 +87,7 @@ def test_a_move_resent_with_its_key_is_answered_as_the_first_and_applied_once(
 
 def test_the_same_at_and_move_sent_again_is_the_same_move(server: ServerProcess):
     """Without a key, ``at`` tells a resend from a new move: a new move is for a newer one."""
-    table, tokens = _game(server, "at-ann", "at-bob")
+    table, tokens = _game(server, "rs-ann", "rs-bob")
     token, state = _to_act(server, table, tokens)
     path = f"/api/bot/game/{table}/move"
     body = {"action": sorted(m["s"] for m in state["legal"])[0], "at": state["version"]}
