@@ -239,3 +239,19 @@ def test_a_deleted_players_name_reads_in_the_readers_language(server: ServerProc
     assert french["name"] == "deleted player" and french["label"] == "joueur supprimé"
     english = server.get(f"/api/watch/{table['table']}").json()["seats"][0]
     assert english["label"] == "deleted player"
+
+
+def test_the_lobby_title_names_the_registered_games_in_the_readers_list_form(
+    server: ServerProcess,
+):
+    """The template names no game: the title lists the registry's games, joined the English
+    way (CLDR's "A, B, and C") or the French way ("A, B et C")."""
+    from parlour.core import game_class, list_games
+
+    titles = [game_class(name).game_type.long_name for name in list_games()]
+    english = re.search(r"<title>(.*?)</title>", server.get("/").text, re.S)
+    assert english and english.group(1).strip() == (
+        "parlour: play " + ", ".join(titles[:-1]) + ", and " + titles[-1])
+    french = re.search(r"<title>(.*?)</title>", server.get("/", headers=FRENCH).text, re.S)
+    assert french and french.group(1).strip().endswith(
+        ", ".join(titles[:-1]) + " et " + titles[-1])

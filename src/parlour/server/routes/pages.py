@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from babel.lists import format_list
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 
-from parlour.core import list_games
+from parlour import i18n
+from parlour.core import game_class, list_games
 from parlour.i18n import Message
 from parlour.server import rules
 from parlour.server.deps import SeatLink, TableDep
@@ -21,7 +23,10 @@ router = APIRouter(include_in_schema=False)
 
 @router.get("/")
 async def lobby() -> HTMLResponse:
-    return page("lobby.html")
+    """The lobby, its title naming the registered games in the reader's language's list form
+    (the template names none)."""
+    titles = [game_class(name).game_type.long_name for name in list_games()]
+    return page("lobby.html", games=format_list(titles, locale=i18n.current()))
 
 
 @router.get("/play/{token}")
