@@ -4,6 +4,7 @@
     python bench/web_load.py --tables 50 --seconds 10 --think 0.2
     python bench/web_load.py --processes 3         # 1 vs 3 processes on one PostgreSQL
     python bench/web_load.py --signed-in 50        # also 50 rated tables between accounts
+    python bench/web_load.py --stack --tables 20   # 1 process on SQLite vs the TLS stack
 
 With ``--signed-in N`` a third phase follows the load phase: 2N accounts sign up and sign in
 (Argon2id: the sign-up and sign-in latencies are reported, and a wrong password beside an
@@ -28,6 +29,10 @@ random legal move with the move number it saw. A small share of moves is sent tw
 same client id, as a client does after a dropped connection. When a game ends the table is
 replaced by a new one, until the phase's time is up.
 
+With ``--stack`` the run plays the load phase twice in the same run: on one server process on
+SQLite, then through the stack of docs/operating.md (Caddy terminating TLS in front of two
+processes on one throwaway PostgreSQL, ``tests/stack.py``), over ``https`` and ``wss``.
+
 Reported per phase: action round-trip latency (sending a move to receiving its
 acknowledgement, which the server sends only after the move is committed to the database):
 p50, p99 and max; acknowledged moves per second; errors; and, checked afterwards against every
@@ -44,7 +49,9 @@ import contextlib
 import json
 import os
 import random
+import re
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -58,6 +65,17 @@ import httpx
 from websockets.asyncio.client import connect
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+TRUST: ssl.SSLContext | None = None
+"""The TLS stack's certificate authority, once a ``--stack`` phase runs behind Caddy."""
+LIFTED = (
+    # every simulated client comes from 127.0.0.1: lift one client's rate limits
+    "--limit", "tables_burst=100000", "--limit", "connects_burst=100000",
+    "--limit", "requests_burst=100000", "--limit", "open_tables_per_client=100000",
+    "--limit", "connections_per_client=100000", "--limit", "messages_burst=100000",
+    "--limit", "sign_ups_burst=100000", "--limit", "sign_in_free_per_address=100000",
+    "--limit", "sign_ins_burst=100000", "--limit", "sign_ins_at_once_per_address=100000",
+    "--limit", "password_hashes_per_client=100000",
+)
 GRACE = 10.0
 """Seconds a client keeps waiting for acknowledgements after its phase ends."""
 
@@ -87,7 +105,8 @@ async def seat_client(url: str, phase: Phase, table: str, rng: random.Random, th
     acted = -1
     mine: set[int] = set()  # versions this seat's own moves made
     tasks: set[asyncio.Task] = set()
-    async with connect(url, max_size=2**22, open_timeout=30, compression=None) as ws:
+    tls = {"ssl": TRUST} if url.startswith("wss://") else {}
+    async with connect(url, max_size=2**22, open_timeout=30, compression=None, **tls) as ws:
 
         async def move(message: dict) -> None:
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
@@ -160,7 +179,7 @@ async def table_loop(bases: list[str], phase: Phase, rng: random.Random, think: 
     second."""
     await asyncio.sleep(delay)  # players arrive over the ramp-up, not all in one instant
     base = bases[index % len(bases)]
-    seat_bases = [bases[(index + i) % len(bases)].replace("http://", "ws://") for i in (0, 1)]
+    seat_bases = [re.sub(r"^http", "ws", bases[(index + i) % len(bases)]) for i in (0, 1)]
     while time.monotonic() < deadline - 1.0:
         body: dict = {"game": "clobber", "params": params}
         if players is not None:
@@ -251,7 +270,7 @@ async def run_phase(name: str, bases: str | list[str], tables: int, seconds: flo
     base = bases[0]
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=100)
-    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+    async with httpx.AsyncClient(timeout=30, limits=limits, verify=TRUST or True) as http:
         players = await accounts_for(base, 2 * tables, phase) if signed_in else []
         phase.started = time.monotonic()
         deadline = phase.started + seconds
@@ -341,19 +360,11 @@ def start_server(db: Path, url: str | None = None, extra: tuple[str, ...] = ()
     proc = subprocess.Popen(
         [sys.executable, "-m", "parlour.server", "--port", str(port),
          "--db", url or f"sqlite:///{db}",
-         "--no-open", "--ai", "thread", "--ai-delay", "0",
-         # every simulated client comes from 127.0.0.1: lift one client's rate limits
-         "--limit", "tables_burst=100000", "--limit", "connects_burst=100000",
-         "--limit", "requests_burst=100000", "--limit", "open_tables_per_client=100000",
-         "--limit", "connections_per_client=100000", "--limit", "messages_burst=100000",
-         "--limit", "sign_ups_burst=100000", "--limit", "sign_in_free_per_address=100000",
-         "--limit", "sign_ins_burst=100000", "--limit", "sign_ins_at_once_per_address=100000",
-         "--limit", "password_hashes_per_client=100000",
-         *extra],
+         "--no-open", "--ai", "thread", "--ai-delay", "0", *LIFTED, *extra],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a busy machine starts Python slowly
     while time.monotonic() < deadline:
         with contextlib.suppress(httpx.HTTPError):
             if httpx.get(base + "/healthz", timeout=1).status_code == 200:
@@ -389,7 +400,15 @@ def main() -> None:
                         help="then a phase of this many rated tables between signed-in accounts")
     parser.add_argument("--processes", type=int, default=0,
                         help="compare 1 and N server processes on one throwaway PostgreSQL")
+    parser.add_argument("--stack", action="store_true",
+                        help="compare 1 process on SQLite with the TLS stack (Caddy, 2 processes, "
+                        "PostgreSQL)")
     args = parser.parse_args()
+    if args.stack:
+        if not 1 <= args.tables <= 30:
+            raise SystemExit("keep --tables within 1-30 with --stack (one client's websockets)")
+        stack_run(args)
+        return
     if args.processes:
         if not 1 <= args.processes <= 8:
             raise SystemExit("keep --processes within 1-8")
@@ -502,6 +521,44 @@ def processes_run(args: argparse.Namespace) -> None:
         extra = rows[-1]["push_p50_ms"] - rows[0]["push_p50_ms"]
         print(f"  extra push delay across processes (p50): {extra:.2f} ms; moves/s ratio "
               f"{rows[-1]['moves_per_s'] / max(rows[0]['moves_per_s'], 1e-9):.2f}")
+    sound = all(r["lost"] == 0 and r["duplicated"] == 0 for r in rows)
+    print(f"  no move lost or duplicated: {'yes' if sound else 'NO'}")
+
+
+def stack_run(args: argparse.Namespace) -> None:
+    """One process on SQLite, then the TLS stack of docs/operating.md, in the same run."""
+    global TRUST
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' stack helper
+    from tests.stack import tls_stack
+
+    load_before = os.getloadavg()[0]
+    params = {"size": args.size}
+    folder = Path(tempfile.mkdtemp(prefix="parlour-stack-load-"))
+    rows = []
+    proc, base = start_server(folder / "sqlite.db")
+    try:
+        rows.append(report(run(run_phase("1 process, SQLite", base, args.tables, args.seconds,
+                                         args.think, args.resend, args.seed, params,
+                                         args.ramp))))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    with tls_stack(folder / "stack", processes=2, extra=LIFTED) as stack:
+        TRUST = ssl.create_default_context(cafile=str(stack.root_certificate))
+        rows.append(report(run(run_phase("Caddy + 2 + PostgreSQL", stack.url, args.tables,
+                                         args.seconds, args.think, args.resend,
+                                         args.seed + 1, params, args.ramp))))
+    if args.json:
+        print(json.dumps({"phases": rows, "load_average_before": load_before}, indent=1))
+        return
+    print(f"parlour web load, one process against the TLS stack: {args.tables} tables, Clobber "
+          f"{args.size}, think {args.think} s, {args.seconds} s a phase, {os.cpu_count()} "
+          f"cores, load average before the run {load_before:.2f}")
+    for row in rows:
+        print_row(row)
+    speed = rows[1]["moves_per_s"] / max(rows[0]["moves_per_s"], 1e-9)
+    slow = rows[1]["p99_ms"] / max(rows[0]["p99_ms"], 1e-9)
+    print(f"  stack / one process: moves/s {speed:.2f}, p99 {slow:.2f}")
     sound = all(r["lost"] == 0 and r["duplicated"] == 0 for r in rows)
     print(f"  no move lost or duplicated: {'yes' if sound else 'NO'}")
 

@@ -82,11 +82,12 @@ def caddyfile(host: str, https_port: int, http_port: int, storage: Path,
 
 @contextmanager
 def tls_stack(folder: Path, processes: int = 2, host: str = "localhost",
-              database: str | None = None) -> Iterator[Stack]:
+              database: str | None = None, extra: tuple[str, ...] = ()) -> Iterator[Stack]:
     """Caddy on ``https://HOST:PORT`` in front of ``processes`` servers on one PostgreSQL
     (a new throwaway cluster unless ``database`` names one), each started as docs/operating.md
     says: ``--trusted-proxy`` the proxy's address, ``--allowed-host``, ``--secure-cookies``,
-    ``--public-url``."""
+    ``--public-url``; ``extra``: more options for each)."""
+    folder.mkdir(parents=True, exist_ok=True)
     with ExitStack() as stack:
         url_of_db = database or stack.enter_context(throwaway_cluster())
         https_port = free_port()
@@ -97,7 +98,7 @@ def tls_stack(folder: Path, processes: int = 2, host: str = "localhost",
                 folder / f"process-{number + 1}.db", db_url=url_of_db,
                 log_path=folder / f"process-{number + 1}.log",
                 extra_args=("--trusted-proxy", "127.0.0.1", "--allowed-host", host,
-                            "--secure-cookies", "--public-url", public),
+                            "--secure-cookies", "--public-url", public, *extra),
             )
             servers.append(server.start())
             stack.callback(server.stop)
