@@ -140,6 +140,7 @@ def configure(log_format: str = "text", level: int = logging.INFO) -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
+    logging.captureWarnings(log_format == "json")  # a warning is a line like the others
     install_redaction()
 
 

@@ -119,6 +119,10 @@ class _State:
 
 STATE = _State()
 _received: ContextVar[float | None] = ContextVar("parlour_received", default=None)
+_moves: dict[str, Any] = {}
+_db: dict[str, Any] = {}
+"""Each label's series, found once (prometheus-client's ``labels()`` costs a lock and a
+lookup each call)."""
 
 
 def configure(*, on: bool = True, process: str | None = None) -> None:
@@ -140,7 +144,10 @@ def move_stored(game: str, by_player: bool) -> None:
     """A turn was committed; a player's is timed from its message's arrival."""
     if not STATE.on:
         return
-    MOVES.labels(game).inc()
+    counter = _moves.get(game)
+    if counter is None:
+        counter = _moves.setdefault(game, MOVES.labels(game))
+    counter.inc()
     start = _received.get()
     if by_player and start is not None:
         MOVE_SECONDS.observe(time.perf_counter() - start)
@@ -166,13 +173,16 @@ def db_call(fn: Callable[..., T]) -> Callable[..., T]:
     if not STATE.on:
         return fn
     name = getattr(fn, "__name__", "call").strip("_<>") or "call"
+    histogram = _db.get(name)
+    if histogram is None:
+        histogram = _db.setdefault(name, DB_SECONDS.labels(name))
 
     def timed(*args: Any) -> T:
         start = time.perf_counter()
         try:
             return fn(*args)
         finally:
-            DB_SECONDS.labels(name).observe(time.perf_counter() - start)
+            histogram.observe(time.perf_counter() - start)
 
     return timed
 
