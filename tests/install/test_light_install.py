@@ -32,6 +32,7 @@ EXTRAS_ONLY = (
     "webauthn",
     "zxcvbn",
     "email_validator",  # the e-mail addresses' parser (web extra)
+    "prometheus_client",  # /metrics (web extra)
     "matplotlib",
     "ray",
     "gymnasium",

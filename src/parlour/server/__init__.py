@@ -46,6 +46,9 @@ def run(
     secure_cookies: bool = False,
     smtp: str | None = None,
     public_url: str | None = None,
+    metrics: bool = True,
+    metrics_from: tuple[str, ...] | None = None,
+    log_format: str = "text",
 ) -> None:
     """Serve until interrupted (blocking).
 
@@ -53,8 +56,11 @@ def run(
     ``trusted_proxies`` are the addresses of reverse proxies whose ``X-Forwarded-For`` names
     the real client (for the per-client limits); nobody's is trusted by default.
     ``allowed_hosts`` are names the server is served as besides the loopback names and
-    ``host`` (a request with another ``Host`` is refused: DNS rebinding).
+    ``host`` (a request with another ``Host`` is refused: DNS rebinding). ``metrics`` records
+    and serves ``/metrics`` to the addresses or networks ``metrics_from`` (default this machine),
+    seen past the trusted proxies; ``log_format`` is ``text`` or ``json``.
     """
+    import socket
     import threading
     import webbrowser
 
@@ -62,8 +68,14 @@ def run(
         import uvicorn
 
         from parlour.server.app import create_app
+    from parlour.server import logs
+    from parlour.server import metrics as measured
     from parlour.server.limits import Limits
     from parlour.server.security import install_redaction, served_hosts
+
+    measured.configure(on=metrics, process=f"{socket.gethostname()}:{port}")
+    watch = measured.Settings(on=metrics, trusted=trusted_proxies, allowed=measured.networks(
+        metrics_from or measured.LOOPBACK))
 
     app = create_app(
         db_url,
@@ -77,6 +89,7 @@ def run(
         secure_cookies=secure_cookies,
         smtp=smtp,
         public_url=public_url or f"http://{host}:{port}",
+        metrics=watch,
     )
     config = uvicorn.Config(
         app,
@@ -94,6 +107,7 @@ def run(
         ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        **logs.uvicorn_config(log_format),
     )
     install_redaction()  # uvicorn.Config has just configured its loggers
     server = uvicorn.Server(config)

@@ -127,6 +127,27 @@ def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
         metavar="URL",
         help="how this server's links start in e-mails (default http://HOST:PORT)",
     )
+    out.add_argument(
+        "--metrics",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="record metrics and serve them at /metrics in Prometheus's format",
+    )
+    out.add_argument(
+        "--metrics-from",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="an address or network (10.0.0.0/8) that may read /metrics (repeatable; default: "
+        "this machine only); behind a proxy the address is the client the --trusted-proxy "
+        "names",
+    )
+    out.add_argument(
+        "--log-format",
+        default="text",
+        choices=("text", "json"),
+        help="log lines as text, or as one JSON object a line (for a log collector)",
+    )
     return out
 
 
@@ -157,10 +178,22 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
     except MissingExtraError as exc:  # no traceback: say which extra to install
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
+    from parlour.server.metrics import networks
+
+    try:
+        networks(args.metrics_from)
+    except ValueError as exc:
+        options.error(f"argument --metrics-from: {exc}")
     url = normalise_db_url(args.db) if args.db else default_db_url()
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from parlour.server.logs import configure
+
+    configure(args.log_format)
     shown = url.split("@")[-1] if "@" in url else url
-    print(f"parlour: serving http://{args.host}:{args.port}/  (database: {shown})", flush=True)
+    serving = f"serving http://{args.host}:{args.port}/  (database: {shown})"
+    if args.log_format == "json":  # every line a JSON object
+        logging.getLogger("parlour.server").info("%s", serving)
+    else:
+        print(f"parlour: {serving}", flush=True)
     run(
         args.host,
         args.port,
@@ -177,6 +210,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         secure_cookies=args.secure_cookies,
         smtp=args.smtp,
         public_url=args.public_url,
+        metrics=args.metrics,
+        metrics_from=tuple(args.metrics_from) or None,
+        log_format=args.log_format,
     )
     return 0
 

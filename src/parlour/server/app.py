@@ -44,6 +44,8 @@ from parlour.server.config import default_db_url, hold_sqlite_lock, normalise_db
 from parlour.server.hub import Hub
 from parlour.server.language import Language, LocalisedJSON, localised_replies
 from parlour.server.limits import Limits
+from parlour.server.logs import RequestIds
+from parlour.server.metrics import Metrics, Settings
 from parlour.server.puzzle_mining import Miner
 from parlour.server.puzzles import PuzzleBook, PuzzleRatings
 from parlour.server.refusals import Refusal
@@ -74,6 +76,7 @@ def create_app(
     secure_cookies: bool = False,
     smtp: str | None = None,
     public_url: str = "http://127.0.0.1:8000",
+    metrics: Settings | None = None,
 ) -> FastAPI:
     """Build the app. ``db_url`` defaults to SQLite in the user's data directory; ``limits``
     to :meth:`Limits.from_env`; ``allowed_origins`` adds sites (besides the server's own) whose
@@ -81,7 +84,8 @@ def create_app(
     (:func:`parlour.server.security.served_hosts`); ``secure_cookies`` marks the session
     cookie ``Secure`` even when the server is reached over plain HTTP (behind a TLS proxy);
     ``smtp`` the mail server of the turn e-mails (none: no e-mail), ``public_url`` how links
-    in them start."""
+    in them start; ``metrics`` whether ``/metrics`` is served and to whom
+    (:mod:`parlour.server.metrics`; default: on, to this machine)."""
     url = normalise_db_url(db_url) if db_url else default_db_url()
     limits = limits or Limits.from_env()
 
@@ -138,8 +142,10 @@ def create_app(
                   default_response_class=LocalisedJSON)
     app.state.secure_cookies = secure_cookies
     app.add_middleware(Language)
+    app.add_middleware(Metrics, settings=metrics)  # inside the guard: its checks apply
     app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins,
                        allowed_hosts=allowed_hosts)
+    app.add_middleware(RequestIds)  # outermost: every log line of a request has its id
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in ROUTERS:
         app.include_router(localised_replies(router))

@@ -15,6 +15,7 @@ import asyncio
 import logging
 
 from parlour.i18n import Message
+from parlour.server import metrics
 from parlour.server.ai import AIFailure, AIRunner, fallback_action, move_seed
 from parlour.server.cluster import Cluster
 from parlour.server.fairness import JobClass
@@ -89,10 +90,11 @@ class Computer:
         history = tuple(table.state.history())
         job_class = JobClass.INTERACTIVE if table.has_people else JobClass.BACKGROUND
         try:
-            action = await self.ai.choose(
-                table.game.name, table.params_json(), history, seat.agent, seed,
-                client=table.created_by or table.id, job_class=job_class,
-            )
+            with metrics.ai_wait():
+                action = await self.ai.choose(
+                    table.game.name, table.params_json(), history, seat.agent, seed,
+                    client=table.created_by or table.id, job_class=job_class,
+                )
         except AIFailure as failure:
             log.warning("table %s: AI %s %s; playing at random", table.id, seat.agent,
                         failure.reason)

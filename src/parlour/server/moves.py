@@ -21,6 +21,7 @@ from typing import Any
 from parlour.core import IllegalActionError, State
 from parlour.games.wording import illegal_message, notation_message
 from parlour.i18n import N_, Message, text_of
+from parlour.server import metrics
 from parlour.server.outgoing import Connection
 from parlour.server.protocol import error
 from parlour.server.replay import is_table_move, note_for, resolve_chance
@@ -235,6 +236,7 @@ class Mover:
         table.acks[submission.client_key] = rows[0].seq
         table.last_active = time.monotonic()
         log.info("table %s: seat %d stored moves %d-%d", table.id, actor, rows[0].seq, rows[-1].seq)
+        metrics.move_stored(table.game.name, not is_table_move(submission.client_key))
         return self._ack(table, ref, rows[0].seq, duplicate=False)
 
     async def _after_conflict(

@@ -43,6 +43,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from parlour.server import metrics
 from parlour.server.config import secure_sqlite_file
 
 T = TypeVar("T")
@@ -325,7 +326,8 @@ class Store:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store method on the store's thread, off the event loop."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._executor,
+                                                                metrics.db_call(fn), *args)
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)

@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 from parlour.server.events import EventKind
+from parlour.server.logs import at_table
 from parlour.server.replay import apply_event, ends_game
 from parlour.server.results import end_by_event
 from parlour.server.store import ConflictError, EventData, HandData, SeatData, Store
@@ -131,7 +132,7 @@ class Changes:
         its computer woken); otherwise nothing happened and nothing follows. A change that
         raises stored nothing, but what catching up brought is still shown.
         """
-        async with table.lock:
+        async with table.lock, at_table(table.id):  # its log lines name the table
             before = (table.version, len(table.events))
             unit = Unit(table, self.store, await self.catch_up(table))
             try:
