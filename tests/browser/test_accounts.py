@@ -71,8 +71,8 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings(
         black = _sign_up(contexts[1], server.base, black_name)
         # white opens a rated Clobber table on 3 x 4 with a clock, from the game's card
         card = white.locator("[data-game='clobber']")
+        card.get_by_label("Clock", exact=True).select_option(label="1 day a move")
         card.locator("summary", has_text="Options").click()
-        card.locator(".clock-choice").select_option(label="2 minutes a move")
         card.locator(".rated-choice").check()
         card.locator("summary", has_text="Advanced").click()
         card.locator("[data-param='rows']").fill("3")
@@ -81,7 +81,7 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings(
         white.wait_for_url("**/play/*")
         # black takes the seat from the lobby's open tables
         black.reload()
-        listing = "Take a seat at Clobber (board 3 x 4, rated, 2 min a move)"
+        listing = "Take a seat at Clobber (board 3 x 4, rated, 1 day a move)"
         black.get_by_role("button", name=listing).click()
         black.wait_for_url("**/play/*")
         pages = [white, black]
@@ -178,13 +178,13 @@ def test_play_someone_now_pairs_two_browsers(
         pages[0].wait_for_selector("#account-link >> text=Sign in")
         assert horizontal_overflow(pages[0]) == 0  # the guest's header fits a phone
         first = pages[0].locator("[data-game='gobblestones'] .queue")
-        first.locator(".queue-clock").select_option("3+2")
+        pages[0].locator("[data-game='gobblestones'] .clock-choice").select_option("3+2")
         first.get_by_role("button", name="Play someone now").click()
         pages[0].wait_for_selector("[data-game='gobblestones'] .queue-status >> text=Looking")
         first.scroll_into_view_if_needed()
         screenshots.save(pages[0], "queue-waiting-phone.png")
         second = pages[1].locator("[data-game='gobblestones'] .queue")
-        second.locator(".queue-clock").select_option("3+2")
+        pages[1].locator("[data-game='gobblestones'] .clock-choice").select_option("3+2")
         second.get_by_role("button", name="Play someone now").click()
         for page in pages:
             page.wait_for_url("**/play/*", timeout=WAIT_MS)

@@ -24,8 +24,8 @@ def test_an_open_table_joined_from_the_lobby_with_a_clock_and_chat(
         host_errors = watch_errors(host)
         host.goto(server.base + "/")
         card = host.locator("[data-game='clobber']")
-        card.locator("details.options > summary").click()
-        card.locator(".clock-choice").select_option(label="5 minutes + 3 seconds a move")
+        # the card's one clock choice, beside its buttons
+        card.get_by_label("Clock", exact=True).select_option(label="3 min + 2 s")
         card.get_by_role("button", name="Open table: anyone may join").click()
         host.wait_for_url("**/play/*", timeout=WAIT_MS)
         host.wait_for_function(
@@ -39,7 +39,7 @@ def test_an_open_table_joined_from_the_lobby_with_a_clock_and_chat(
         guest.goto(server.base + "/")
         row = guest.locator("#open-list li", has=guest.locator(f"a[href='/watch/{table_id}']"))
         row.wait_for(timeout=WAIT_MS)
-        assert "5 min + 3 s" in row.inner_text()
+        assert "3 min + 2 s" in row.inner_text()
         screenshots.save(guest, f"lobby-open-tables-{size}.png")
         assert horizontal_overflow(guest) == 0
         assert axe_violations(guest, axe_source) == []
@@ -52,7 +52,7 @@ def test_an_open_table_joined_from_the_lobby_with_a_clock_and_chat(
         clock = host.locator("#clocks .clock.running .clock-time")
         clock.wait_for(timeout=WAIT_MS)
         first = clock.inner_text()
-        assert first.startswith(("5:00", "4:5"))
+        assert first.startswith(("3:00", "2:5"))
         host.wait_for_function(  # it ticks in the page between messages (none comes meanwhile)
             "([first, version]) => document.querySelector('#clocks .clock.running .clock-time')"
             ".textContent !== first && window.parlour.latest.version === version",

@@ -63,7 +63,7 @@ def test_a_rated_round_robin_on_its_page(server: Server, browser: Browser,
     page.click("#t-new summary")
     page.fill("#t-new-name", f"Weekend Swiss ({size})")
     page.select_option("#t-new-game", "stomple")
-    page.select_option("#t-new-players", "3")
+    page.get_by_label("Players at a table").select_option("3")  # the game card's own option
     page.fill("#t-new-rounds", "4")
     page.select_option("#t-new-clock", "")
     page.click("#t-new-rated")  # casual: no clock

@@ -186,6 +186,31 @@ def card_words(game: str) -> dict[str, Any]:
             "length": gettext(words.length) if words.length else "", "options": options}
 
 
+def settings_words(game: str, params: Mapping[str, Any]) -> list[str]:
+    """``game``'s non-default ``params`` in a player's words (messages, translated where read):
+    a lobby option's label and choice ("Board: 8 x 8"; a ticked box's label alone), else the
+    parameter's label and value ("Board rows: 3"), so that a tournament says on its page what
+    it is played on. The number of players is left out (said elsewhere)."""
+    words = _PRESENTATIONS.get(game, Presentation)
+    options = {option.param: option for option in words.lobby_options}
+    out = []
+    for key, value in params.items():
+        option = options.get(key)
+        if key == "players" or (option is not None and option.kind == "players"):
+            continue
+        if option is not None and option.kind == "bool":
+            if value:
+                out.append(gettext(option.label))
+            continue
+        named = dict(option.choices) if option is not None else {}
+        if option is not None and str(value) in named:
+            out.append(Message("{label}: {value}", label=gettext(option.label),
+                               value=gettext(named[str(value)])))
+            continue
+        out.append(Message("{label}: {value}", label=parameter_words(game, key)[0], value=value))
+    return out
+
+
 def register_presentation(name: str) -> Any:
     """Class decorator: ``cls`` presents the game registered as ``name``."""
 

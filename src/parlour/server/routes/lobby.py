@@ -96,7 +96,8 @@ def game_catalogue() -> list[dict[str, Any]]:
     each, in the reader's language; ``doc`` is the engine's text) and seat range, the AIs, and
     the card's words from the game's presentation (``blurb``, ``length``, ``options``: the page
     holds no game's words), with ``analysis``, the analysis board's address where there is
-    one."""
+    one. A parameter's ``set_up`` says it sets up a position: a tournament or a rated table
+    refuses it, so their forms leave it out."""
     games = []
     for name in list_games():
         cls = game_class(name)
@@ -110,6 +111,7 @@ def game_catalogue() -> list[dict[str, Any]]:
                 "kind": spec.kind.__name__,
                 "doc": spec.doc,
                 "choices": list(spec.choices) if spec.choices else None,
+                "set_up": key in HIDDEN_PARAMS,
             }
             for key, spec in cls.parameters.items()
         ]

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.i18n import Message, text_of
 from parlour.server.accounts.matchmaking import TIME_CONTROLS, Matchmaker, QueueError
+from parlour.server.clocks import clock_label
 from parlour.server.deps import MaybeAccount, client_of, json_body, player_of
 from parlour.server.names import NameRefused, person_name
 
@@ -32,8 +33,10 @@ def matchmaker_of(request: Request) -> Matchmaker:
 
 @router.get("/api/queue")
 async def controls() -> dict[str, Any]:
-    return {"clocks": [{"key": k, "label": label, "clock": clock}
-                       for k, (label, clock) in TIME_CONTROLS.items()]}
+    """The time controls, each in the reader's words as a table's clock says it ("3 min + 2 s"):
+    the lobby cards' one Clock choice, and the tournament and challenge forms', offer these."""
+    return {"clocks": [{"key": k, "label": clock_label(clock), "clock": clock}
+                       for k, (_label, clock) in TIME_CONTROLS.items()]}
 
 
 @router.post("/api/queue", status_code=201)

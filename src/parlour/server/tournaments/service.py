@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from parlour.core import ParlourError, load_game
+from parlour.core.presentation import settings_words
 from parlour.games.wording import refusal_text
 from parlour.i18n import Message, message_n
 from parlour.server.accounts.models import AccountRow, RatingChangeRow
@@ -411,7 +412,8 @@ def summary(row: TournamentRow, players: int, names: dict[int, tuple[str, bool]]
     """A tournament's own fields, as the API and the lobby show them."""
     kind = load_game(row.game, **row.params).get_type()
     return {"id": row.id, "name": row.name, "game": row.game, "game_title": kind.long_name,
-            "params": row.params, "players_per_table": row.players_per_table,
+            "params": row.params, "settings": settings_words(row.game, row.params),
+            "players_per_table": row.players_per_table,
             "format": row.format, "rounds": row.rounds or None, "round": row.round,
             "clock": row.clock, "clock_label": clock_label(row.clock), "rated": row.rated,
             "status": row.status,

@@ -4,6 +4,8 @@
 // browser has seats at, with whose turn it is.
 import { $, api, copyRow, el, forgetGame, myGames, myName, setMyName } from "./common.js";
 import * as publicLobby from "./lobbylist.js";
+import { advancedInput, advancedParams, chosenClock, clockChoice, optionInput, playerOptions,
+  readParams } from "./gameoptions.js";
 import { cover as picture } from "./boards/art/covers.js";
 import { header, send } from "./account.js";
 import * as queue from "./queue.js";
@@ -19,66 +21,13 @@ const STRENGTHS = [["easy", t("Easy")], ["medium", t("Medium")], ["hard", t("Har
 // What a player reads about each game, and the options shown in a player's words (every other
 // parameter is "Advanced"), come with the catalogue: each game's presentation says them.
 let catalogue = null;
+let clocks = [];         // the time controls (GET /api/queue): the card's one Clock choice
 
 // -- small pictures of each board: boards/art/covers.js ------------------------------------------
 
-// -- options ----------------------------------------------------------------------------------
+// -- options: gameoptions.js (the same fields as the tournament form's) -----------------------
 function noIds(text) {
   return String(text || "").replace(/\s*\((?:[A-Z]-?\d+(?:[,;]\s*)?)+[^)]*\)/g, "").replace(/\s*\[[A-Z]-?\d+\]/g, "");
-}
-
-function optionInput(game, option, id) {
-  let input;
-  if (option.kind === "bool") {
-    input = el("input", { id, type: "checkbox", "data-param": option.param, "data-kind": "bool" });
-    return el("div", { class: "option check" }, input, el("label", { for: id, text: option.label }));
-  }
-  if (option.kind === "players") {
-    input = el("select", { id, "data-param": option.param, "data-kind": "int" });
-    for (let n = game.min_players; n <= game.max_players; n++) {
-      input.append(el("option", { value: String(n), text: tn("{n} player", "{n} players", n) }));
-    }
-    input.value = String(game.default_players);
-  } else if (option.kind === "choice") {
-    input = el("select", { id, "data-param": option.param, "data-kind": "choice" });
-    for (const [value, text] of option.choices) input.append(el("option", { value, text }));
-  } else {
-    input = el("input", { id, type: "number", "data-param": option.param, "data-kind": "int",
-      placeholder: option.placeholder || "", min: "1" });
-  }
-  return el("div", { class: "option" }, el("label", { for: id, text: option.label }), input);
-}
-
-function advancedInput(game, p, id) {
-  let input;
-  if (p.kind === "bool") {
-    input = el("input", { id, type: "checkbox", "data-param": p.name, "data-kind": "bool" });
-    input.checked = Boolean(p.default);
-  } else {
-    input = el("input", { id, "data-param": p.name, "data-kind": p.kind,
-      type: p.kind === "int" || p.kind === "float" ? "number" : "text",
-      placeholder: p.default === null ? t("none") : String(p.default) });
-  }
-  return el("div", { class: "option" }, el("label", { for: id, text: p.label || p.name }), input,
-    el("small", { text: p.help }));
-}
-
-function readParams(card, game) {
-  const params = {};
-  for (const input of card.querySelectorAll("[data-param]")) {
-    const name = input.dataset.param;
-    const spec = game.params.find((p) => p.name === name);
-    if (!spec) continue;
-    if (input.dataset.kind === "bool") {
-      if (input.checked !== Boolean(spec.default)) params[name] = input.checked;
-      continue;
-    }
-    const value = input.value.trim();
-    if (value === "" || value === String(spec.default)) continue;
-    params[name] = spec.kind === "int" ? Number.parseInt(value, 10)
-      : spec.kind === "float" ? Number.parseFloat(value) : value;
-  }
-  return params;
 }
 
 function seatChoices(card, game, n) {
@@ -128,7 +77,8 @@ async function create(card, game, mode) {
         : s.value === "me" ? me : { kind: s.value });
   }
   try {
-    const clock = publicLobby.readClock(card);
+    const chosen = chosenClock(card, clocks);
+    const clock = chosen && chosen.clock;
     const rated = Boolean(signedIn && card.querySelector(".rated-choice:checked"));
     const table = await api("/api/tables", {
       game: game.name, params, seats, open: mode === "open", ...(clock ? { clock } : {}),
@@ -170,24 +120,18 @@ function gameCard(game) {
     strength.append(el("label", { for: id }, radio, text));
   }
   const options = el("details", { class: "options" }, el("summary", { text: t("Options") }));
-  for (const option of game.options) {
-    if (!game.params.some((p) => p.name === option.param)) continue;
-    if (option.kind === "players" && game.min_players === game.max_players) continue;
+  for (const option of playerOptions(game)) {
     options.append(optionInput(game, option, `${game.name}-opt-${option.param}`));
   }
-  options.append(publicLobby.clockInput(game.name));
   if (signedIn) {
     const id = `${game.name}-rated`;
     options.append(el("div", { class: "option check" },
       el("input", { id, type: "checkbox", class: "rated-choice" }),
       el("label", { for: id, text: t("Rated (an open table with a clock: your rating changes)") })));
   }
-  const shownParams = new Set(game.options.map((o) => o.param));
   const advanced = el("details", { class: "advanced" }, el("summary", { text: t("Advanced") }),
     el("p", { class: "muted", text: t("The engine's own settings, and who sits where.") }));
-  for (const p of game.params) {
-    if (!shownParams.has(p.name)) advanced.append(advancedInput(game, p, `${game.name}-adv-${p.name}`));
-  }
+  for (const p of advancedParams(game)) advanced.append(advancedInput(p, `${game.name}-adv-${p.name}`));
   advanced.append(el("div", { class: "seat-choices" }),
     el("button", { type: "button", class: "quiet", "data-mode": "custom", text: t("Create with these seats"),
       onclick: () => create(card, game, "custom") }));
@@ -207,6 +151,7 @@ function gameCard(game) {
       game.puzzles ? el("a", { href: `/puzzles/${game.name}`, text: t("Puzzles") }) : null,
       game.analysis ? el("a", { href: game.analysis, text: t("Analysis board") }) : null),
     el("div", { class: "modes" },
+      clockChoice(`${game.name}-clock`, clocks),
       strength,
       el("button", { type: "button", "data-mode": "computer", text: t("Play the computer"),
         onclick: () => create(card, game, "computer") }),
@@ -216,7 +161,7 @@ function gameCard(game) {
         onclick: () => create(card, game, "hotseat") }),
       el("button", { type: "button", class: "quiet", "data-mode": "open", text: t("Open table: anyone may join"),
         onclick: () => create(card, game, "open") })),
-    queue.cardPart(game, signedIn),
+    queue.cardPart(game, signedIn, () => chosenClock(card, clocks), card),
     options,
     el("p", { class: "card-error error", role: "alert" }));
   return card;
@@ -302,7 +247,7 @@ async function main() {
   name.value = myName();
   name.addEventListener("change", () => { name.value = setMyName(name.value); });
   try {
-    catalogue = await api("/api/games");
+    [catalogue, { clocks }] = await Promise.all([api("/api/games"), api("/api/queue")]);
   } catch (err) {
     $("#lobby-error").textContent = err.message;
     return;

@@ -7,28 +7,6 @@ const REFRESH_MS = 4000;
 let page = 0;
 let titles = {};
 
-export const CLOCKS = [
-  ["", t("No clock")],
-  ['{"per_move": 30}', t("30 seconds a move")],
-  ['{"per_move": 120}', t("2 minutes a move")],
-  ['{"per_move": 86400}', t("1 day a move")],
-  ['{"initial": 300, "increment": 3}', t("5 minutes + 3 seconds a move")],
-  ['{"initial": 900, "increment": 10}', t("15 minutes + 10 seconds a move")],
-];
-
-// A "Clock" choice for a game card's options.
-export function clockInput(gameName) {
-  const id = `${gameName}-clock`;
-  const select = el("select", { id, class: "clock-choice" });
-  for (const [value, text] of CLOCKS) select.append(el("option", { value, text }));
-  return el("div", { class: "option" }, el("label", { for: id, text: t("Clock") }), select);
-}
-
-export function readClock(card) {
-  const select = card.querySelector(".clock-choice");
-  return select && select.value ? JSON.parse(select.value) : null;
-}
-
 function seatsText(entry) {
   const free = entry.seats.filter((s) => s.free).length;
   const total = entry.seats.length;

@@ -1,13 +1,13 @@
-// "Play someone now" on a game card: choose a time control, wait in the queue (the server
-// pairs people of similar rating, in any of its processes), then go to the table. After 30 s
-// the card offers the computer instead. Leaving the page leaves the queue.
+// "Play someone now" on a game card: wait in the queue on the card's Clock (the one time
+// control every way of starting from the card uses; the server pairs people of similar rating
+// on the same clock, in any of its processes), then go to the table. After 30 s the card offers
+// the computer instead. Leaving the page leaves the queue.
 import { api, el, myName, rememberGame } from "./common.js";
 import { send } from "./account.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const POLL_MS = 1500;
 const COMPUTER_AFTER_S = 30;
-const CONTROLS = [["3+2", t("3 min + 2 s")], ["10+5", t("10 min + 5 s")], ["1d", t("A day a move")]];
 let waiting = null;  // {ticket, timer}
 
 function leave(keepalive = false) {
@@ -19,12 +19,11 @@ function leave(keepalive = false) {
 
 window.addEventListener("pagehide", () => leave(true));
 
-async function playComputer(game, control, box) {
+async function playComputer(game, chosen, box) {
   leave();
-  const clock = { "3+2": { initial: 180, increment: 2 }, "10+5": { initial: 600, increment: 5 },
-    "1d": { per_move: 86400 } }[control];
   try {
-    const table = await api("/api/tables", { game: game.name, params: {}, clock,
+    const table = await api("/api/tables", { game: game.name, params: {},
+      ...(chosen ? { clock: chosen.clock } : {}),
       seats: [{ kind: "me", name: myName() }, { kind: "ai", agent: "medium" }] });
     window.location.href = table.url;
   } catch (err) { box.querySelector(".queue-status").textContent = err.message; }
@@ -35,10 +34,16 @@ function idle(box) {
   box.querySelector(".queue-start").hidden = false;
 }
 
-async function start(game, account, box) {
+async function start(game, account, box, clockOf, card) {
   leave();
   const status = box.querySelector(".queue-status");
-  const control = box.querySelector(".queue-clock").value;
+  const chosen = clockOf();
+  if (!chosen) {  // a stranger is played on a clock: the card's choice says which
+    status.textContent = t("Playing someone you do not know needs a clock: choose one under Clock.");
+    card.querySelector(".clock-choice").focus();
+    return;
+  }
+  const control = chosen.key;
   const rated = Boolean(account) && box.querySelector(".queue-rated").checked;
   let joined;
   try {
@@ -72,27 +77,23 @@ async function start(game, account, box) {
   poll();
 }
 
-export function cardPart(game, account) {
+// The card's "Play someone now": `clockOf()` is the card's Clock choice ({key, clock} or null).
+export function cardPart(game, account, clockOf, card) {
   if (game.min_players > 2) return null;
-  const id = `${game.name}-queue-clock`;
-  const select = el("select", { id, class: "queue-clock" });
-  for (const [value, text] of CONTROLS) select.append(el("option", { value, text }));
-  select.value = "10+5";
   const ratedId = `${game.name}-queue-rated`;
   const box = el("div", { class: "queue", "data-queue": game.name });
   box.append(
     el("div", { class: "queue-start controls" },
-      el("label", { for: id, class: "visually-hidden", text: t("Time control") }), select,
       account ? el("span", { class: "option check" },
         el("input", { id: ratedId, type: "checkbox", class: "queue-rated", checked: true }),
         el("label", { for: ratedId, text: t("Rated") })) : null,
       el("button", { type: "button", class: "queue-go", text: t("Play someone now"),
-        onclick: () => start(game, account, box) })),
+        onclick: () => start(game, account, box, clockOf, card) })),
     el("div", { class: "queue-wait controls", hidden: true },
       el("button", { type: "button", class: "quiet queue-cancel", text: t("Stop looking"),
         onclick: () => { leave(); idle(box); box.querySelector(".queue-status").textContent = ""; } }),
       el("button", { type: "button", class: "quiet queue-computer", hidden: true,
-        text: t("Play the computer instead"), onclick: () => playComputer(game, select.value, box) })),
+        text: t("Play the computer instead"), onclick: () => playComputer(game, clockOf(), box) })),
     el("p", { class: "queue-status muted", role: "status", "aria-live": "polite" }));
   return box;
 }

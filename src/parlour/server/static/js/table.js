@@ -7,6 +7,7 @@
 // Names are put on the page as text only (textContent), never parsed as HTML.
 import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
 import * as arrivals from "./arrivals.js";
+import { keepInView } from "./boardfit.js";
 import { drawFigures } from "./figures.js";
 import * as life from "./tablelife.js";
 import * as chatJump from "./chatjump.js";
@@ -612,6 +613,7 @@ window.addEventListener("resize", () => { motion.skip(); if (latest) draw(); });
 
 life.setup({ send, latest: () => latest, seatName, mySeats, say, key: KEY });
 chatJump.setup({ mySeats });
+keepInView();
 sound.setupToggle($("#sound-toggle"));
 window.parlour = { get latest() { return latest; }, get pending() { return pending; },
   get sounds() { return sound.played; },

@@ -154,6 +154,7 @@ function about(tour) {
   const parts = [tour.players_per_table > 2
     ? t("{format} of {game}, {n} to a table", { format, game: tour.game_title, n: tour.players_per_table })
     : t("{format} of {game}", { format, game: tour.game_title })];
+  parts.push(...(tour.settings || []));  // the game's options, in the server's words
   parts.push(tour.rounds ? tn("{n} round", "{n} rounds", tour.rounds) : t("a round for each opponent"));
   parts.push(tour.clock_label || t("no clock"));
   parts.push(tour.rated ? t("rated") : t("casual"));
