@@ -5,7 +5,7 @@
 // shows the server's explanation when a move is refused. A turn of several steps (a
 // GobbleStones play, a Stomple string) is composed with server previews and stored whole.
 // Names are put on the page as text only (textContent), never parsed as HTML.
-import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
+import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName, shownName } from "./common.js";
 import * as arrivals from "./arrivals.js";
 import { drawFigures } from "./figures.js";
 import * as life from "./tablelife.js";
@@ -292,7 +292,7 @@ function drawSeats(model) {
   // hot-seat: the person at the screen names the seat they are playing now
   const hot = mySeats().length > 1;
   $("#name-label").textContent = hot ? t("Name of {name}", { name: shortName(target) }) : t("Your name");
-  $("#my-name").value = hot ? personOf(target) || "" : myName();
+  $("#my-name").value = hot ? personOf(target) || "" : shownName(myName());
 }
 
 function nameTarget(model) {
@@ -582,7 +582,7 @@ $("#name-form").addEventListener("submit", async (event) => {
     return;
   }
   const name = setMyName($("#my-name").value);
-  $("#my-name").value = name;
+  $("#my-name").value = shownName(name);
   await sendName(name);
   $("#my-name").blur();
 });
