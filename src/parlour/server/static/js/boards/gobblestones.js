@@ -66,7 +66,9 @@ const WORDS = {
     : t("Last challenge: {who} challenged {whose}'s play, which was a bluff.", { who, whose })),
   takeAllBack: t("Take the tiles back"),
   seeLast: (name, part) => t("See {name}'s play ({part})", { name, part }),
+  seeMine: (part) => t("See your play ({part})", { part }),
   lastPlay: (name, squares) => t("Last play, by {name}: {squares}", { name, squares }),
+  myLastPlay: (squares) => t("Your last play: {squares}", { squares }),
   holds: (name, tiles) => {
     const held = tiles || t("nothing");
     return t("{name} holds: {tiles}", { name, tiles: held });
@@ -200,15 +202,17 @@ export default {
     const seam = narrow ? 0 : SEAM;
     let section = 4;
     if (narrow) {
-      const mine = (model.mine || []).includes(last ? last.player : -1);
-      const turnNow = last ? last.turn : null;
+      // a new last play (another player's, or the tutorial's "Show me") is shown where it is,
+      // unless part of it is on the board square already shown (the mover's own play)
+      const seen = last ? `${last.turn}|${last.squares.join(",")}` : null;
       if (ui.keep.section === undefined) {
         const first = last ? last.squares[0] : [...moves.keys()][0];
         ui.keep.section = first ? sectionOfName(first) : 4;
-      } else if (last && ui.keep.seenTurn !== turnNow && !mine && !pendingPlaces.length) {
-        ui.keep.section = sectionOfName(last.squares[0]);  // someone just played: show it
+      } else if (last && ui.keep.seenLast !== seen && !(playing && pendingPlaces.length)
+        && !last.squares.some((name) => sectionOfName(name) === ui.keep.section)) {
+        ui.keep.section = sectionOfName(last.squares[0]);
       }
-      ui.keep.seenTurn = turnNow;
+      ui.keep.seenLast = seen;
       section = ui.keep.section;
     }
     const r0 = narrow ? Math.floor(section / 3) * 5 : 0;
@@ -291,8 +295,8 @@ export default {
         class: "coord", text: String(SIZE - r0 - i) }));
     }
 
-    const left = [board];
-    if (narrow) left.push(this.mapRow(view, section, moves, last, model, ui));
+    // on a narrow screen the rack and End play come right under the board, the map after them
+    const after = narrow ? [this.mapRow(view, section, moves, last, model, ui)] : [];
     const tray = [];
     if (view.rack !== null && view.rack !== undefined) tray.push(this.rack(view, bluff && playing, chosen, ui));
     const controls = html("div", { class: "controls gob-buttons" });
@@ -322,11 +326,14 @@ export default {
         model.seatName(lc.player), lc.correct) }));
     }
     if (last) {
-      tray.push(html("p", { class: "muted board-note last-play", text: WORDS.lastPlay(model.shortName(last.player),
-        last.squares.length > 2 ? `${last.squares[0]}-${last.squares[last.squares.length - 1]}` : last.squares.join(", ")) }));
+      const squares = last.squares.length > 2 ? `${last.squares[0]}-${last.squares[last.squares.length - 1]}`
+        : last.squares.join(", ");
+      const mine = (model.mine || []).includes(last.player) && (model.mine || []).length === 1;
+      tray.push(html("p", { class: "muted board-note last-play",
+        text: mine ? WORDS.myLastPlay(squares) : WORDS.lastPlay(model.shortName(last.player), squares) }));
     }
     root.replaceChildren(html("div", { class: "board-wrap gob-wrap" },
-      html("div", { class: "gob-board" }, ...left), html("div", { class: "gob-tray" }, ...tray)));
+      html("div", { class: "gob-board" }, board), html("div", { class: "gob-tray" }, ...tray), ...after));
     if (model.animate && fresh.length && fresh.length <= 5) {
       // the tiles are laid one after the other, each dropping onto its square
       fresh.forEach((tile, k) => animate(tile, [{ transform: "translateY(-14px) scale(1.15)", opacity: 0 },
@@ -363,8 +370,9 @@ export default {
     if (last) {
       const where = sectionOfName(last.squares[0]);
       if (where !== section) {
+        const mine = (model.mine || []).includes(last.player) && (model.mine || []).length === 1;
         row.append(html("button", { type: "button", class: "quiet small", "data-goto-last": String(where),
-          text: WORDS.seeLast(model.shortName(last.player), WORDS.sections[where]),
+          text: mine ? WORDS.seeMine(WORDS.sections[where]) : WORDS.seeLast(model.shortName(last.player), WORDS.sections[where]),
           onclick: () => { ui.keep.section = where; ui.redraw(); } }));
       }
     }
