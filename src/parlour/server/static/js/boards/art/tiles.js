@@ -125,6 +125,10 @@ export function tile(x, y, cell, letter, { faceDown = false, lifted = false } = 
   const face = key === "?" ? "url(#gob-back)" : `url(#gob-tile-${key})`;
   g.append(svg("rect", { x: x + m, y: y + m - lift, width: w, height: w - depth, rx: r, fill: face,
     stroke: lifted ? "#111" : edge, "stroke-width": lifted ? 2 : 0.8, "stroke-dasharray": lifted ? "4 3" : null }));
+  if (WEAVE[key]) {  // the colour's weave on the tile too, as on its squares and in the rack
+    g.append(svg("rect", { x: x + m, y: y + m - lift, width: w, height: w - depth, rx: r,
+      fill: `url(#gob-weave-${key})`, opacity: 0.22, class: "weave" }));
+  }
   if (key !== "?") {
     g.append(svg("rect", { x: x + m + 2, y: y + m + 1.5 - lift, width: w - 4, height: Math.max(1.5, cell * 0.05), rx: 1,
       fill: "#fff", opacity: 0.45 }));
