@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.helpers import ServerProcess as Server
 
-from .conftest import SIZES, Screenshots, named_context
+from .conftest import SIZES, Screenshots
 from .pages import WAIT_MS, at_table, axe_violations, on_screen, wait_my_turn, watch_errors
 from .test_board_art import _opening, _section
 
@@ -30,7 +30,8 @@ def _guest_context(browser: Browser, size: str, name: str, french: bool = False)
     cookie, which the page and its websocket both send)."""
     context = browser.new_context(viewport=SIZES[size], bypass_csp=True, is_mobile=size == "phone",
                                   has_touch=size == "phone", locale="fr-FR" if french else "en-GB")
-    context.add_init_script(f"try {{ localStorage.setItem('parlour.name', '{name}'); }} catch (e) {{}}")
+    context.add_init_script(
+        f"try {{ localStorage.setItem('parlour.name', '{name}'); }} catch (e) {{}}")
     if french:
         context.add_cookies([{"name": "parlour_lang", "value": "fr", "url": "http://127.0.0.1"}])
     return context
@@ -83,16 +84,19 @@ def test_end_play_is_on_screen_on_the_first_turn_and_the_board_is_a_patchwork(
         page.evaluate("window.scrollTo(0, 0)")
         assert on_screen(page, "[data-move='end']")
         # every square a full colour with its value on a white disc, and its colour's weave
-        squares = page.evaluate("""() => [...document.querySelectorAll('#board svg.board-pic g.stone')]
+        squares = page.evaluate("""() => [
+            ...document.querySelectorAll('#board svg.board-pic g.stone')]
             .map((g) => ({ colour: g.dataset.colour, disc: !!g.querySelector('.value-disc'),
               value: (g.querySelector('.stone-value') || {}).textContent || '',
-              weave: (g.querySelector('.weave') || { getAttribute: () => '' }).getAttribute('fill') }))""")
+              weave: (g.querySelector('.weave') || { getAttribute: () => '' })
+                .getAttribute('fill') }))""")
         assert len(squares) == (225 if size == "desktop" else 25)
         for square in squares:
             assert square["disc"] and square["value"].isdigit(), square
             if square["colour"] != "Y":  # yellow is the plain one
                 assert square["weave"] == f"url(#gob-weave-{square['colour']})", square
-        weaves = page.evaluate("""() => [...document.querySelectorAll('#board svg.board-pic pattern')]
+        weaves = page.evaluate("""() => [
+            ...document.querySelectorAll('#board svg.board-pic pattern')]
             .filter((p) => p.id.startsWith('gob-weave-')).map((p) => p.innerHTML)""")
         assert len(set(weaves)) == 5  # five colours, five different weaves
         screenshots.save(page, f"gobblestones-patchwork-{size}.png", full=False)
@@ -118,7 +122,8 @@ def test_a_guests_name_reads_in_the_readers_language(server: Server, browser: Br
         assert fr_page.evaluate("localStorage.getItem('parlour.name')") == "Guest 353"
         en_page = english.new_page()
         en_page.goto(server.base + table["invites"][0]["url"])
-        named = "window.parlour && window.parlour.latest && window.parlour.latest.seats.every((s) => s.name)"
+        named = ("window.parlour && window.parlour.latest"
+                 " && window.parlour.latest.seats.every((s) => s.name)")
         en_page.wait_for_function(named, timeout=WAIT_MS)
         fr_page.wait_for_function(named, timeout=WAIT_MS)
         stored = [s["name"] for s in fr_page.evaluate("window.parlour.latest.seats")]
@@ -151,7 +156,8 @@ def test_a_long_computer_name_is_whole_on_the_planks_sign(server: Server, browse
         page.goto(server.base + table["url"])
         wait_my_turn(page)
         page.wait_for_selector("[data-plank-name]")
-        signs = page.evaluate("""() => [...document.querySelectorAll('[data-plank-name]')].map((g) => {
+        signs = page.evaluate("""() => [
+          ...document.querySelectorAll('[data-plank-name]')].map((g) => {
             const plate = g.querySelector('rect').getBoundingClientRect();
             const name = g.querySelector('.plank-name');
             const box = name.getBoundingClientRect();
