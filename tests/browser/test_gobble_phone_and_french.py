@@ -59,6 +59,20 @@ def test_the_tutorials_show_me_brings_the_play_into_view_in_the_second_person(
         assert page.locator("[data-goto-last]").count() == 0  # nothing elsewhere to go to
         screenshots.save(page, f"learn-gobblestones-shown-{size}.png", full=False)
         _clean(page, axe_source)
+        # the bluffing game's challenge, shown: the learner is "you" there too
+        page.goto(server.base + "/learn/gobblestones/bluffing")
+        page.wait_for_function("window.parlour && window.parlour.answers > 0", timeout=WAIT_MS)
+        page.locator("#dots li:nth-child(2) button").click()
+        page.wait_for_function("window.parlour.step.title === 'Challenge' && !window.parlour.busy",
+                               timeout=WAIT_MS)
+        answers = page.evaluate("window.parlour.answers")
+        page.click("#show")
+        page.wait_for_function(f"window.parlour.answers > {answers}", timeout=WAIT_MS)
+        page.wait_for_selector("#next:not([hidden])")
+        tray = page.inner_text(".gob-tray")
+        assert "Last challenge: you challenged Opponent's play" in tray, tray
+        assert "Guest 136" not in page.inner_text("body")
+        screenshots.save(page, f"learn-gobblestones-challenge-{size}.png", full=False)
         assert errors == []
     finally:
         context.close()

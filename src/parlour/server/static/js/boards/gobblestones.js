@@ -61,9 +61,16 @@ const WORDS = {
   noEndFirst: t("No End play yet: the game's first play must cover one of the dotted centre squares. Add a tile on one, or tap a tile to take it back."),
   noEndTouch: t("No End play yet: your line must touch a tile already on the board. Add a tile next to one, or tap a tile to take it back."),
   decides: (who, whose) => t("{who} decides: challenge {whose}'s play, or trust it.", { who, whose }),
+  youDecide: (whose) => t("You decide: challenge {whose}'s play, or trust it.", { whose }),
   lastChallenge: (who, whose, honest) => (honest
     ? t("Last challenge: {who} challenged {whose}'s play, which was honest.", { who, whose })
     : t("Last challenge: {who} challenged {whose}'s play, which was a bluff.", { who, whose })),
+  youChallenged: (whose, honest) => (honest
+    ? t("Last challenge: you challenged {whose}'s play, which was honest.", { whose })
+    : t("Last challenge: you challenged {whose}'s play, which was a bluff.", { whose })),
+  yoursChallenged: (who, honest) => (honest
+    ? t("Last challenge: {who} challenged your play, which was honest.", { who })
+    : t("Last challenge: {who} challenged your play, which was a bluff.", { who })),
   takeAllBack: t("Take the tiles back"),
   seeLast: (name, part) => t("See {name}'s play ({part})", { name, part }),
   seeMine: (part) => t("See your play ({part})", { part }),
@@ -317,18 +324,24 @@ export default {
         tray.push(html("p", { class: "why-no-end", "data-why-no-end": "1", text: first ? WORDS.noEndFirst : WORDS.noEndTouch }));
       }
     }
+    // the one reader of a seat (not a hot-seat table of several) is spoken to: "you"
+    const you = (seat) => (model.mine || []).length === 1 && model.mine[0] === seat;
     if (view.phase === "challenge") {
-      tray.push(html("p", { class: "muted board-note", text: WORDS.decides(model.seatName(view.decider), model.seatName(view.turn)) }));
+      tray.push(html("p", { class: "muted board-note", text: you(view.decider)
+        ? WORDS.youDecide(model.seatName(view.turn))
+        : WORDS.decides(model.seatName(view.decider), model.seatName(view.turn)) }));
     }
     if (view.last_challenge && view.last_challenge.challenger !== null) {
       const lc = view.last_challenge;
-      tray.push(html("p", { class: "muted board-note", text: WORDS.lastChallenge(model.seatName(lc.challenger),
-        model.seatName(lc.player), lc.correct) }));
+      const text = you(lc.challenger) ? WORDS.youChallenged(model.seatName(lc.player), lc.correct)
+        : you(lc.player) ? WORDS.yoursChallenged(model.seatName(lc.challenger), lc.correct)
+          : WORDS.lastChallenge(model.seatName(lc.challenger), model.seatName(lc.player), lc.correct);
+      tray.push(html("p", { class: "muted board-note", text }));
     }
     if (last) {
       const squares = last.squares.length > 2 ? `${last.squares[0]}-${last.squares[last.squares.length - 1]}`
         : last.squares.join(", ");
-      const mine = (model.mine || []).includes(last.player) && (model.mine || []).length === 1;
+      const mine = you(last.player);
       tray.push(html("p", { class: "muted board-note last-play",
         text: mine ? WORDS.myLastPlay(squares) : WORDS.lastPlay(model.shortName(last.player), squares) }));
     }
@@ -370,7 +383,7 @@ export default {
     if (last) {
       const where = sectionOfName(last.squares[0]);
       if (where !== section) {
-        const mine = (model.mine || []).includes(last.player) && (model.mine || []).length === 1;
+        const mine = (model.mine || []).length === 1 && model.mine[0] === last.player;
         row.append(html("button", { type: "button", class: "quiet small", "data-goto-last": String(where),
           text: mine ? WORDS.seeMine(WORDS.sections[where]) : WORDS.seeLast(model.shortName(last.player), WORDS.sections[where]),
           onclick: () => { ui.keep.section = where; ui.redraw(); } }));
