@@ -15,13 +15,15 @@ import * as sound from "./sound.js";
 import * as ratings from "./tableratings.js";
 import * as turns from "./turns.js";
 import { header, isDeleted, playerName, profileUrl } from "./account.js";
-import { andList, t, tn } from "./i18n.js";
+import { andList, LANG, t, tn } from "./i18n.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
 const MODE = path[0] === "play" ? "play" : "watch";
 const KEY = path[1];
 const API = MODE === "play" ? `/api/play/${KEY}` : `/api/watch/${KEY}`;
-const WS = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}/ws/${MODE}/${KEY}`;
+// the page's language goes with the websocket (a browser need not send Accept-Language there)
+const WS = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}/ws/${MODE}/${KEY}`
+  + `?lang=${encodeURIComponent(LANG)}`;
 
 let socket = null;
 let latest = null;       // the last state message
