@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from parlour import i18n
 from parlour.core import GameRecord, RecordError
-from parlour.server.names import MAX_NAME, clean_name
+from parlour.server.names import MAX_NAME, clean_name, shown_name
 from parlour.server.store import SeatData, Store
 
 from .helpers import ServerProcess, token_of
@@ -32,6 +33,16 @@ CREATE TABLE parlour_seats (table_id VARCHAR(32) REFERENCES parlour_tables(id),
 INSERT INTO parlour_tables VALUES ('old', 'clobber', '{}', 1, 0.0, 0, NULL, NULL);
 INSERT INTO parlour_seats VALUES ('old', 0, 'human', NULL), ('old', 1, 'ai', 'easy');
 """
+
+
+def test_a_guests_name_is_read_in_the_readers_language():
+    """The pages keep a guest's name in English ("Guest 353"); the server's messages name that
+    guest in each reader's language, and leave every other name as it was typed."""
+    assert shown_name("Guest 353") == "Guest 353"  # the English reader, logs, the record
+    assert i18n.localise(shown_name("Guest 353"), "fr") == "Invité 353"
+    for name in ("Guest", "Guest 35x", "Guestine 3", "my Guest 3", "Ada"):
+        assert i18n.localise(shown_name(name), "fr") == name
+    assert i18n.localise(shown_name("deleted player"), "fr") != "deleted player"
 
 
 def test_an_older_database_gains_the_name_column_and_keeps_its_rows(tmp_path: Path):

@@ -130,6 +130,19 @@ def test_hostile_answers_are_refused(server: ServerProcess):
     assert start["status"] == "going" and "you" not in start
 
 
+def test_a_refusal_reads_in_the_readers_language(server: ServerProcess):
+    """The reason a move is refused is in the reader's language inside the puzzle's own words
+    ("move 1: ..."), as the rest of the puzzle page (issue 65)."""
+    puzzle = _long()
+    french = server.post(f"/api/puzzles/clobber/{puzzle.id}/answer", {"moves": ["a1a1"]},
+                         headers={"Accept-Language": "fr-FR"})
+    assert french.status_code == 400
+    detail = french.json()["detail"]
+    assert detail.endswith(": jouer un coup)") and "moving" not in detail, detail
+    english = _answer(server, puzzle, ["a1a1"]).json()["detail"]
+    assert english.startswith("move 1: ") and english.endswith("(Clobber: moving)"), english
+
+
 def test_an_accounts_rating_moves_once_per_puzzle(server: ServerProcess):
     browser = account(server, "puzzler")
     mine = browser.get("/api/puzzles/clobber/next").json()

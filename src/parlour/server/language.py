@@ -17,6 +17,7 @@ import gettext
 import re
 from functools import lru_cache
 from typing import Any
+from urllib.parse import parse_qs
 
 from babel import Locale
 from babel.messages.pofile import read_po
@@ -77,7 +78,13 @@ def _cookie(header: str | None) -> str | None:
 
 
 def scope_language(scope: Scope) -> str:
-    """The language of a request or websocket, from its headers."""
+    """The language of a request or websocket, from its headers; a page's websocket says the
+    language its page was rendered in (``?lang=fr``), since a browser need not send its
+    ``Accept-Language`` with a websocket's handshake."""
+    if scope["type"] == "websocket":
+        asked = parse_qs(scope.get("query_string", b"")[:MAX_HEADER].decode("latin-1")).get("lang")
+        if asked and i18n.choose(asked[0][:16]) == asked[0][:16]:
+            return asked[0][:16]
     headers = _headers(scope)
     return negotiate(headers.get(b"accept-language"), _cookie(headers.get(b"cookie")))
 

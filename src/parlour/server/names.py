@@ -14,6 +14,7 @@ label ("Computer (hard)", "Ordinateur (difficile)"): :func:`person_name` refuses
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 from parlour import i18n
@@ -29,9 +30,18 @@ people read it in their language (:func:`shown_name`, the pages' ``playerName``)
 DELETED_MESSAGE = Message("deleted player")
 
 
+GUEST = re.compile(r"Guest (\d{1,6})")
+"""A guest's name as the pages make it and store it, in English ("Guest 353"): people read it
+in their language (:func:`shown_name`, the pages' ``shownName``)."""
+
+
 def shown_name(name: str) -> str:
-    """A stored player's name as people read it: a deleted account's in their language."""
-    return DELETED_MESSAGE if name == DELETED else name
+    """A stored player's name as people read it: a deleted account's and a guest's
+    ("Guest 353", "Invité 353") in their language."""
+    if name == DELETED:
+        return DELETED_MESSAGE
+    guest = GUEST.fullmatch(name)
+    return Message("Guest {n}", n=guest[1]) if guest else name
 
 
 _DROP = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}

@@ -36,6 +36,7 @@ from parlour.analysis import puzzles as library
 from parlour.core import IllegalActionError, NotationError, ParlourError, game_class, load_game
 from parlour.core.presentation import presentation
 from parlour.games.wording import illegal_message, notation_message
+from parlour.i18n import Message
 from parlour.ratings import NEW_RATING, NEW_RD, NEW_VOLATILITY
 from parlour.server.accounts.accounts import Account
 from parlour.server.deps import MaybeAccount, json_body
@@ -73,7 +74,8 @@ class PuzzleAnswer(BaseModel):
 
 def _game(game: str) -> str:
     if game not in library.GAMES:
-        raise HTTPException(404, f"no puzzles for {game!r}; puzzles: {', '.join(library.GAMES)}")
+        raise HTTPException(404, Message("no puzzles for {game}; puzzles: {games}", game=repr(game),
+                                         games=", ".join(library.GAMES)))
     return game
 
 
@@ -93,7 +95,7 @@ async def _puzzle(request: Request, game: str, puzzle_id: str) -> Stored:
     found = (None if len(puzzle_id) > MAX_ID
              else await book.store.run(book.get, game, puzzle_id))
     if found is None:
-        raise HTTPException(404, f"no puzzle {puzzle_id[:MAX_ID]!r}")
+        raise HTTPException(404, Message("no puzzle {puzzle}", puzzle=repr(puzzle_id[:MAX_ID])))
     return found
 
 
@@ -157,8 +159,8 @@ async def next_puzzle(
         ids += await ratings.store.run(ratings.seen, account.id, game)
     try:
         chosen = await book.store.run(book.next, game, rating, ids)
-    except library.PuzzleError as exc:
-        raise HTTPException(404, str(exc)) from None
+    except library.PuzzleError:  # none left to offer (the book is empty)
+        raise HTTPException(404, Message("there are no puzzles")) from None
     return {**_about(game, chosen), "you": await _player(request, account, game)}
 
 
@@ -188,15 +190,18 @@ def play_out(game: str, puzzle: library.Puzzle, moves: list[int | str]) -> dict[
     status, last, reply = "going", None, None
     for number, step in enumerate(moves, 1):
         if status != "going":
-            raise HTTPException(400, f"move {number}: the puzzle is over after move {number - 1}")
+            raise HTTPException(400, Message("move {number}: the puzzle is over after move {last}",
+                                             number=number, last=number - 1))
         try:
             action = step if isinstance(step, int) else state.string_to_action(step)
             text = state.action_to_string(action)
             check = library.check_move(puzzle, played, text)
         except (IllegalActionError, NotationError) as exc:
-            raise HTTPException(400, f"move {number}: {_refusal(game, exc)}") from None
-        except ValueError as exc:  # an action number outside the board
-            raise HTTPException(400, f"move {number}: {exc}") from None
+            raise HTTPException(400, Message("move {number}: {reason}", number=number,
+                                             reason=_refusal(game, exc))) from None
+        except ValueError:  # an action number outside the board
+            raise HTTPException(400, Message("move {number}: no such move on this board",
+                                             number=number)) from None
         state.apply_action(action)
         last = Note(len(played), player, text, text)
         played.append(text)

@@ -1,7 +1,7 @@
 // Who is signed in, shared by every page: the header's account link, and the calls the
 // account page, the lobby and the table make. The session itself is an HttpOnly cookie that
 // no script here can read; pages only ask the server who it belongs to.
-import { $, api, el, myGames, setMyName } from "./common.js";
+import { $, api, el, myGames, setMyName, shownName } from "./common.js";
 import { t, tn } from "./i18n.js";
 
 let who = null;
@@ -48,8 +48,9 @@ export function isDeleted(name) {
   return name === DELETED;
 }
 
+// A guest's name ("Guest 353", stored in English) is read in the reader's language too.
 export function playerName(name) {
-  return isDeleted(name) ? t("deleted player") : name;
+  return isDeleted(name) ? t("deleted player") : shownName(name);
 }
 
 export function profileUrl(name) {

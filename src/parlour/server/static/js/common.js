@@ -83,10 +83,33 @@ export function cleanName(text) {
   return kept.replace(/\s+/g, " ").trim().slice(0, MAX_NAME).trim();
 }
 
+// A guest's name is stored and sent in English ("Guest 353": other players read it in their
+// own language, shownName) and translated only where it is shown.
+const GUEST = /^Guest (\d{1,6})$/;
+
+function guestPattern(text) {  // "Invité {n}" as a pattern over a whole name
+  const parts = text.split("{n}");
+  if (parts.length !== 2) return null;
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${escape(parts[0])}(\\d{1,6})${escape(parts[1])}$`);
+}
+
+export function shownName(name) {
+  const guest = GUEST.exec(name || "");
+  return guest ? t("Guest {n}", { n: guest[1] }) : name;
+}
+
 export function myName() {
   let name = cleanName(stored(NAME_KEY));
+  // a name a page made in the reader's words before names were kept in English
+  const local = hasChosenName() ? null : guestPattern(t("Guest {n}"));
+  const made = local && name ? local.exec(name) : null;
+  if (made) {
+    name = `Guest ${made[1]}`;
+    store(NAME_KEY, name);
+  }
   if (!name) {
-    name = t("Guest {n}", { n: 100 + Math.floor(Math.random() * 900) });
+    name = `Guest ${100 + Math.floor(Math.random() * 900)}`;
     store(NAME_KEY, name);
   }
   return name;
@@ -97,7 +120,9 @@ export function hasChosenName() {
 }
 
 export function setMyName(text) {
-  const name = cleanName(text);
+  const kept = cleanName(stored(NAME_KEY));
+  // the guest's name as shown ("Invité 353") is the stored one ("Guest 353"), kept in English
+  const name = kept && cleanName(text) === shownName(kept) ? kept : cleanName(text);
   if (name) { store(NAME_KEY, name); store(`${NAME_KEY}.chosen`, "1"); }
   return name || myName();
 }

@@ -2,7 +2,7 @@
 // board code; every move is sent to the server, which plays it in the step's position with
 // the game's engine and answers with its verdict and the learner's view. The page holds no
 // rule: it shows what the server says. Progress is remembered in this browser.
-import { $, api, el, myName } from "./common.js";
+import { $, api, el, myName, shownName } from "./common.js";
 import { drawPosition, loadRenderer } from "./figures.js";
 import { t, tn } from "./i18n.js";
 
@@ -18,7 +18,7 @@ const TEXT = {
   last: t("Finish"),
   again: t("Start again"),
   tryAgain: t("Try again"),
-  you: () => myName(),
+  you: () => shownName(myName()),
   opponent: t("Opponent"),
   mover: (mine) => (mine ? t("You") : t("Opponent")),
   finishTitle: t("You are ready to play"),
@@ -220,8 +220,19 @@ $("#show").addEventListener("click", async () => {
   const step = tutorial.steps[index];
   reply = null;
   await send(step.solution);
-  if (reply) { reply.shown = reply.status === "done"; draw(); }
+  if (reply) { reply.shown = reply.status === "done"; draw(); showPlayed(); }
 });
+
+// After "Show me" the played squares come into view (on a phone the board is under the
+// lesson, and may show only part of itself): the board's marks of the last move, else the board.
+function showPlayed() {
+  const board = $("#board");
+  const marks = [...board.querySelectorAll("svg.board-pic [data-last]")];
+  const target = marks[0] || board;
+  const box = target.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  target.scrollIntoView({ block: "center" });
+}
 $("#play-easy").addEventListener("click", playEasy);
 window.addEventListener("resize", () => { if (reply) drawBoard(); });
 window.addEventListener("hashchange", () => {  // a link to a step of this tutorial

@@ -2,7 +2,7 @@
 // hot-seat game; the options a player cares about fold away under "Options" in their words,
 // and the engine's own parameters stay under "Advanced". "Your games" lists the tables this
 // browser has seats at, with whose turn it is.
-import { $, api, copyRow, el, forgetGame, myGames, myName, setMyName } from "./common.js";
+import { $, api, copyRow, el, forgetGame, myGames, myName, setMyName, shownName } from "./common.js";
 import * as publicLobby from "./lobbylist.js";
 import { advancedInput, advancedParams, chosenClock, clockChoice, optionInput, playerOptions,
   readParams } from "./gameoptions.js";
@@ -169,7 +169,7 @@ function gameCard(game) {
 
 // -- your games -------------------------------------------------------------------------------
 function whoseTurn(state) {
-  const name = (i) => (state.seats[i] && state.seats[i].name) || t("Player {n}", { n: i + 1 });
+  const name = (i) => (state.seats[i] && shownName(state.seats[i].name)) || t("Player {n}", { n: i + 1 });
   const mine = state.hand ? state.hand.seats : [];
   if (state.terminal) {
     const winners = state.result.returns.map((r, i) => (r > 0 ? i : -1)).filter((i) => i >= 0);
@@ -224,7 +224,7 @@ async function yourGames() {
     const [text, mine] = whoseTurn(state);
     if (mine) waiting.push({ url: g.url, title: state.title, key: state.version });
     const others = state.seats.filter((s) => !state.hand.seats.includes(s.seat))
-      .map((s) => s.name || t("Player {n}", { n: s.seat + 1 }));
+      .map((s) => shownName(s.name) || t("Player {n}", { n: s.seat + 1 }));
     list.append(el("li", {},
       el("a", { href: g.url, text: others.length ? t("{title} with {names}", { title: state.title, names: andList(others) }) : state.title }),
       el("span", { class: mine ? "state mine" : "state", text }),
@@ -244,8 +244,8 @@ async function main() {
     $("#my-name-label").hidden = true;
   }
   const name = $("#my-name");
-  name.value = myName();
-  name.addEventListener("change", () => { name.value = setMyName(name.value); });
+  name.value = shownName(myName());  // a guest's name in the reader's words
+  name.addEventListener("change", () => { name.value = shownName(setMyName(name.value)); });
   try {
     [catalogue, { clocks }] = await Promise.all([api("/api/games"), api("/api/queue")]);
   } catch (err) {

@@ -43,8 +43,8 @@ function gameRow(g) {
     el("span", { class: `state ${g.outcome || ""}`, text: `${label}${change}` }),
     el("a", { href: g.watch, class: "button quiet", text: g.finished ? t("Replay") : t("Watch"),
       "aria-label": g.finished
-        ? t("Replay {title} with {names}", { title: g.title, names: andList(others.map((p) => p.name)) })
-        : t("Watch {title} with {names}", { title: g.title, names: andList(others.map((p) => p.name)) }) }));
+        ? t("Replay {title} with {names}", { title: g.title, names: andList(others.map((p) => playerName(p.name))) })
+        : t("Watch {title} with {names}", { title: g.title, names: andList(others.map((p) => playerName(p.name))) }) }));
 }
 
 async function main() {

@@ -5,7 +5,7 @@
 // shows the server's explanation when a move is refused. A turn of several steps (a
 // GobbleStones play, a Stomple string) is composed with server previews and stored whole.
 // Names are put on the page as text only (textContent), never parsed as HTML.
-import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName } from "./common.js";
+import { $, api, cleanName, copyRow, el, myName, newId, rememberGame, setMyName, shownName } from "./common.js";
 import * as arrivals from "./arrivals.js";
 import { keepInView } from "./boardfit.js";
 import { drawFigures } from "./figures.js";
@@ -16,13 +16,15 @@ import * as sound from "./sound.js";
 import * as ratings from "./tableratings.js";
 import * as turns from "./turns.js";
 import { header, isDeleted, playerName, profileUrl } from "./account.js";
-import { andList, t, tn } from "./i18n.js";
+import { andList, LANG, t, tn } from "./i18n.js";
 
 const path = window.location.pathname.split("/").filter(Boolean);
 const MODE = path[0] === "play" ? "play" : "watch";
 const KEY = path[1];
 const API = MODE === "play" ? `/api/play/${KEY}` : `/api/watch/${KEY}`;
-const WS = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}/ws/${MODE}/${KEY}`;
+// the page's language goes with the websocket (a browser need not send Accept-Language there)
+const WS = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}/ws/${MODE}/${KEY}`
+  + `?lang=${encodeURIComponent(LANG)}`;
 
 let socket = null;
 let latest = null;       // the last state message
@@ -293,7 +295,7 @@ function drawSeats(model) {
   // hot-seat: the person at the screen names the seat they are playing now
   const hot = mySeats().length > 1;
   $("#name-label").textContent = hot ? t("Name of {name}", { name: shortName(target) }) : t("Your name");
-  $("#my-name").value = hot ? personOf(target) || "" : myName();
+  $("#my-name").value = hot ? personOf(target) || "" : shownName(myName());
 }
 
 function nameTarget(model) {
@@ -583,7 +585,7 @@ $("#name-form").addEventListener("submit", async (event) => {
     return;
   }
   const name = setMyName($("#my-name").value);
-  $("#my-name").value = name;
+  $("#my-name").value = shownName(name);
   await sendName(name);
   $("#my-name").blur();
 });

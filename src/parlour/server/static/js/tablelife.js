@@ -1,7 +1,7 @@
 // Around the game at a table: the clock, waiting for players, resigning, the computer holding a
 // seat, undo with consent, and the chat. The server decides everything; this page shows what it
 // says and sends what the player asks. Chat is always put on the page as text.
-import { $, api, el } from "./common.js";
+import { $, api, el, shownName } from "./common.js";
 import { t, tn } from "./i18n.js";
 
 let ctx = null;          // {send, latest, seatName, mySeats, say, isPlay, key}
@@ -80,7 +80,7 @@ export function refused(msg) {
 function drawChat() {
   const log = $("#chat-log");
   log.replaceChildren(...chatLines.map((m) => el("li", {},
-    el("span", { class: "chat-name", text: `${m.name}: ` }), el("span", { text: m.text }))));
+    el("span", { class: "chat-name", text: `${shownName(m.name)}: ` }), el("span", { text: m.text }))));
   log.scrollTop = log.scrollHeight;
 }
 

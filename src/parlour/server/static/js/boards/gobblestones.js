@@ -61,12 +61,21 @@ const WORDS = {
   noEndFirst: t("No End play yet: the game's first play must cover one of the dotted centre squares. Add a tile on one, or tap a tile to take it back."),
   noEndTouch: t("No End play yet: your line must touch a tile already on the board. Add a tile next to one, or tap a tile to take it back."),
   decides: (who, whose) => t("{who} decides: challenge {whose}'s play, or trust it.", { who, whose }),
+  youDecide: (whose) => t("You decide: challenge {whose}'s play, or trust it.", { whose }),
   lastChallenge: (who, whose, honest) => (honest
     ? t("Last challenge: {who} challenged {whose}'s play, which was honest.", { who, whose })
     : t("Last challenge: {who} challenged {whose}'s play, which was a bluff.", { who, whose })),
+  youChallenged: (whose, honest) => (honest
+    ? t("Last challenge: you challenged {whose}'s play, which was honest.", { whose })
+    : t("Last challenge: you challenged {whose}'s play, which was a bluff.", { whose })),
+  yoursChallenged: (who, honest) => (honest
+    ? t("Last challenge: {who} challenged your play, which was honest.", { who })
+    : t("Last challenge: {who} challenged your play, which was a bluff.", { who })),
   takeAllBack: t("Take the tiles back"),
   seeLast: (name, part) => t("See {name}'s play ({part})", { name, part }),
+  seeMine: (part) => t("See your play ({part})", { part }),
   lastPlay: (name, squares) => t("Last play, by {name}: {squares}", { name, squares }),
+  myLastPlay: (squares) => t("Your last play: {squares}", { squares }),
   holds: (name, tiles) => {
     const held = tiles || t("nothing");
     return t("{name} holds: {tiles}", { name, tiles: held });
@@ -200,15 +209,17 @@ export default {
     const seam = narrow ? 0 : SEAM;
     let section = 4;
     if (narrow) {
-      const mine = (model.mine || []).includes(last ? last.player : -1);
-      const turnNow = last ? last.turn : null;
+      // a new last play (another player's, or the tutorial's "Show me") is shown where it is,
+      // unless part of it is on the board square already shown (the mover's own play)
+      const seen = last ? `${last.turn}|${last.squares.join(",")}` : null;
       if (ui.keep.section === undefined) {
         const first = last ? last.squares[0] : [...moves.keys()][0];
         ui.keep.section = first ? sectionOfName(first) : 4;
-      } else if (last && ui.keep.seenTurn !== turnNow && !mine && !pendingPlaces.length) {
-        ui.keep.section = sectionOfName(last.squares[0]);  // someone just played: show it
+      } else if (last && ui.keep.seenLast !== seen && !(playing && pendingPlaces.length)
+        && !last.squares.some((name) => sectionOfName(name) === ui.keep.section)) {
+        ui.keep.section = sectionOfName(last.squares[0]);
       }
-      ui.keep.seenTurn = turnNow;
+      ui.keep.seenLast = seen;
       section = ui.keep.section;
     }
     const r0 = narrow ? Math.floor(section / 3) * 5 : 0;
@@ -291,8 +302,8 @@ export default {
         class: "coord", text: String(SIZE - r0 - i) }));
     }
 
-    const left = [board];
-    if (narrow) left.push(this.mapRow(view, section, moves, last, model, ui));
+    // on a narrow screen the rack and End play come right under the board, the map after them
+    const after = narrow ? [this.mapRow(view, section, moves, last, model, ui)] : [];
     const tray = [];
     if (view.rack !== null && view.rack !== undefined) tray.push(this.rack(view, bluff && playing, chosen, ui));
     const controls = html("div", { class: "controls gob-buttons" });
@@ -313,20 +324,29 @@ export default {
         tray.push(html("p", { class: "why-no-end", "data-why-no-end": "1", text: first ? WORDS.noEndFirst : WORDS.noEndTouch }));
       }
     }
+    // the one reader of a seat (not a hot-seat table of several) is spoken to: "you"
+    const you = (seat) => (model.mine || []).length === 1 && model.mine[0] === seat;
     if (view.phase === "challenge") {
-      tray.push(html("p", { class: "muted board-note", text: WORDS.decides(model.seatName(view.decider), model.seatName(view.turn)) }));
+      tray.push(html("p", { class: "muted board-note", text: you(view.decider)
+        ? WORDS.youDecide(model.seatName(view.turn))
+        : WORDS.decides(model.seatName(view.decider), model.seatName(view.turn)) }));
     }
     if (view.last_challenge && view.last_challenge.challenger !== null) {
       const lc = view.last_challenge;
-      tray.push(html("p", { class: "muted board-note", text: WORDS.lastChallenge(model.seatName(lc.challenger),
-        model.seatName(lc.player), lc.correct) }));
+      const text = you(lc.challenger) ? WORDS.youChallenged(model.seatName(lc.player), lc.correct)
+        : you(lc.player) ? WORDS.yoursChallenged(model.seatName(lc.challenger), lc.correct)
+          : WORDS.lastChallenge(model.seatName(lc.challenger), model.seatName(lc.player), lc.correct);
+      tray.push(html("p", { class: "muted board-note", text }));
     }
     if (last) {
-      tray.push(html("p", { class: "muted board-note last-play", text: WORDS.lastPlay(model.shortName(last.player),
-        last.squares.length > 2 ? `${last.squares[0]}-${last.squares[last.squares.length - 1]}` : last.squares.join(", ")) }));
+      const squares = last.squares.length > 2 ? `${last.squares[0]}-${last.squares[last.squares.length - 1]}`
+        : last.squares.join(", ");
+      const mine = you(last.player);
+      tray.push(html("p", { class: "muted board-note last-play",
+        text: mine ? WORDS.myLastPlay(squares) : WORDS.lastPlay(model.shortName(last.player), squares) }));
     }
     root.replaceChildren(html("div", { class: "board-wrap gob-wrap" },
-      html("div", { class: "gob-board" }, ...left), html("div", { class: "gob-tray" }, ...tray)));
+      html("div", { class: "gob-board" }, board), html("div", { class: "gob-tray" }, ...tray), ...after));
     if (model.animate && fresh.length && fresh.length <= 5) {
       // the tiles are laid one after the other, each dropping onto its square
       fresh.forEach((tile, k) => animate(tile, [{ transform: "translateY(-14px) scale(1.15)", opacity: 0 },
@@ -363,8 +383,9 @@ export default {
     if (last) {
       const where = sectionOfName(last.squares[0]);
       if (where !== section) {
+        const mine = (model.mine || []).length === 1 && model.mine[0] === last.player;
         row.append(html("button", { type: "button", class: "quiet small", "data-goto-last": String(where),
-          text: WORDS.seeLast(model.shortName(last.player), WORDS.sections[where]),
+          text: mine ? WORDS.seeMine(WORDS.sections[where]) : WORDS.seeLast(model.shortName(last.player), WORDS.sections[where]),
           onclick: () => { ui.keep.section = where; ui.redraw(); } }));
       }
     }

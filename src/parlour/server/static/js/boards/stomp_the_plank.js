@@ -125,8 +125,11 @@ function toScene(g, plank, x, angle) {
   return [plank.rootX + plank.side * x * Math.cos(a), plank.y + x * Math.sin(a)];
 }
 
-function short(name, chars) {
-  return name.length > chars ? `${name.slice(0, chars - 1)}…` : name;
+// A name on its sign, whole: a long one ("Ordinateur (facile)") in smaller letters, never cut
+// (issue 65); ``chars`` is what fits at the sign's own size.
+function fitted(name, chars) {
+  const scale = name.length > chars ? Math.max(0.6, chars / name.length) : 1;
+  return svg("tspan", { "font-size": scale < 1 ? `${Math.floor(scale * 100)}%` : null, text: name });
 }
 
 export default {
@@ -248,7 +251,7 @@ export default {
       fill: colour.fill }));
     const tx = plank.side > 0 ? sx + 13 : sx + 8;
     const chars = g.narrow ? 16 : 19;
-    sign.append(svg("text", { x: tx, y: sy + (g.narrow ? 14 : 17), class: "plank-name", text: short(name, chars) }));
+    sign.append(svg("text", { x: tx, y: sy + (g.narrow ? 14 : 17), class: "plank-name" }, fitted(name, chars)));
     const facts = [WORDS.crates(plank.crates), tipped ? WORDS.overboard : WORDS.fromTipping(plank.balance)];
     if (g.narrow) {
       facts.forEach((text, k) => sign.append(svg("text", { x: tx, y: sy + 27 + 12 * k, class: "plank-facts", text })));

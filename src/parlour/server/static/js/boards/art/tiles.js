@@ -1,17 +1,31 @@
 // The pictures of GobbleStones, drawn by the project in SVG: the nine board squares as slabs
-// with seams between them, their stone squares (coloured, valued), and the tiles, which stand
-// up from the board with a visible edge. defs() holds the gradients, once in each picture.
+// with seams between them, their stone squares, and the tiles, which stand up from the board
+// with a visible edge. defs() holds the gradients and weaves, once in each picture.
+// The board reads as a patchwork (issue 65): each stone square is a full, clear colour with its
+// value in a white disc (dark ink on white, whatever the colour), and each colour has its own
+// weave over the square (stripes, dots, lines, checks, plain), so that no colour is told by its
+// hue alone.
 import { svg } from "../svg.js";
 
 export const ORDER = "RYGBP";
 // [tile top, tile edge, stone square, stone shade, number ink]
 export const PALETTE = {
-  R: ["#e0534c", "#8f2420", "#f4cdca", "#e3a6a1", "#8a2c27"],
-  Y: ["#f4c522", "#9a7a06", "#f8ebb0", "#e8d27a", "#7a5f08"],
-  G: ["#45ad4f", "#1f6426", "#cde9cd", "#a6d3a7", "#23622a"],
-  B: ["#3c7ede", "#1c437f", "#cbdcf5", "#a2bfe8", "#22457e"],
-  P: ["#9158bd", "#4f2a6d", "#e1d1ee", "#c6acdc", "#57307a"],
+  R: ["#e0534c", "#8f2420", "#ee9089", "#c9645d", "#8a2c27"],
+  Y: ["#f4c522", "#9a7a06", "#f4d561", "#c9a630", "#6e5507"],
+  G: ["#45ad4f", "#1f6426", "#86c98b", "#55a05b", "#1f5a25"],
+  B: ["#3c7ede", "#1c437f", "#88aeea", "#5a86cc", "#1f3f74"],
+  P: ["#9158bd", "#4f2a6d", "#bb98d9", "#8f69b3", "#4f2b70"],
   "?": ["#8c8579", "#4f4a42", "#dedad2", "#c4beb2", "#555"],
+};
+
+// each colour's weave over its squares: [pattern content, drawn in white]
+const WEAVE = {
+  R: (s) => [svg("path", { d: `M0 ${s}L${s} 0`, stroke: "#fff", "stroke-width": 1.6 })],  // stripes
+  Y: () => [],                                                                             // plain
+  G: (s) => [svg("circle", { cx: s / 2, cy: s / 2, r: 1.1, fill: "#fff" })],               // dots
+  B: (s) => [svg("path", { d: `M0 ${s / 2}H${s}`, stroke: "#fff", "stroke-width": 1.4 })], // lines
+  P: (s) => [svg("rect", { width: s / 2, height: s / 2, fill: "#fff" }),                   // checks
+    svg("rect", { x: s / 2, y: s / 2, width: s / 2, height: s / 2, fill: "#fff" })],
 };
 
 export function defs() {
@@ -22,6 +36,11 @@ export function defs() {
       svg("stop", { offset: "0%", "stop-color": "#fff", "stop-opacity": 0.55 }),
       svg("stop", { offset: "18%", "stop-color": top }),
       svg("stop", { offset: "100%", "stop-color": mix(top, edge, 0.35) })));
+  }
+  for (const [letter, weave] of Object.entries(WEAVE)) {
+    const side = 6;
+    d.append(svg("pattern", { id: `gob-weave-${letter}`, width: side, height: side, patternUnits: "userSpaceOnUse" },
+      ...weave(side)));
   }
   d.append(svg("radialGradient", { id: "gob-stone", cx: "40%", cy: "35%", r: "75%" },
     svg("stop", { offset: "0%", "stop-color": "#fff", "stop-opacity": 0.5 }),
@@ -59,18 +78,30 @@ export function slab(x, y, side) {
 // centre, the ring that the first play must cover.
 export function stone(x, y, cell, letter, value, { centre = false, big = false } = {}) {
   const [, , fill, shade, ink] = PALETTE[letter] || PALETTE["?"];
-  const g = svg("g", { class: "stone" });
-  const inset = big ? 2.5 : 1.5;
-  g.append(svg("rect", { x: x + inset, y: y + inset, width: cell - 2 * inset, height: cell - 2 * inset,
-    rx: big ? 6 : 4, fill, stroke: shade, "stroke-width": 1 }));
-  g.append(svg("rect", { x: x + inset, y: y + inset, width: cell - 2 * inset, height: cell - 2 * inset,
-    rx: big ? 6 : 4, fill: "url(#gob-stone)" }));
+  const g = svg("g", { class: "stone", "data-colour": letter });
+  const inset = big ? 2 : 1;
+  const side = cell - 2 * inset;
+  const corner = big ? 5 : 3;
+  g.append(svg("rect", { x: x + inset, y: y + inset, width: side, height: side, rx: corner, fill,
+    stroke: shade, "stroke-width": 1.2 }));
+  if (WEAVE[letter]) {
+    g.append(svg("rect", { x: x + inset, y: y + inset, width: side, height: side, rx: corner,
+      fill: `url(#gob-weave-${letter})`, opacity: 0.3, class: "weave" }));
+  }
+  g.append(svg("rect", { x: x + inset, y: y + inset, width: side, height: side, rx: corner,
+    fill: "url(#gob-stone)" }));
+  const cx = x + cell / 2;
+  const cy = y + cell / 2;
+  if (value || centre) {  // the value on a white disc: dark ink on white, on every colour
+    g.append(svg("circle", { cx, cy, r: cell * 0.27, fill: "#fff", stroke: shade, "stroke-width": 1,
+      class: "value-disc" }));
+  }
   if (centre) {
-    g.append(svg("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.38, fill: "none", stroke: ink,
-      "stroke-width": big ? 1.8 : 1.3, "stroke-dasharray": big ? "3 3" : "2 2", opacity: 0.8, class: "centre-ring" }));
+    g.append(svg("circle", { cx, cy, r: cell * 0.38, fill: "none", stroke: ink,
+      "stroke-width": big ? 2.2 : 1.6, "stroke-dasharray": big ? "4 3" : "2.5 2", class: "centre-ring" }));
   }
   if (value) {
-    g.append(svg("text", { x: x + cell / 2, y: y + cell / 2 + (big ? 6 : 4.2), "text-anchor": "middle",
+    g.append(svg("text", { x: cx, y: cy + (big ? 6 : 4.2), "text-anchor": "middle",
       class: big ? "stone-value big" : "stone-value", fill: ink, text: value }));
   }
   return g;
@@ -94,6 +125,10 @@ export function tile(x, y, cell, letter, { faceDown = false, lifted = false } = 
   const face = key === "?" ? "url(#gob-back)" : `url(#gob-tile-${key})`;
   g.append(svg("rect", { x: x + m, y: y + m - lift, width: w, height: w - depth, rx: r, fill: face,
     stroke: lifted ? "#111" : edge, "stroke-width": lifted ? 2 : 0.8, "stroke-dasharray": lifted ? "4 3" : null }));
+  if (WEAVE[key]) {  // the colour's weave on the tile too, as on its squares and in the rack
+    g.append(svg("rect", { x: x + m, y: y + m - lift, width: w, height: w - depth, rx: r,
+      fill: `url(#gob-weave-${key})`, opacity: 0.22, class: "weave" }));
+  }
   if (key !== "?") {
     g.append(svg("rect", { x: x + m + 2, y: y + m + 1.5 - lift, width: w - 4, height: Math.max(1.5, cell * 0.05), rx: 1,
       fill: "#fff", opacity: 0.45 }));
