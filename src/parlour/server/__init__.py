@@ -46,6 +46,7 @@ def run(
     secure_cookies: bool = False,
     smtp: str | None = None,
     public_url: str | None = None,
+    upgrade: bool = False,
 ) -> None:
     """Serve until interrupted (blocking).
 
@@ -53,7 +54,8 @@ def run(
     ``trusted_proxies`` are the addresses of reverse proxies whose ``X-Forwarded-For`` names
     the real client (for the per-client limits); nobody's is trusted by default.
     ``allowed_hosts`` are names the server is served as besides the loopback names and
-    ``host`` (a request with another ``Host`` is refused: DNS rebinding).
+    ``host`` (a request with another ``Host`` is refused: DNS rebinding). ``upgrade`` brings
+    a database at an older schema revision to the head (else it is refused).
     """
     import threading
     import webbrowser
@@ -77,6 +79,7 @@ def run(
         secure_cookies=secure_cookies,
         smtp=smtp,
         public_url=public_url or f"http://{host}:{port}",
+        upgrade=upgrade,
     )
     config = uvicorn.Config(
         app,

@@ -127,6 +127,12 @@ def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
         metavar="URL",
         help="how this server's links start in e-mails (default http://HOST:PORT)",
     )
+    out.add_argument(
+        "--upgrade",
+        action="store_true",
+        help="upgrade a database at an older schema revision to this parlour's before serving "
+        "(back it up first: parlour db backup); without it such a database is refused",
+    )
     return out
 
 
@@ -158,6 +164,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     url = normalise_db_url(args.db) if args.db else default_db_url()
+    from parlour.server.migrations.schema import refusal_for_serving
+
+    if problem := refusal_for_serving(url, upgrade=args.upgrade):
+        print(f"{prog}: {problem}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = url.split("@")[-1] if "@" in url else url
     print(f"parlour: serving http://{args.host}:{args.port}/  (database: {shown})", flush=True)
@@ -177,6 +188,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         secure_cookies=args.secure_cookies,
         smtp=args.smtp,
         public_url=args.public_url,
+        upgrade=args.upgrade,
     )
     return 0
 

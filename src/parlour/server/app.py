@@ -74,6 +74,7 @@ def create_app(
     secure_cookies: bool = False,
     smtp: str | None = None,
     public_url: str = "http://127.0.0.1:8000",
+    upgrade: bool = False,
 ) -> FastAPI:
     """Build the app. ``db_url`` defaults to SQLite in the user's data directory; ``limits``
     to :meth:`Limits.from_env`; ``allowed_origins`` adds sites (besides the server's own) whose
@@ -81,7 +82,7 @@ def create_app(
     (:func:`parlour.server.security.served_hosts`); ``secure_cookies`` marks the session
     cookie ``Secure`` even when the server is reached over plain HTTP (behind a TLS proxy);
     ``smtp`` the mail server of the turn e-mails (none: no e-mail), ``public_url`` how links
-    in them start."""
+    in them start; ``upgrade`` lets an older schema be upgraded (:mod:`.migrations`)."""
     url = normalise_db_url(db_url) if db_url else default_db_url()
     limits = limits or Limits.from_env()
 
@@ -89,7 +90,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_redaction()  # after the server configured its loggers
         lock = hold_sqlite_lock(url)  # raises DatabaseInUse: the process stops with the reason
-        store = Store(url, synchronous=synchronous)
+        store = Store(url, synchronous=synchronous, upgrade=upgrade)
         runner = AIRunner(ai_mode) if ai_deadline is None else AIRunner(
             ai_mode, deadline=ai_deadline
         )
