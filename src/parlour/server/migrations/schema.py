@@ -84,7 +84,6 @@ def config(connection: Connection | None = None) -> Config:
     package, run on ``connection``."""
     cfg = Config()
     cfg.set_main_option("script_location", str(HERE))
-    cfg.set_main_option("version_locations", str(HERE / "versions"))
     cfg.attributes["connection"] = connection
     return cfg
 
