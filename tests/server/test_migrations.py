@@ -39,8 +39,7 @@ OLD_SERVED = json.loads((FIXTURES / "before-migrations.json").read_text())
 def parlour_db(*args: str) -> subprocess.CompletedProcess[str]:
     """The ``parlour db`` command, as an operator types it."""
     return subprocess.run([sys.executable, "-c", "from parlour.cli import main; main()", "db",
-                           *args], capture_output=True, text=True, timeout=120,
-                          env={"COLUMNS": "200", **__import__("os").environ})
+                           *args], capture_output=True, text=True, timeout=120)
 
 
 def rows(path: Path) -> dict[str, set[tuple]]:

@@ -23,8 +23,13 @@ DbOption = Annotated[str | None, typer.Option("--db", help=DB_HELP)]
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
-    err_console.print(f"[red]error:[/] {escape(message)}")
+    err_console.print(f"[red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
+
+
+def _say(text: str) -> None:
+    """One line (never wrapped: the commands in it are copied)."""
+    console.print(text, soft_wrap=True)
 
 
 def _url(db: str | None) -> str:
@@ -66,7 +71,7 @@ def current(db: DbOption = None) -> None:
                     if hasattr(exc, "orig") else str(exc)) from None
     finally:
         engine.dispose()
-    console.print(escape(found.describe()))
+    _say(escape(found.describe()))
 
 
 def upgrade(db: DbOption = None) -> None:
@@ -86,12 +91,12 @@ def upgrade(db: DbOption = None) -> None:
     finally:
         engine.dispose()
     if before.at_head:
-        console.print(f"already at the head revision, {after.current}: nothing to do")
+        _say(f"already at the head revision, {after.current}: nothing to do")
     elif before.empty:
-        console.print(f"created a new database at revision {after.current}")
+        _say(f"created a new database at revision {after.current}")
     else:
         was = "made before revisions" if before.legacy else f"revision {before.current}"
-        console.print(f"upgraded from {was} to revision {after.current}")
+        _say(f"upgraded from {was} to revision {after.current}")
 
 
 def backup(
@@ -111,7 +116,7 @@ def backup(
         done = run_backup(url, path)
     except BackupError as exc:
         raise _fail(str(exc)) from None
-    console.print(f"backed up to {escape(str(done.path))} ({done.size:,} bytes, {done.kind}); "
+    _say(f"backed up to {escape(str(done.path))} ({done.size:,} bytes, {done.kind}); "
                   "it holds every seat token: keep it private")
 
 
@@ -130,7 +135,7 @@ def restore(
         run_restore(path, url)
     except BackupError as exc:
         raise _fail(str(exc)) from None
-    console.print(f"restored {escape(str(path))} into {escape(shown_url(url))}; serve it with "
+    _say(f"restored {escape(str(path))} into {escape(shown_url(url))}; serve it with "
                   f"parlour serve --db {escape(shown_url(url))} (add --upgrade if it says the "
                   "backup's schema is older)")
 
