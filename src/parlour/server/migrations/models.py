@@ -5,8 +5,9 @@ them (a module left out of :data:`MODULES` is a table the migrations would not k
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
-from sqlalchemy import MetaData
+from sqlalchemy import Connection, MetaData
 
 MODULES = (
     "parlour.server.store",
@@ -27,3 +28,13 @@ def metadata() -> MetaData:
     from parlour.server.store import Base
 
     return Base.metadata
+
+
+def drift(connection: Connection) -> list[Any]:
+    """The differences between ``connection``'s schema and the models' (``[]``: none), as
+    Alembic's ``compare_metadata`` finds them."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return list(compare_metadata(context, metadata()))

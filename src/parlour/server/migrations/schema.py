@@ -20,7 +20,6 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -202,12 +201,3 @@ def shown_url(url: str | None) -> str:
         shown = url.split("@")[-1]
     return shown.removeprefix("sqlite:///") if shown.startswith("sqlite:///") else shown
 
-
-def compare(connection: Connection) -> list[Any]:
-    """The differences between ``connection``'s schema and the models' (``[]``: no drift)."""
-    from alembic.autogenerate import compare_metadata
-
-    from parlour.server.migrations.models import metadata
-
-    context = MigrationContext.configure(connection, opts={"compare_type": True})
-    return list(compare_metadata(context, metadata()))
