@@ -192,3 +192,21 @@ def test_a_backup_during_play_restores_into_a_fresh_server_on_postgres(
         check_restored(restored, acked, replays, profiles)
     finally:
         restored.stop()
+
+
+def test_a_missing_pg_dump_is_said_and_changes_nothing(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path):
+    """Without PostgreSQL's client programs (none on PATH nor in Debian's folders) the backup
+    says what to install, and no file is made."""
+    from parlour.server import backup
+
+    monkeypatch.setattr(backup.shutil, "which", lambda name: None)
+    monkeypatch.setattr(backup.glob, "glob", lambda pattern: [])
+    path = tmp_path / "b.pgdump"
+    with pytest.raises(backup.BackupError, match=r"pg_dump was not found: install PostgreSQL's "
+                       r"client programs.*apt-get install postgresql-client"):
+        backup.backup("postgresql+psycopg://parlour@127.0.0.1:1/parlour", path)
+    assert not path.exists()
+    with pytest.raises(backup.BackupError, match="there is no database at"):
+        backup.backup(f"sqlite:///{tmp_path / 'none.db'}", path)
+    assert not path.exists() and not (tmp_path / "none.db").exists()

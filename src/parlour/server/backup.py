@@ -62,14 +62,20 @@ def backup(url: str, path: Path) -> Done:
     if not path.parent.is_dir():
         raise BackupError(f"the folder {path.parent} does not exist (nothing was changed)")
     kind = _kind(url)
+    if kind == "sqlite":
+        source = _sqlite_path(url)
+        if not source.is_file():
+            raise BackupError(f"there is no database at {source}")
+    else:
+        program = pg_program("pg_dump")  # before any file is made
     descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     try:
         if kind == "sqlite":
             os.close(descriptor)
-            _backup_sqlite(_sqlite_path(url), path)
+            _backup_sqlite(source, path)
         else:
             try:
-                _pg_dump(url, descriptor)
+                _pg_dump(program, url, descriptor)
             finally:
                 os.close(descriptor)
     except BaseException:
@@ -104,8 +110,6 @@ def restore(path: Path, url: str) -> Done:
 
 # -- SQLite ---------------------------------------------------------------------------------------
 def _backup_sqlite(source: Path, path: Path) -> None:
-    if not source.is_file():
-        raise BackupError(f"there is no database at {source}")
     src = sqlite3.connect(source, timeout=30)
     dst = sqlite3.connect(path)
     try:
@@ -170,8 +174,7 @@ def _libpq(url: str) -> tuple[str, dict[str, str]]:
     return plain.render_as_string(hide_password=False), env
 
 
-def _pg_dump(url: str, descriptor: int) -> None:
-    program = pg_program("pg_dump")
+def _pg_dump(program: str, url: str, descriptor: int) -> None:
     conninfo, env = _libpq(url)
     done = subprocess.run([program, "--format=custom", "--no-password", "--dbname", conninfo],
                           stdout=descriptor, stderr=subprocess.PIPE, env=env, check=False)
