@@ -234,3 +234,63 @@ def test_the_revisions_build_the_models_schema_on_postgres(postgres_url: str):
     again = schema.prepare(engine)  # a second start finds it at the head
     assert again[0].at_head
     engine.dispose()
+
+
+LATER_REVISION = '''
+"""A later change, as the next revision would make it: a NOT NULL column added in batch
+mode to the table every other one refers to (SQLite copies it, drops the old one, renames)."""
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("parlour_tables") as batch:
+        batch.add_column(sa.Column("hidden", sa.Boolean(), nullable=False,
+                                   server_default=sa.false()))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("parlour_tables") as batch:
+        batch.drop_column("hidden")
+'''
+
+
+def test_an_older_revision_is_upgraded_only_when_asked(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch):
+    """A database at 0001 when the code's head is a later revision (here one written for the
+    test, beside a copy of the shipped ones): refused, then upgraded in batch mode with its
+    rows kept."""
+    path = old_copy(tmp_path)
+    engine = create_engine(f"sqlite:///{path}")
+    schema.prepare(engine, upgrade=True)  # from before migrations to 0001
+    kept = rows(path)
+    folder = tmp_path / "migrations"
+    shutil.copytree(schema.HERE, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "versions" / "0002_later.py").write_text(LATER_REVISION)
+    monkeypatch.setattr(schema, "HERE", folder)
+    found = schema.status(engine)
+    assert (found.current, found.head, found.known) == ("0001", "0002", True)
+    with pytest.raises(schema.SchemaError, match="at schema revision 0001, older than this "
+                       r"parlour's \(head 0002\).*parlour db upgrade"):
+        Store(f"sqlite:///{path}")
+    assert schema.status(engine).current == "0001"  # refused: nothing changed
+    engine.dispose()
+    store = Store(f"sqlite:///{path}", upgrade=True)  # the server's engine: foreign keys on
+    try:
+        assert schema.status(store.engine).current == "0002"
+        with store.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    finally:
+        store.close()
+    after = rows(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM parlour_tables WHERE hidden = 0").fetchone() == (
+            len(kept["parlour_tables"]),)
+    assert {r[:-1] for r in after["parlour_tables"]} == kept["parlour_tables"]
+    for table in ("parlour_seats", "parlour_actions", "parlour_chat", "parlour_hands"):
+        assert after[table] == kept[table]

@@ -154,16 +154,32 @@ def prepare(engine: Engine, *, upgrade: bool = False,
     """Make ``engine``'s database ready to serve: create a new one at the head, upgrade an
     older one if ``upgrade``, else raise :class:`SchemaError` (changing nothing; ``url`` is
     named in its message). Returns the status before and after."""
-    with engine.begin() as connection:
-        _lock(connection)
-        before = status_of(connection)
-        if before.at_head:
-            return before, before
-        problem = refusal(before, url)
-        if problem is not None and not (upgrade and (before.known or before.legacy)):
-            raise SchemaError(problem)
-        command.upgrade(config(connection), "head")
-        after = status_of(connection)
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        keys = sqlite and bool(connection.exec_driver_sql("PRAGMA foreign_keys").scalar())
+        if keys:  # batch mode copies and drops tables others refer to: checked at the end
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        if sqlite:
+            connection.commit()  # (the pragmas are outside any transaction)
+        try:
+            with connection.begin():
+                _lock(connection)
+                before = status_of(connection)
+                if before.at_head:
+                    return before, before
+                problem = refusal(before, url)
+                if problem is not None and not (upgrade and (before.known or before.legacy)):
+                    raise SchemaError(problem)
+                command.upgrade(config(connection), "head")
+                if sqlite and (broken := connection.exec_driver_sql(
+                        "PRAGMA foreign_key_check").fetchall()):
+                    raise SchemaError(f"the upgrade would break {len(broken)} references "
+                                      "between rows: nothing was changed")
+                after = status_of(connection)
+        finally:
+            if keys:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
     return before, after
 
 
