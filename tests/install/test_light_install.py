@@ -27,6 +27,7 @@ EXTRAS_ONLY = (
     "uvicorn",
     "starlette",
     "sqlalchemy",
+    "alembic",  # the schema's revisions (web extra)
     "websockets",
     "argon2",  # the accounts' (web extra)
     "webauthn",

@@ -10,6 +10,7 @@ import pytest
 
 from parlour import i18n
 from parlour.core import GameRecord, RecordError
+from parlour.server.migrations.schema import SchemaError
 from parlour.server.names import MAX_NAME, clean_name, shown_name
 from parlour.server.store import SeatData, Store
 
@@ -49,7 +50,9 @@ def test_an_older_database_gains_the_name_column_and_keeps_its_rows(tmp_path: Pa
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as db:
         db.executescript(OLD_SCHEMA)
-    store = Store(f"sqlite:///{path}")
+    with pytest.raises(SchemaError, match="parlour db upgrade"):
+        Store(f"sqlite:///{path}")  # an upgrade is asked for, never done unasked
+    store = Store(f"sqlite:///{path}", upgrade=True)
     try:
         data = store.load("old")
         assert data is not None
@@ -58,7 +61,7 @@ def test_an_older_database_gains_the_name_column_and_keeps_its_rows(tmp_path: Pa
         assert store.load("old").seats[0].name == "Ada"
     finally:
         store.close()
-    again = Store(f"sqlite:///{path}")  # a second start finds nothing to migrate
+    again = Store(f"sqlite:///{path}")  # a second start finds it at the head
     try:
         assert again.load("old").seats[0].name == "Ada"
     finally:

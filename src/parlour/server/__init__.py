@@ -49,6 +49,7 @@ def run(
     metrics: bool = True,
     metrics_from: tuple[str, ...] | None = None,
     log_format: str = "text",
+    upgrade: bool = False,
 ) -> None:
     """Serve until interrupted (blocking).
 
@@ -58,7 +59,8 @@ def run(
     ``allowed_hosts`` are names the server is served as besides the loopback names and
     ``host`` (a request with another ``Host`` is refused: DNS rebinding). ``metrics`` records
     and serves ``/metrics`` to the addresses or networks ``metrics_from`` (default this machine),
-    seen past the trusted proxies; ``log_format`` is ``text`` or ``json``.
+    seen past the trusted proxies; ``log_format`` is ``text`` or ``json``. ``upgrade`` brings
+    a database at an older schema revision to the head (else it is refused).
     """
     import socket
     import threading
@@ -90,6 +92,7 @@ def run(
         smtp=smtp,
         public_url=public_url or f"http://{host}:{port}",
         metrics=watch,
+        upgrade=upgrade,
     )
     config = uvicorn.Config(
         app,

@@ -148,6 +148,12 @@ def parser(prog: str = "python -m parlour.server") -> argparse.ArgumentParser:
         choices=("text", "json"),
         help="log lines as text, or as one JSON object a line (for a log collector)",
     )
+    out.add_argument(
+        "--upgrade",
+        action="store_true",
+        help="upgrade a database at an older schema revision to this parlour's before serving "
+        "(back it up first: parlour db backup); without it such a database is refused",
+    )
     return out
 
 
@@ -185,6 +191,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
     except ValueError as exc:
         options.error(f"argument --metrics-from: {exc}")
     url = normalise_db_url(args.db) if args.db else default_db_url()
+    from parlour.server.migrations.schema import refusal_for_serving
+
+    if problem := refusal_for_serving(url, upgrade=args.upgrade):
+        print(f"{prog}: {problem}", file=sys.stderr)
+        return 2
     from parlour.server.logs import configure
 
     configure(args.log_format)
@@ -213,6 +224,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
         metrics=args.metrics,
         metrics_from=tuple(args.metrics_from) or None,
         log_format=args.log_format,
+        upgrade=args.upgrade,
     )
     return 0
 

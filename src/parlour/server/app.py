@@ -77,6 +77,7 @@ def create_app(
     smtp: str | None = None,
     public_url: str = "http://127.0.0.1:8000",
     metrics: Settings | None = None,
+    upgrade: bool = False,
 ) -> FastAPI:
     """Build the app. ``db_url`` defaults to SQLite in the user's data directory; ``limits``
     to :meth:`Limits.from_env`; ``allowed_origins`` adds sites (besides the server's own) whose
@@ -85,7 +86,8 @@ def create_app(
     cookie ``Secure`` even when the server is reached over plain HTTP (behind a TLS proxy);
     ``smtp`` the mail server of the turn e-mails (none: no e-mail), ``public_url`` how links
     in them start; ``metrics`` whether ``/metrics`` is served and to whom
-    (:mod:`parlour.server.metrics`; default: on, to this machine)."""
+    (:mod:`parlour.server.metrics`; default: on, to this machine); ``upgrade`` lets an older
+    schema be upgraded (:mod:`.migrations`)."""
     url = normalise_db_url(db_url) if db_url else default_db_url()
     limits = limits or Limits.from_env()
 
@@ -93,7 +95,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_redaction()  # after the server configured its loggers
         lock = hold_sqlite_lock(url)  # raises DatabaseInUse: the process stops with the reason
-        store = Store(url, synchronous=synchronous)
+        store = Store(url, synchronous=synchronous, upgrade=upgrade)
         runner = AIRunner(ai_mode) if ai_deadline is None else AIRunner(
             ai_mode, deadline=ai_deadline
         )

@@ -34,7 +34,6 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    inspect,
     select,
     text,
     update,
@@ -64,14 +63,14 @@ class TableRow(Base):
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    # Added after the first release (see :func:`migrate`): who is to act after the last
+    # Added after the first release (migration 0001): who is to act after the last
     # stored action (a seat, -1 for chance, NULL when finished), so that a server starting
     # up wakes only the tables that wait for a computer or a chance event; when the table
     # last changed; and a hash of the creating client's address, for the per-client quota.
     to_act: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     updated_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_by: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
-    # Open tables, clocks and archiving (issue 18), also added by :func:`migrate`.
+    # Open tables, clocks and archiving (issue 18), also in revision 0001.
     listed: Mapped[bool | None] = mapped_column(Boolean, nullable=True, index=True)
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     deadline_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
@@ -287,7 +286,7 @@ class ConflictError(Exception):
 class Store:
     """The database behind the server (SQLite by default, PostgreSQL via psycopg)."""
 
-    def __init__(self, url: str, *, synchronous: str = "NORMAL") -> None:
+    def __init__(self, url: str, *, synchronous: str = "NORMAL", upgrade: bool = False) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self.shared = url.startswith("postgresql")
@@ -313,8 +312,10 @@ class Store:
                 cursor.execute("PRAGMA foreign_keys=ON")
                 cursor.close()
 
-        Base.metadata.create_all(self.engine)
-        migrate(self.engine)
+        # a new database at the head; an older one only if ``upgrade`` (else SchemaError)
+        from parlour.server.migrations.schema import prepare
+
+        prepare(self.engine, upgrade=upgrade, url=url)
         # SQLite allows one writer at a time: one thread serialises the writes cleanly.
         self._executor = ThreadPoolExecutor(
             max_workers=1 if self.is_sqlite else 4, thread_name_prefix="parlour-db"
@@ -1008,25 +1009,3 @@ class Store:
             if keep:
                 query = query.where(TableRow.id.not_in(list(keep)))
             return int(connection.execute(query.values(archived=True)).rowcount or 0)
-
-
-def migrate(engine: Any) -> None:
-    """Add the columns a newer parlour declares to an older database's tables.
-
-    ``create_all`` creates missing tables but never alters existing ones; every column added
-    since the first release is nullable, so an ``ALTER TABLE ... ADD COLUMN`` brings an old
-    database up to date without touching its rows.
-    """
-    inspector = inspect(engine)
-    with engine.begin() as connection:
-        for table in Base.metadata.sorted_tables:
-            if not inspector.has_table(table.name):
-                continue
-            present = {c["name"] for c in inspector.get_columns(table.name)}
-            for column in table.columns:
-                if column.name in present:
-                    continue
-                kind = column.type.compile(dialect=engine.dialect)
-                connection.execute(
-                    text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}')
-                )

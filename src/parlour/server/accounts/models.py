@@ -1,5 +1,5 @@
-"""The account rows, on the store's declarative ``Base``: ``create_all`` creates them in a new
-database and an old one alike, and columns added later are nullable (``store.migrate``).
+"""The account rows, on the store's declarative ``Base``; the schema revisions
+(:mod:`parlour.server.migrations`) create them, and a change to them is a new revision.
 
 Secrets are never stored as they are: a password as its Argon2id hash, a session id, an
 unsubscribe or confirmation token and a matchmaking ticket as their SHA-256 (they are long

@@ -1,5 +1,5 @@
-"""A tournament's rows, on the store's declarative ``Base`` (``create_all`` adds them to a new
-database and an old one alike).
+"""A tournament's rows, on the store's declarative ``Base`` (created by the schema revisions,
+:mod:`parlour.server.migrations`).
 
 Everything a tournament is lives here, so that any server process runs it and a restart loses
 nothing: the event, its players, and each round's pairings. A round's row is inserted once
