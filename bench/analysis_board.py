@@ -23,7 +23,7 @@ CHILD = r"""
 import json, sys, time
 import parlour
 from parlour.analysis import SolverTimeout, solve
-from parlour.server.analyse import analyse
+from parlour.server.study.analyse import analyse
 text, limit = sys.argv[1], float(sys.argv[2])
 game = parlour.load_game("clobber", size=text) if " " not in text else \
     parlour.load_game("clobber", position=text)

@@ -10,7 +10,7 @@ import pytest
 
 from parlour.core import GameRecord, RecordError
 from parlour.server.names import MAX_NAME, clean_name
-from parlour.server.store import SeatData, Store
+from parlour.server.persistence.store import SeatData, Store
 
 from .helpers import ServerProcess, token_of
 

@@ -21,7 +21,7 @@ from sqlalchemy import case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from parlour.server.accounts.models import RateBucketRow
-from parlour.server.store import Store
+from parlour.server.persistence.store import Store
 
 FORGET_AFTER = 86400.0
 """A bucket untouched for a day is full again for every limit it serves: its row goes."""
