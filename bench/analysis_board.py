@@ -4,7 +4,7 @@
     python bench/analysis_board.py --limit 5 3x6 "xo../..ox/oxxo x"
 
 Each position is answered in a fresh process (cold solver tables and values, as in a new
-analysis worker) by :func:`parlour.server.analyse.analyse`, the job the server's worker runs,
+analysis worker) by :func:`parlour.server.study.analyse.analyse`, the job the server's worker runs,
 under the server's default solve limit. Beside it, in the same process, the reference: the
 bare ``solve(state, all_moves=True)`` the answer starts with, so "extra" is what the regions,
 their values and the principal line add. Printed, not asserted: the machine is shared.

@@ -77,7 +77,7 @@ class ChallengeError(Refusal):
 
 class Wakeups:
     """In-process wake-ups for an account's event streams (another process's changes are
-    found by the streams' own polling, :data:`parlour.server.botapi.POLL_SECONDS`)."""
+    found by the streams' own polling, :data:`parlour.server.bots.botapi.POLL_SECONDS`)."""
 
     def __init__(self) -> None:
         self._events: dict[int, set[asyncio.Event]] = {}

@@ -4,10 +4,11 @@
   ``challengeGone`` (cancelled, declined or lapsed), ``gameStart`` (every unfinished game at
   connection, then each new one) and ``gameFinish``.
 - :meth:`BotAPI.game`: one game as the bot's seat sees it. The stream joins the table's
-  listeners as the seat's own connection (:class:`~parlour.server.outgoing.Connection` with the
-  seat's hand), so every ``state`` line is the message a web seat of that hand receives, built
-  by the same :meth:`Table.message` from ``state.view(seat)`` (G-3): never more than the seat
-  may see. A first ``gameFull`` line names the players with their ratings.
+  listeners as the seat's own connection
+  (:class:`~parlour.server.messages.outgoing.Connection` with the seat's hand), so every
+  ``state`` line is the message a web seat of that hand receives, built by the same
+  :meth:`Table.message` from ``state.view(seat)`` (G-3): never more than the seat may see. A
+  first ``gameFull`` line names the players with their ratings.
 
 An empty line goes out every :data:`KEEPALIVE_SECONDS` when nothing else did, so both sides
 notice a dead connection.
@@ -97,7 +98,7 @@ class BotAPI:
         """Open streams per kind (``events``, ``games``) and account, in this process."""
         limits = hub.limits
         self.resent = ResentMoves(limits.bot_move_answers, limits.bot_move_answer_seconds)
-        """The answers of stored moves, for their resends (:mod:`parlour.server.resends`)."""
+        """The answers of stored moves, for their resends (:mod:`parlour.server.bots.resends`)."""
         hub.changes.after_each(self._after_change)
 
     def _hold(self, kind: str, account: Account) -> Callable[[], None]:

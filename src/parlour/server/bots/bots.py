@@ -2,7 +2,7 @@
 
 An account becomes a bot once, for good (as on lichess), and only before it has played: its
 ratings and records then never mix a person's games with a program's. A bot plays through the
-Bot API with a ``bot:play`` token (:mod:`parlour.server.tokens`), never from the web lobby or
+Bot API with a ``bot:play`` token (:mod:`parlour.server.bots.tokens`), never from the web lobby or
 the "Play someone now" queue, and has its own leaderboards (``?bots=true``).
 """
 

@@ -3,7 +3,7 @@
 The puzzles are :mod:`parlour.analysis.puzzles`' (each line proved by the solver when it was
 made; nothing here searches), kept in ``parlour_puzzles``: the set that ships with parlour,
 stocked at start-up (a row per puzzle, added once whichever process starts first), and the
-puzzles mined from the server's own finished games (:mod:`parlour.server.puzzle_mining`). A
+puzzles mined from the server's own finished games (:mod:`parlour.server.study.puzzle_mining`). A
 puzzle's row holds its Glicko-2 rating, which starts from its grading (the solver's effort and
 its line's length) and moves with the rated attempts of accounts, as on lichess: a solve is a
 win for the player, a miss a win for the puzzle. The next puzzle is chosen near the player's

@@ -2,10 +2,11 @@
 catching tables up, and claiming work that must happen exactly once.
 
 Each process keeps its loaded tables in memory; the database is the truth. A process hears of
-another's stored actions and events through ``LISTEN``/``NOTIFY`` (:mod:`~parlour.server.fanout`)
-and catches the table up before it answers or changes anything (every unit of work begins so,
-:mod:`~parlour.server.unit`); a periodic check makes good a notification lost while the listening
-connection was down. A computer move or a pending chance event is claimed in the database
+another's stored actions and events through ``LISTEN``/``NOTIFY``
+(:mod:`~parlour.server.persistence.fanout`) and catches the table up before it answers or
+changes anything (every unit of work begins so, :mod:`~parlour.server.tables.unit`); a periodic
+check makes good a notification lost while the listening connection was down. A computer move
+or a pending chance event is claimed in the database
 (:meth:`Store.claim`) by one process, renewed while the work goes on, so that a process killed
 mid-turn loses its claim within ``CLAIM_TTL`` and a janitor in another process takes the work
 over. With SQLite (one process) all of this is idle: the claim is always ours.

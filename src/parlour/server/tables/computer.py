@@ -2,9 +2,9 @@
 storing the move like anyone's.
 
 A table has at most one computer move in flight (its ``ai_task``). The move is claimed first
-(several processes: one thinks, :class:`~parlour.server.cluster.Cluster`), computed in a worker
-(:class:`~parlour.server.ai.AIRunner`, under a deadline) from the state any program using the
-library would hand an agent, then submitted through :class:`~parlour.server.moves.Mover` as a
+(several processes: one thinks, :class:`~parlour.server.tables.cluster.Cluster`), computed in a
+worker (:class:`~parlour.server.ai.AIRunner`, under a deadline) from the state any program using the
+library would hand an agent, then submitted through :class:`~parlour.server.tables.moves.Mover` as a
 seat's move is. An agent that fails or runs out of time is replaced, for that move, by a random
 legal one, and the table is told.
 """

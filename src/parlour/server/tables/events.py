@@ -1,6 +1,6 @@
 """The kinds of things that happen at a table outside the game's rules, as typed values.
 
-A table event is stored as a row (:class:`parlour.server.store.EventRow`, its ``kind`` a
+A table event is stored as a row (:class:`parlour.server.persistence.store.EventRow`, its ``kind`` a
 string) before anyone is told, and replayed when a table is rebuilt. The kinds are enums whose
 values are the stored strings, so a row read back compares equal to its kind and old databases
 read as they always did.
@@ -12,7 +12,7 @@ import enum
 
 
 class EventKind(enum.StrEnum):
-    """What an event does (see :func:`parlour.server.replay.apply_event`)."""
+    """What an event does (see :func:`parlour.server.tables.replay.apply_event`)."""
 
     JOIN = "join"
     """Someone took a free seat of an open table from the lobby."""

@@ -2,20 +2,21 @@
 
 Each part owns one concern and is given only what it needs (see docs/architecture.md):
 
-- :class:`~parlour.server.registry.Registry`: the tables in memory, loading and forgetting;
-- :class:`~parlour.server.cluster.Cluster`: other processes on the same database (catching up,
-  claims, the janitor);
-- :class:`~parlour.server.unit.Changes`: the unit of work every change to a table runs in;
-- :class:`~parlour.server.moves.Mover`: players' moves and the chance they lead to;
-- :class:`~parlour.server.computer.Computer`: the computer players' turns;
-- :class:`~parlour.server.timeouts.Timekeeper`: clocks running out;
-- :class:`~parlour.server.seats.Seats`, :class:`~parlour.server.creation.TableMaker`,
-  :class:`~parlour.server.finishing.Finisher`, :class:`~parlour.server.undo.Takebacker`,
-  :class:`~parlour.server.chat.Chat`, :class:`~parlour.server.presence.Presence`,
-  :class:`~parlour.server.archive.Archivist`: seats, new tables and rematches, resigning,
+- :class:`~parlour.server.tables.registry.Registry`: the tables in memory, loading and forgetting;
+- :class:`~parlour.server.tables.cluster.Cluster`: other processes on the same database
+  (catching up, claims, the janitor);
+- :class:`~parlour.server.tables.unit.Changes`: the unit of work every change to a table runs in;
+- :class:`~parlour.server.tables.moves.Mover`: players' moves and the chance they lead to;
+- :class:`~parlour.server.tables.computer.Computer`: the computer players' turns;
+- :class:`~parlour.server.tables.timeouts.Timekeeper`: clocks running out;
+- :class:`~parlour.server.tables.seats.Seats`, :class:`~parlour.server.tables.creation.TableMaker`,
+  :class:`~parlour.server.tables.finishing.Finisher`,
+  :class:`~parlour.server.tables.undo.Takebacker`,
+  :class:`~parlour.server.tables.chat.Chat`, :class:`~parlour.server.tables.presence.Presence`,
+  :class:`~parlour.server.tables.archive.Archivist`: seats, new tables and rematches, resigning,
   undo, chat, listeners, archiving.
 
-The routes (:mod:`parlour.server.routes`) talk to these parts through the hub.
+The routes (:mod:`parlour.server.web.routes`) talk to these parts through the hub.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class Hub:
         self.takebacker = Takebacker(store, self.changes, self.reload)
         self.chat = Chat(store)
         self.outbox = Outbox(self.limits)
-        """Bytes waiting for each client's sockets (:mod:`parlour.server.outgoing`)."""
+        """Bytes waiting for each client's sockets (:mod:`parlour.server.messages.outgoing`)."""
         self.presence = Presence(self.registry, self.limits, self.computer.wake)
         self.archivist = Archivist(store, self.registry, archive_after) if archive_after else None
 

@@ -1,7 +1,7 @@
 """Playing at a table: checking a seat's steps, storing them with the chance they cause, and
 answering the player.
 
-Inside a unit of work (:mod:`~parlour.server.unit`) an action is checked on a copy of the
+Inside a unit of work (:mod:`~parlour.server.tables.unit`) an action is checked on a copy of the
 state, written to the database with the chance events it leads to and committed, and only then
 does the copy become the table's state and the acknowledgement and the new views go out. Two
 submissions for the same turn therefore meet one after the other, and the second finds the

@@ -5,7 +5,7 @@ Memory stays bounded by the tables in use: a table is loaded when someone opens 
 it waits for the server itself), a finished table nobody watches is forgotten at once, an
 unfinished idle one after ``idle_unload_seconds``, and the least recently used go first beyond
 ``loaded_tables``. The database keeps everything; a forgotten table is rebuilt on the next
-request (:func:`parlour.server.replay.build_table`).
+request (:func:`parlour.server.tables.replay.build_table`).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class Registry:
         """Set by the hub when several processes share the database."""
         self.refused: dict[str, RulesVersionError] = {}
         """Tables stored under another version of their game's rules: never replayed here
-        (:func:`parlour.server.replay.build_table`), and not loaded again to learn that."""
+        (:func:`parlour.server.tables.replay.build_table`), and not loaded again to learn that."""
         self.reload: Refresh | None = None
         """Set by the hub: rebuild a loaded table (a seat link another process gave out)."""
 

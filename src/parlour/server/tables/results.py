@@ -1,8 +1,8 @@
 """How a game ended, as the table knows it: the game's own returns and points, or the result
 the table decided (a loss on time or by resignation, ``Table.outcome``), and who resigned.
 
-This is what is stored with a game's end (:class:`parlour.server.store.GameEnd`): results and
-ratings are computed from it, for every game alike (nothing here knows a game's name).
+This is what is stored with a game's end (:class:`parlour.server.persistence.store.GameEnd`):
+results and ratings are computed from it, for every game alike (nothing here knows a game's name).
 """
 
 from __future__ import annotations

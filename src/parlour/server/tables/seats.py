@@ -1,7 +1,7 @@
 """Seats: taking a free seat of an open table, an invited player arriving, filling a seat with
 the computer, starting early with the players seated so far, and players' display names.
 
-Each is a unit of work (:mod:`~parlour.server.unit`), stored before anyone is told. A seat
+Each is a unit of work (:mod:`~parlour.server.tables.unit`), stored before anyone is told. A seat
 taken from the lobby gets a hand of its own (a new secret link), exactly like an invited seat.
 """
 

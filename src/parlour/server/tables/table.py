@@ -1,10 +1,11 @@
 """One live table in memory: its game, state, seats and listeners, and the messages it sends.
 
 A :class:`Table` holds what the database holds about a table (rebuilt from it by replaying the
-stored actions and events, :mod:`parlour.server.replay`) plus who is listening. Every message a
-seat or a spectator receives is built here from that seat's view (:mod:`parlour.server.views`,
-G-3). Nothing here changes a table: every change goes through a unit of work
-(:mod:`parlour.server.unit`).
+stored actions and events, :mod:`parlour.server.tables.replay`) plus who is listening. Every
+message a seat or a spectator receives is built here from that seat's view
+(:mod:`parlour.server.messages.views`, G-3). Nothing here changes a table: every change goes
+through a unit of work
+(:mod:`parlour.server.tables.unit`).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ class Table:
     last_active: float = field(default_factory=time.monotonic)
     custom_start: bool = False
     presence_task: asyncio.Task[None] | None = None
-    # around the game: seats, clocks, resignations, undo (parlour.server.seats, .timeouts...)
+    # around the game: seats, clocks, resignations, undo (parlour.server.tables.seats, .timeouts...)
     clock: Clock | None = None
     events: list[EventData] = field(default_factory=list)
     outcome: dict[str, Any] | None = None

@@ -1,7 +1,7 @@
 """Clocks running out: a timer per table for the turn now running, a scan for the tables not in
 memory, and what a time-out decides.
 
-The server is the only authority on time (:mod:`~parlour.server.clocks`). When the running
+The server is the only authority on time (:mod:`~parlour.server.tables.clocks`). When the running
 turn's deadline passes, it is applied once (claimed, then checked again inside a unit of work):
 in a two-player game the seat loses on time; with more players the computer (``medium``)
 plays that turn for it, and after :data:`TIMEOUTS_BEFORE_TAKEOVER` in a row holds the seat

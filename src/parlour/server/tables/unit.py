@@ -12,8 +12,8 @@ seat taken from the lobby, a resignation, an undo, another process's move arrivi
 
 So concurrency is reasoned about here only: two changes to one table meet one after the
 other inside its lock, and the second finds the first already stored. The parts that make
-changes (:mod:`~parlour.server.moves`, :mod:`~parlour.server.seats`,
-:mod:`~parlour.server.timeouts`...) are given a :class:`Changes` and never take a lock,
+changes (:mod:`~parlour.server.tables.moves`, :mod:`~parlour.server.tables.seats`,
+:mod:`~parlour.server.tables.timeouts`...) are given a :class:`Changes` and never take a lock,
 broadcast or schedule by hand.
 """
 

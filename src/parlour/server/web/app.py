@@ -1,7 +1,7 @@
 """The web application: pages, a small JSON API and the websockets of the live tables.
 
 Routes (``TOKEN`` is a hand's secret token, ``TABLE`` a table id), each group in its router
-(:mod:`parlour.server.routes`):
+(:mod:`parlour.server.web.routes`):
 
 - ``/`` the lobby; ``/play/TOKEN`` a seat's table page; ``/watch/TABLE`` a spectator's;
   ``/rules/GAME`` the rules for people, ``/learn/GAME`` the tutorials.
@@ -10,9 +10,9 @@ Routes (``TOKEN`` is a hand's secret token, ``TABLE`` a table id), each group in
   ``.../record``, ``POST .../rematch``; the same read routes under ``/api/watch/TABLE``.
 - ``/ws/play/TOKEN`` and ``/ws/watch/TABLE``: live updates, and actions (seats only).
 - ``/analyse/clobber`` the analysis board, ``POST /api/analyse/clobber`` its answers
-  (:mod:`parlour.server.analyse`).
+  (:mod:`parlour.server.study.analyse`).
 
-Every reply about a game comes from :mod:`parlour.server.views` via the table's message
+Every reply about a game comes from :mod:`parlour.server.messages.views` via the table's message
 builder, so it is cut to the asker's view (G-3).
 """
 
@@ -78,7 +78,7 @@ def create_app(
     """Build the app. ``db_url`` defaults to SQLite in the user's data directory; ``limits``
     to :meth:`Limits.from_env`; ``allowed_origins`` adds sites (besides the server's own) whose
     pages may call this server; ``allowed_hosts`` are the names it is served as
-    (:func:`parlour.server.security.served_hosts`); ``secure_cookies`` marks the session
+    (:func:`parlour.server.web.security.served_hosts`); ``secure_cookies`` marks the session
     cookie ``Secure`` even when the server is reached over plain HTTP (behind a TLS proxy);
     ``smtp`` the mail server of the turn e-mails (none: no e-mail), ``public_url`` how links
     in them start."""

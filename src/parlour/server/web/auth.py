@@ -1,5 +1,5 @@
 """Who is asking, for the routes programs use: a personal API token (``Authorization: Bearer``,
-:mod:`parlour.server.tokens`) or, for people, the session cookie.
+:mod:`parlour.server.bots.tokens`) or, for people, the session cookie.
 
 A bad token is refused ``401`` with ``WWW-Authenticate: Bearer error="invalid_token"``, a
 token without the scope a route needs ``403`` (``error="insufficient_scope"``, naming it), a

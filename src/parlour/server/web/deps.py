@@ -51,7 +51,7 @@ SeatLink = Annotated[tuple[Table, HandData], Depends(seat_link)]
 
 async def seat_in_use(request: Request, token: str) -> tuple[Table, HandData]:
     """A seat link its holder uses through the seat's API: an invited player doing so has
-    arrived (:meth:`parlour.server.seats.Seats.arrive`)."""
+    arrived (:meth:`parlour.server.tables.seats.Seats.arrive`)."""
     found = await seat_link(request, token)
     await hub_of(request).seats.arrive(*found)
     return found

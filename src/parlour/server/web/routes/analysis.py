@@ -1,4 +1,4 @@
-"""The Clobber analysis board's answers (:mod:`parlour.server.analyse`)."""
+"""The Clobber analysis board's answers (:mod:`parlour.server.study.analyse`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The Bot API (issue 31, docs/bots.md): ``GET /api/bot/stream`` (the account's events),
 ``GET /api/bot/game/{id}/stream`` (one game as the bot's seat sees it), and
 ``POST /api/bot/game/{id}/move`` and ``/resign``. Every route takes a ``bot:play`` token of a
-bot account (:func:`parlour.server.auth.bot_caller`); streams are newline-delimited JSON.
+bot account (:func:`parlour.server.web.auth.bot_caller`); streams are newline-delimited JSON.
 
 The same two streams are also websockets, ``/api/bot/ws`` and ``/api/bot/game/{id}/ws`` (the
 token in the upgrade's ``Authorization`` header): one source of lines (:class:`BotAPI`'s
@@ -104,7 +104,7 @@ async def move(request: Request, table_id: str) -> Response:
     """One move in the game's notation; the answer is the mover's (``ack``, or ``error``
     naming the rule a refused move breaks). Sent again with the same ``Idempotency-Key``
     header (or the same ``at`` and move), a stored move is answered as it was the first time
-    and not played twice (:mod:`parlour.server.resends`)."""
+    and not played twice (:mod:`parlour.server.bots.resends`)."""
     account = await bot_caller(request)
     body = await json_body(request, Move)
     key = idempotency_key(request)
@@ -133,7 +133,7 @@ async def move(request: Request, table_id: str) -> Response:
 
 def idempotency_key(request: Request) -> str | None:
     """The move's ``Idempotency-Key`` header, if it has one (at most
-    :data:`~parlour.server.resends.IDEMPOTENCY_KEY_CHARS` characters)."""
+    :data:`~parlour.server.bots.resends.IDEMPOTENCY_KEY_CHARS` characters)."""
     key = request.headers.get("idempotency-key")
     if key is None:
         return None

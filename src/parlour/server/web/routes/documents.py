@@ -1,5 +1,5 @@
 """A table's replay and downloadable record for one viewer (seat or spectator), built off the
-event loop from that viewer's views (G-3, :mod:`parlour.server.views`)."""
+event loop from that viewer's views (G-3, :mod:`parlour.server.messages.views`)."""
 
 from __future__ import annotations
 

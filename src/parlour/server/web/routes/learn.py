@@ -6,12 +6,12 @@ Routes:
   interactive tutorial page;
 - ``GET /api/learn/GAME``: the game's tutorials and their steps (:mod:`parlour.games.tutorial`);
 - ``POST /api/learn/GAME/TUTORIAL/STEP`` with ``{"moves": [...]}`` (action ids or notation,
-  at most :data:`parlour.server.protocol.MAX_STEPS`, each at most ``MAX_STEP_TEXT``
+  at most :data:`parlour.server.messages.protocol.MAX_STEPS`, each at most ``MAX_STEP_TEXT``
   characters): the engine's verdict on the learner's moves in the step's position, with the
-  learner's view after them (built by :func:`parlour.server.views.state_payload`, like every
-  state message). The position is the step's own, read from the game's tutorial data: a client
-  names a step, never sends a position, so this endpoint is no general-purpose engine and
-  the scripted chance outcomes stay on the server.
+  learner's view after them (built by :func:`parlour.server.messages.views.state_payload`,
+  like every state message). The position is the step's own, read from the game's tutorial
+  data: a client names a step, never sends a position, so this endpoint is no general-purpose
+  engine and the scripted chance outcomes stay on the server.
 
 Every reply is computed from nothing but the step and the moves (no state is kept between
 requests), in microseconds; the requests are counted by the server's rate limits like any.

@@ -11,13 +11,13 @@ Routes (``GAME`` is a game with puzzles, :data:`parlour.analysis.puzzles.GAMES`)
   player's moves so far (at most :data:`MAX_MOVES`, action ids or notation), checked against
   the puzzle's line, with the solver's reply to each right one. The first wrong move fails the
   puzzle; the last right one solves it. A finished attempt (solved or failed) is rated: an
-  account's rating once per puzzle, in the database (:mod:`parlour.server.puzzles`); a guest's
+  account's rating once per puzzle, in the database (:mod:`parlour.server.study.puzzles`); a guest's
   from the ``rating`` they send (``rating``, ``rd``, ``volatility``, each bounded), which the
   browser then keeps.
 
-The puzzles and their own ratings are in the database (:class:`~parlour.server.puzzles.PuzzleBook`:
-the shipped set and the puzzles mined from finished games); an account's finished attempt also
-moves the puzzle's rating, a guest's never does.
+The puzzles and their own ratings are in the database
+(:class:`~parlour.server.study.puzzles.PuzzleBook`: the shipped set and the puzzles mined from
+finished games); an account's finished attempt also moves the puzzle's rating, a guest's never does.
 
 The replies never show what is still to find: a puzzle's line is in a reply only once the
 attempt is over. Every reply is computed from the puzzle and the moves alone (nothing is kept

@@ -2,7 +2,7 @@
 spectator).
 
 Each socket joins its table's listeners and gets its own state at once, then its chat history.
-Messages it sends are checked (:func:`parlour.server.protocol.parse_message`), rate-limited
+Messages it sends are checked (:func:`parlour.server.messages.protocol.parse_message`), rate-limited
 per connection, and dispatched by type through :data:`HANDLERS`; what goes out is queued per
 connection and written by one task, in order.
 """
