@@ -54,6 +54,7 @@ from parlour.server.web.language import Language, LocalisedJSON, localised_repli
 from parlour.server.web.routes import ROUTERS
 from parlour.server.web.routes.pages import STATIC
 from parlour.server.web.security import LOOPBACK_HOSTS, Guard, install_redaction
+from parlour.server.web.services import STATE_KEY, Services
 
 log = logging.getLogger("parlour.server")
 GC_THRESHOLDS = (10_000, 20, 50)
@@ -86,7 +87,7 @@ def create_app(
     limits = limits or Limits.from_env()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Services]]:
         install_redaction()  # after the server configured its loggers
         lock = hold_sqlite_lock(url)  # raises DatabaseInUse: the process stops with the reason
         store = Store(url, synchronous=synchronous)
@@ -96,38 +97,39 @@ def create_app(
         hub = Hub(store, runner, ai_delay=ai_delay, limits=limits, extra_agents=extra_agents,
                   archive_after=archive_after)
         accounts = Accounts(store, limits)
-        app.state.accounts = accounts
-        app.state.passkeys = Passkeys(store, limits, accounts.throttle)
-        app.state.ratings = ratings = Ratings(store, limits.rated_pair_games_per_day)
-        app.state.puzzle_ratings = PuzzleRatings(store)
-        app.state.puzzle_book = book = PuzzleBook(store)
+        passkeys = Passkeys(store, limits, accounts.throttle)
+        ratings = Ratings(store, limits.rated_pair_games_per_day)
+        puzzle_ratings = PuzzleRatings(store)
+        book = PuzzleBook(store)
         for game in PUZZLE_GAMES:  # the shipped set, once (a row kept keeps its rating)
             await store.run(book.stock, game, shipped_puzzles())
-        app.state.matchmaker = matchmaker = Matchmaker(
-            store, limits, ratings.rating_of, hub.maker.create_paired)
-        app.state.tokens = Tokens(store, limits)
-        app.state.challenges = challenges = Challenges(store, limits, hub.maker.create_paired)
-        app.state.botapi = BotAPI(hub, challenges, ratings)
-        app.state.tournaments = tournaments = Tournaments(store, ratings.rating_of)
+        matchmaker = Matchmaker(store, limits, ratings.rating_of, hub.maker.create_paired)
+        tokens = Tokens(store, limits)
+        challenges = Challenges(store, limits, hub.maker.create_paired)
+        botapi = BotAPI(hub, challenges, ratings)
+        tournaments = Tournaments(store, ratings.rating_of)
         accounts.on_delete += [challenges.withdraw, tournaments.withdraw]
-        app.state.tournament_runner = rounds = Runner(tournaments, hub)
+        rounds = Runner(tournaments, hub)
         await hub.start()
         hub.spawn(matchmaker.run())
         hub.spawn(rounds.run())
-        app.state.puzzle_miner = miner = Miner(store, book, limits, hub.cluster.owner)
+        miner = Miner(store, book, limits, hub.cluster.owner)
         hub.spawn(miner.run())
-        app.state.mailer = mailer = Mailer(store, limits, smtp, public_url)
+        mailer = Mailer(store, limits, smtp, public_url)
         hub.changes.after_each(lambda table: mailer.after_change(table, hub.spawn))
         log.info("parlour server ready; tables waiting for a computer player resume now")
         _freeze_startup_garbage()
-        app.state.hub = hub
-        app.state.analyst = Analyst(limits)
-        app.state.draining = False
+        services = Services(
+            hub=hub, accounts=accounts, passkeys=passkeys, ratings=ratings,
+            puzzle_ratings=puzzle_ratings, puzzle_book=book, matchmaker=matchmaker,
+            tokens=tokens, challenges=challenges, botapi=botapi, tournaments=tournaments,
+            tournament_runner=rounds, puzzle_miner=miner, mailer=mailer,
+            analyst=Analyst(limits), secure_cookies=secure_cookies)
         try:
-            yield
+            yield {STATE_KEY: services}  # every request's state (parlour.server.web.services)
         finally:
-            app.state.draining = True
-            app.state.analyst.close()
+            services.draining = True
+            services.analyst.close()
             accounts.close()
             await hub.close()
             store.close()
@@ -136,7 +138,6 @@ def create_app(
 
     app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
                   default_response_class=LocalisedJSON)
-    app.state.secure_cookies = secure_cookies
     app.add_middleware(Language)
     app.add_middleware(Guard, limits=limits, allowed_origins=allowed_origins,
                        allowed_hosts=allowed_hosts)

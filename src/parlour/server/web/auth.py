@@ -13,13 +13,9 @@ from starlette.requests import HTTPConnection
 
 from parlour.i18n import Message
 from parlour.server.accounts.accounts import Account
-from parlour.server.bots.tokens import Bearer, Tokens
+from parlour.server.bots.tokens import Bearer
 from parlour.server.web.deps import account_of
-
-
-def tokens_of(request: HTTPConnection) -> Tokens:
-    tokens: Tokens = request.app.state.tokens
-    return tokens
+from parlour.server.web.services import tokens_of
 
 
 def bearer_secret(request: HTTPConnection) -> str | None:

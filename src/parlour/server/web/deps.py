@@ -1,5 +1,6 @@
-"""What the routes need from a request, as FastAPI dependencies: the hub, a seat link's table
-and hand, a table by id, the client's key, and a checked JSON body."""
+"""What the routes need from a request, as FastAPI dependencies: a seat link's table and hand,
+a table by id, the signed-in account, the client's key, and a checked JSON body (the services
+themselves, the hub among them, are :mod:`parlour.server.web.services`')."""
 
 from __future__ import annotations
 
@@ -11,26 +12,18 @@ from starlette.requests import HTTPConnection
 
 from parlour.core import RulesVersionError
 from parlour.i18n import Message, text_of
-from parlour.server.accounts.accounts import Account, Accounts
+from parlour.server.accounts.accounts import Account
 from parlour.server.accounts.sessions import session_id
 from parlour.server.limits import Limits, client_key
 from parlour.server.messages.protocol import ActMessage
 from parlour.server.messages.validation import refused
 from parlour.server.persistence.store import HandData
-from parlour.server.tables.hub import Hub
 from parlour.server.tables.moves import Submission
 from parlour.server.tables.table import Table
+from parlour.server.web.services import accounts_of, hub_of
 
 MAX_BODY_BYTES = Limits().body_bytes
 M = TypeVar("M", bound=BaseModel)
-
-
-def hub_of(request: HTTPConnection) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-HubDep = Annotated[Hub, Depends(hub_of)]
 
 
 async def seat_link(request: Request, token: str) -> tuple[Table, HandData]:
@@ -126,11 +119,6 @@ def submission_of(hand: HandData, message: ActMessage) -> Submission:
 
 
 # -- accounts (issue 29) -------------------------------------------------------------------------
-def accounts_of(request: HTTPConnection) -> Accounts:
-    accounts: Accounts = request.app.state.accounts
-    return accounts
-
-
 async def account_of(request: HTTPConnection) -> Account | None:
     """The signed-in account of a request (its session cookie, looked up hashed), or ``None``
     for a guest."""

@@ -11,26 +11,20 @@ from parlour.server.messages.protocol import error
 from parlour.server.study.analyse import (
     GAME,
     AnalysisRefused,
-    Analyst,
     check_position,
     position_message,
 )
 from parlour.server.web.deps import client_of
 from parlour.server.web.language import LocalisedJSON
+from parlour.server.web.services import AnalystDep
 
-router = APIRouter()
-
-
-def analyst_of(request: Request) -> Analyst:
-    analyst: Analyst = request.app.state.analyst
-    return analyst
+router = APIRouter(prefix="/api/analyse", tags=["analysis board"])
 
 
-@router.post("/api/analyse/clobber")
-async def analyse_clobber(request: Request) -> LocalisedJSON:
+@router.post("/clobber")
+async def analyse_clobber(request: Request, analyst: AnalystDep) -> LocalisedJSON:
     """Who wins a Clobber position, every winning move, its regions and a principal line,
     solved in a worker process under ``analysis_seconds`` (see ``docs/web.md``)."""
-    analyst = analyst_of(request)
     try:
         try:
             body = json.loads(await request.body() or b"null")
@@ -51,11 +45,10 @@ async def analyse_clobber(request: Request) -> LocalisedJSON:
     return LocalisedJSON(answer)
 
 
-@router.get("/api/analyse/clobber/start")
-async def analyse_start(request: Request, rows: int = 5, columns: int = 6) -> LocalisedJSON:
+@router.get("/clobber/start")
+async def analyse_start(analyst: AnalystDep, rows: int = 5, columns: int = 6) -> LocalisedJSON:
     """The start position of a board (the analysis board's "Start position"; the rule of
     the start, C2, lives in the game) and the limits the page tells its users."""
-    analyst = analyst_of(request)
     try:
         game = load_game(GAME, rows=rows, columns=columns)
     except ParlourError as exc:

@@ -21,19 +21,20 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request, WebSocket
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.i18n import Message, text_of
-from parlour.server.bots.botapi import BotAPI, BotError, Stream
+from parlour.server.bots.botapi import BotError, Stream
 from parlour.server.bots.resends import IDEMPOTENCY_KEY_CHARS, KeyReused, resend_of
 from parlour.server.messages.protocol import error
+from parlour.server.tables.hub import Hub
 from parlour.server.tables.moves import Submission
 from parlour.server.web.auth import bot_caller
-from parlour.server.web.deps import client_of, hub_of, json_body
+from parlour.server.web.deps import client_of, json_body
 from parlour.server.web.language import LocalisedJSON
+from parlour.server.web.services import BotAPIDep, HubDep
 
-router = APIRouter()
+router = APIRouter(prefix="/api/bot", tags=["Bot API"])
 NDJSON = "application/x-ndjson"
 REFUSED_MOVE = frozenset({"illegal", "notation", "turn_over"})
 """Refusals of the move itself (400); the others are about the table's moment (409)."""
@@ -59,11 +60,6 @@ class Move(BaseModel):
         return self.id if self.id is not None else str(self.action)
 
 
-def bots_of(request: HTTPConnection) -> BotAPI:
-    bots: BotAPI = request.app.state.botapi
-    return bots
-
-
 class HeldStream(StreamingResponse):
     """A :class:`Stream` as NDJSON: however the response ends (the lines ran out, the client
     went away, an error), the stream is closed and its place in the account's count given
@@ -81,26 +77,26 @@ class HeldStream(StreamingResponse):
             await self.stream.close()
 
 
-@router.get("/api/bot/stream")
-async def events(request: Request) -> StreamingResponse:
+@router.get("/stream")
+async def events(request: Request, bots: BotAPIDep) -> StreamingResponse:
     account = await bot_caller(request)
     try:
-        return HeldStream(await bots_of(request).events(account))
+        return HeldStream(await bots.events(account))
     except BotError as exc:
         raise HTTPException(exc.status, text_of(exc)) from None
 
 
-@router.get("/api/bot/game/{table_id}/stream")
-async def game(request: Request, table_id: str) -> StreamingResponse:
+@router.get("/game/{table_id}/stream")
+async def game(request: Request, table_id: str, bots: BotAPIDep) -> StreamingResponse:
     account = await bot_caller(request)
     try:
-        return HeldStream(await bots_of(request).game(account, table_id, client_of(request)))
+        return HeldStream(await bots.game(account, table_id, client_of(request)))
     except BotError as exc:
         raise HTTPException(exc.status, text_of(exc)) from None
 
 
-@router.post("/api/bot/game/{table_id}/move")
-async def move(request: Request, table_id: str) -> Response:
+@router.post("/game/{table_id}/move")
+async def move(request: Request, table_id: str, bots: BotAPIDep, hub: HubDep) -> Response:
     """One move in the game's notation; the answer is the mover's (``ack``, or ``error``
     naming the rule a refused move breaks). Sent again with the same ``Idempotency-Key``
     header (or the same ``at`` and move), a stored move is answered as it was the first time
@@ -109,14 +105,14 @@ async def move(request: Request, table_id: str) -> Response:
     body = await json_body(request, Move)
     key = idempotency_key(request)
     try:
-        table, hand = await bots_of(request).seat_of(account, table_id)
+        table, hand = await bots.seat_of(account, table_id)
     except BotError as exc:
         raise HTTPException(exc.status, text_of(exc)) from None
     resend = resend_of(account.id, table_id, hand.hand, body.model_dump(), key)
     if resend is None:
-        return (await _play(request, table, hand, body,
+        return (await _play(hub, table, hand, body,
                             f"{hand.hand}:bot:{secrets.token_hex(8)}"))[1]
-    resent = bots_of(request).resent
+    resent = bots.resent
     async with resent.one_at_a_time(resend):
         try:
             answer = resent.recall(resend, table.acks)
@@ -126,7 +122,7 @@ async def move(request: Request, table_id: str) -> Response:
                 "key")), status_code=422)
         if answer is not None:
             return Response(answer.body, status_code=answer.status, media_type="application/json")
-        reply, response = await _play(request, table, hand, body, resend.client_key)
+        reply, response = await _play(hub, table, hand, body, resend.client_key)
         resent.remember(resend, response.status_code, reply, bytes(response.body))
         return response
 
@@ -143,25 +139,25 @@ def idempotency_key(request: Request) -> str | None:
     return key.strip()
 
 
-async def _play(request: Request, table: Any, hand: Any, body: Move, client_key: str
+async def _play(hub: Hub, table: Any, hand: Any, body: Move, client_key: str
                 ) -> tuple[dict[str, Any], JSONResponse]:
     """Submit the move under ``client_key``: the mover's reply, and the answer it makes."""
     submission = Submission(hand.seats, [body.step()], client_key, None, body.at, partial=True)
-    reply = await hub_of(request).mover.submit(table, submission)
+    reply = await hub.mover.submit(table, submission)
     status = 200
     if reply["type"] == "error":
         status = 400 if reply["code"] in REFUSED_MOVE else 409
     return reply, JSONResponse(reply, status_code=status)
 
 
-@router.post("/api/bot/game/{table_id}/resign")
-async def resign(request: Request, table_id: str) -> JSONResponse:
+@router.post("/game/{table_id}/resign")
+async def resign(request: Request, table_id: str, bots: BotAPIDep, hub: HubDep) -> JSONResponse:
     account = await bot_caller(request)
     try:
-        table, hand = await bots_of(request).seat_of(account, table_id)
+        table, hand = await bots.seat_of(account, table_id)
     except BotError as exc:
         raise HTTPException(exc.status, text_of(exc)) from None
-    reply: dict[str, Any] = await hub_of(request).finisher.resign(table, hand.seats[0])
+    reply: dict[str, Any] = await hub.finisher.resign(table, hand.seats[0])
     return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
 
 
@@ -206,16 +202,15 @@ async def _ws_stream(websocket: WebSocket,
             await websocket.close(code=1000)  # the stream ended (the game is over)
 
 
-@router.websocket("/api/bot/ws")
-async def events_ws(websocket: WebSocket) -> None:
+@router.websocket("/ws")
+async def events_ws(websocket: WebSocket, bots: BotAPIDep) -> None:
     """``GET /api/bot/stream``'s events on a websocket."""
-    await _ws_stream(websocket, bots_of(websocket).events)
+    await _ws_stream(websocket, bots.events)
 
 
-@router.websocket("/api/bot/game/{table_id}/ws")
-async def game_ws(websocket: WebSocket, table_id: str) -> None:
+@router.websocket("/game/{table_id}/ws")
+async def game_ws(websocket: WebSocket, table_id: str, bots: BotAPIDep) -> None:
     """``GET /api/bot/game/{id}/stream``'s lines on a websocket."""
-    bots = bots_of(websocket)
 
     async def stream(account: Any) -> Stream:
         return await bots.game(account, table_id, client_of(websocket))

@@ -11,11 +11,11 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.server.accounts.accounts import Account
-from parlour.server.accounts.challenges import Challenges
 from parlour.server.web.auth import caller
 from parlour.server.web.deps import json_body
+from parlour.server.web.services import ChallengesDep
 
-router = APIRouter()
+router = APIRouter(prefix="/api/challenges", tags=["challenges"])
 
 
 class NewChallenge(BaseModel):
@@ -32,43 +32,38 @@ class Answer(BaseModel):
     reason: Annotated[str, Field(max_length=200)] | None = None
 
 
-def challenges_of(request: Request) -> Challenges:
-    challenges: Challenges = request.app.state.challenges
-    return challenges
-
-
 async def _who(request: Request) -> Account:
     return await caller(request, "bot:play")
 
 
-@router.post("/api/challenges", status_code=201)
-async def challenge(request: Request) -> dict[str, Any]:
+@router.post("", status_code=201)
+async def challenge(request: Request, challenges: ChallengesDep) -> dict[str, Any]:
     account = await _who(request)
     body = await json_body(request, NewChallenge)
-    return await challenges_of(request).send(account, body.opponent, body.game,
+    return await challenges.send(account, body.opponent, body.game,
                                              body.params, body.rated, body.clock)
 
 
-@router.get("/api/challenges")
-async def waiting(request: Request) -> dict[str, Any]:
+@router.get("")
+async def waiting(request: Request, challenges: ChallengesDep) -> dict[str, Any]:
     account = await _who(request)
-    return {"challenges": await challenges_of(request).waiting(account)}
+    return {"challenges": await challenges.waiting(account)}
 
 
-@router.get("/api/challenges/{challenge_id}")
-async def one(request: Request, challenge_id: str) -> dict[str, Any]:
+@router.get("/{challenge_id}")
+async def one(request: Request, challenge_id: str, challenges: ChallengesDep) -> dict[str, Any]:
     account = await _who(request)
-    return await challenges_of(request).describe(account, challenge_id)
+    return await challenges.describe(account, challenge_id)
 
 
-@router.post("/api/challenges/{challenge_id}/accept")
-async def accept(request: Request, challenge_id: str) -> dict[str, Any]:
+@router.post("/{challenge_id}/accept")
+async def accept(request: Request, challenge_id: str, challenges: ChallengesDep) -> dict[str, Any]:
     account = await _who(request)
-    return await challenges_of(request).accept(account, challenge_id)
+    return await challenges.accept(account, challenge_id)
 
 
-@router.post("/api/challenges/{challenge_id}/decline")
-async def decline(request: Request, challenge_id: str) -> dict[str, Any]:
+@router.post("/{challenge_id}/decline")
+async def decline(request: Request, challenge_id: str, challenges: ChallengesDep) -> dict[str, Any]:
     account = await _who(request)
     body = await json_body(request, Answer)
-    return await challenges_of(request).decline(account, challenge_id, body.reason)
+    return await challenges.decline(account, challenge_id, body.reason)

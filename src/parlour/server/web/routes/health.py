@@ -5,21 +5,21 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from parlour.server.web.deps import HubDep
+from parlour.server.web.services import ServicesDep
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(tags=["health"], include_in_schema=False)
 
 
 @router.get("/readyz")
-async def ready(request: Request, hub: HubDep) -> JSONResponse:
+async def ready(services: ServicesDep) -> JSONResponse:
     """200 when this process can take players (its database answers, its start-up resume is
     done, it listens for other processes' moves and is not shutting down), else 503 with the
     reason."""
-    reasons = []
-    if getattr(request.app.state, "draining", False):
+    hub, reasons = services.hub, []
+    if services.draining:
         reasons.append("shutting down")
     if not hub.ready:
         reasons.append("resuming tables")
@@ -34,9 +34,10 @@ async def ready(request: Request, hub: HubDep) -> JSONResponse:
 
 
 @router.get("/healthz")
-async def health(request: Request, hub: HubDep) -> dict[str, Any]:
+async def health(services: ServicesDep) -> dict[str, Any]:
+    hub = services.hub
     stats = hub.ai.stats
-    analyses = request.app.state.analyst.stats
+    analyses = services.analyst.stats
     return {
         "status": "ok",
         "tables_loaded": len(hub.registry.tables),

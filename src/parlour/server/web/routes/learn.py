@@ -43,7 +43,7 @@ class LearnMoves(BaseModel):
     moves: list[Step] = Field(default_factory=list, max_length=MAX_STEPS)
 
 
-router = APIRouter()
+router = APIRouter(tags=["tutorials"])
 
 
 def _tutorial(game: str, tutorial_id: str | None = None) -> lessons.Tutorial:

@@ -22,10 +22,11 @@ from parlour.server.persistence.store import TableData
 from parlour.server.tables.clocks import ClockConfig
 from parlour.server.tables.creation import SEAT_CHOICES, CreateError, QuotaError
 from parlour.server.tables.seats import SeatError
-from parlour.server.web.deps import HubDep, MaybeAccount, TableDep, client_of, json_body, player_of
+from parlour.server.web.deps import MaybeAccount, TableDep, client_of, json_body, player_of
 from parlour.server.web.routes.pages import rules_or_404
+from parlour.server.web.services import HubDep
 
-router = APIRouter()
+router = APIRouter(prefix="/api", tags=["lobby"])
 ParamValue = bool | int | float | str | None
 LOBBY_PAGE = 20
 """Tables per page of the public lobby listing."""
@@ -132,14 +133,14 @@ def game_catalogue() -> list[dict[str, Any]]:
     return games
 
 
-@router.get("/api/games")
+@router.get("/games")
 async def games() -> dict[str, Any]:
     agents = [name for name in agent_names() if is_web_agent(name)]
     return {"games": game_catalogue(), "agents": agents, "seat_kinds": SEAT_CHOICES,
             "agent_names": {a: computer_name(a) for a in agents}}
 
 
-@router.post("/api/games/{game}/check")
+@router.post("/games/{game}/check")
 async def check(request: Request, game: str) -> dict[str, Any]:
     body = await json_body(request, CheckParams)
     try:
@@ -149,12 +150,12 @@ async def check(request: Request, game: str) -> dict[str, Any]:
     return {"ok": True, "num_players": configured.num_players(), "game": str(configured)}
 
 
-@router.get("/api/rules/{game}")
+@router.get("/rules/{game}")
 async def rules(game: str) -> dict[str, str]:
     return {"game": game, "html": rules_or_404(game)}
 
 
-@router.post("/api/tables", status_code=201)
+@router.post("/tables", status_code=201)
 async def create(request: Request, hub: HubDep, account: MaybeAccount) -> dict[str, Any]:
     body = await json_body(request, CreateTable)
     if body.rated and account is None:
@@ -188,7 +189,7 @@ async def create(request: Request, hub: HubDep, account: MaybeAccount) -> dict[s
     }
 
 
-@router.get("/api/tables")
+@router.get("/tables")
 async def lobby_tables(hub: HubDep, page: int = 0) -> dict[str, Any]:
     """The public lobby: open tables with free seats, and open tables being played (to
     watch), newest first, ``LOBBY_PAGE`` a page. Private tables never appear."""
@@ -203,7 +204,7 @@ async def lobby_tables(hub: HubDep, page: int = 0) -> dict[str, Any]:
     }
 
 
-@router.post("/api/tables/{table_id}/seats/{seat}")
+@router.post("/tables/{table_id}/seats/{seat}")
 async def take_seat(table: TableDep, hub: HubDep, seat: int,
                     account: MaybeAccount) -> dict[str, Any]:
     """Take a free seat of an open table: you get a seat link of your own (your account's,

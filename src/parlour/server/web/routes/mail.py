@@ -9,11 +9,12 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.i18n import N_, Message, gettext, text_of
-from parlour.server.accounts.mail import Mailer, MailError
+from parlour.server.accounts.mail import MailError
 from parlour.server.web.deps import SignedIn, json_body
+from parlour.server.web.services import MailerDep
 from parlour.server.web.templating import page
 
-router = APIRouter()
+router = APIRouter(tags=["e-mail"])
 
 
 class MailChoice(BaseModel):
@@ -22,21 +23,16 @@ class MailChoice(BaseModel):
     notify: bool = False
 
 
-def mailer_of(request: Request) -> Mailer:
-    mailer: Mailer = request.app.state.mailer
-    return mailer
-
-
 def _page(title: str, text: str) -> HTMLResponse:
     """A short page that says what a mail's link did, in the reader's language."""
     return page("notice.html", title=gettext(title), text=gettext(text))
 
 
 @router.post("/api/me/email")
-async def set_email(request: Request, account: SignedIn) -> dict[str, Any]:
+async def set_email(request: Request, account: SignedIn, mailer: MailerDep) -> dict[str, Any]:
     body = await json_body(request, MailChoice)
     try:
-        message = await mailer_of(request).set_address(account.id, account.username,
+        message = await mailer.set_address(account.id, account.username,
                                                        body.email or None, body.notify)
     except MailError as exc:
         headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
@@ -45,8 +41,7 @@ async def set_email(request: Request, account: SignedIn) -> dict[str, Any]:
 
 
 @router.get("/confirm-email/{token}", include_in_schema=False)
-async def confirm(request: Request, token: str) -> HTMLResponse:
-    mailer = mailer_of(request)
+async def confirm(request: Request, token: str, mailer: MailerDep) -> HTMLResponse:
     if not await mailer.store.run(mailer.confirm, token):
         return _page(N_("Link expired"), N_("This confirmation link has been used or replaced."))
     return _page(N_("Address confirmed"),
@@ -55,8 +50,7 @@ async def confirm(request: Request, token: str) -> HTMLResponse:
 
 
 @router.get("/unsubscribe/{token}", include_in_schema=False)
-async def unsubscribe(request: Request, token: str) -> HTMLResponse:
-    mailer = mailer_of(request)
+async def unsubscribe(request: Request, token: str, mailer: MailerDep) -> HTMLResponse:
     if not await mailer.store.run(mailer.unsubscribe, token):
         raise HTTPException(404, Message("this unsubscribe link is not one of ours"))
     return _page(N_("Unsubscribed"), N_("No more turn e-mails. You can turn them on again on "

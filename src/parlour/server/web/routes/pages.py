@@ -16,7 +16,7 @@ from parlour.server.web.language import js_catalog
 from parlour.server.web.templating import page
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
-router = APIRouter(include_in_schema=False)
+router = APIRouter(tags=["pages"], include_in_schema=False)
 
 
 @router.get("/")

@@ -14,7 +14,6 @@ from parlour.server.messages.protocol import ActMessage, ProtocolError, error, p
 from parlour.server.names import NameRefused
 from parlour.server.tables.seats import SeatError
 from parlour.server.web.deps import (
-    HubDep,
     SeatInUse,
     acting_seat,
     json_body,
@@ -24,8 +23,9 @@ from parlour.server.web.deps import (
 )
 from parlour.server.web.language import LocalisedJSON
 from parlour.server.web.routes import documents
+from parlour.server.web.services import HubDep
 
-router = APIRouter()
+router = APIRouter(prefix="/api/play", tags=["seats"])
 
 
 class SeatName(BaseModel):
@@ -40,13 +40,13 @@ class FillSeat(BaseModel):
     agent: Annotated[str, Field(max_length=64)]
 
 
-@router.get("/api/play/{token}")
+@router.get("/{token}")
 async def play_state(found: SeatInUse, seat: int | None = None) -> dict[str, Any]:
     table, hand = found
     return table.message(hand, viewer_of(table, hand, seat))
 
 
-@router.post("/api/play/{token}/act")
+@router.post("/{token}/act")
 async def play_act(request: Request, found: SeatInUse, hub: HubDep) -> LocalisedJSON:
     table, hand = found
     try:
@@ -59,7 +59,7 @@ async def play_act(request: Request, found: SeatInUse, hub: HubDep) -> Localised
     return LocalisedJSON(reply, status_code=409 if reply["type"] == "error" else 200)
 
 
-@router.post("/api/play/{token}/name")
+@router.post("/{token}/name")
 async def play_name(request: Request, found: SeatInUse, hub: HubDep) -> dict[str, Any]:
     """Set the display name of this link's seat (``seat`` picks one of a hot-seat's)."""
     table, hand = found
@@ -78,19 +78,19 @@ async def play_name(request: Request, found: SeatInUse, hub: HubDep) -> dict[str
     return {"seat": seat, "name": table.seats[seat].name}
 
 
-@router.get("/api/play/{token}/replay")
+@router.get("/{token}/replay")
 async def play_replay(found: SeatInUse, seat: int | None = None) -> dict[str, Any]:
     table, hand = found
     return await documents.replay(table, viewer_of(table, hand, seat))
 
 
-@router.get("/api/play/{token}/record")
+@router.get("/{token}/record")
 async def play_record(found: SeatInUse, seat: int | None = None) -> Response:
     table, hand = found
     return await documents.record(table, viewer_of(table, hand, seat))
 
 
-@router.post("/api/play/{token}/rematch")
+@router.post("/{token}/rematch")
 async def play_rematch(found: SeatInUse, hub: HubDep) -> dict[str, Any]:
     table, hand = found
     if not table.over:  # the rules ended it, or the table did (a resignation, a loss on time)
@@ -99,7 +99,7 @@ async def play_rematch(found: SeatInUse, hub: HubDep) -> dict[str, Any]:
     return {"url": f"/play/{table.rematch_tokens[hand.hand]}", "table": table.rematch_id}
 
 
-@router.post("/api/play/{token}/fill")
+@router.post("/{token}/fill")
 async def play_fill(request: Request, found: SeatInUse, hub: HubDep) -> dict[str, Any]:
     """The creator fills a free seat with a computer player."""
     table, hand = found
@@ -113,7 +113,7 @@ async def play_fill(request: Request, found: SeatInUse, hub: HubDep) -> dict[str
     return {"seat": body.seat, "agent": body.agent}
 
 
-@router.post("/api/play/{token}/start")
+@router.post("/{token}/start")
 async def play_start(token: str, found: SeatInUse, hub: HubDep) -> dict[str, Any]:
     """The creator starts an open table early with the players seated so far."""
     table, hand = found
@@ -128,7 +128,7 @@ async def play_start(token: str, found: SeatInUse, hub: HubDep) -> dict[str, Any
             "seats": list(now_held.seats) if now_held else []}
 
 
-@router.post("/api/play/{token}/resign")
+@router.post("/{token}/resign")
 async def play_resign(found: SeatInUse, hub: HubDep, seat: int | None = None) -> LocalisedJSON:
     table, hand = found
     reply = await hub.finisher.resign(table, acting_seat(table, hand, seat))

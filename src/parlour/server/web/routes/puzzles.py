@@ -49,6 +49,7 @@ from parlour.server.study.puzzles import (
     guest_attempt,
 )
 from parlour.server.web.deps import MaybeAccount, json_body
+from parlour.server.web.services import PuzzleBookDep, PuzzleRatingsDep
 from parlour.server.web.templating import page
 
 MAX_MOVES = (library.MAX_LINE + 1) // 2
@@ -60,7 +61,7 @@ MAX_ID = 16
 PLAYER_NAMES = ("you", "the solver")
 """How a refusal names the two sides."""
 
-router = APIRouter()
+router = APIRouter(tags=["puzzles"])
 
 
 class GuestRating(BaseModel):
@@ -84,19 +85,8 @@ def _game(game: str) -> str:
     return game
 
 
-def _book(request: Request) -> PuzzleBook:
-    book: PuzzleBook = request.app.state.puzzle_book
-    return book
-
-
-def _ratings(request: Request) -> PuzzleRatings:
-    ratings: PuzzleRatings = request.app.state.puzzle_ratings
-    return ratings
-
-
-async def _puzzle(request: Request, game: str, puzzle_id: str) -> Stored:
+async def _puzzle(book: PuzzleBook, game: str, puzzle_id: str) -> Stored:
     _game(game)
-    book = _book(request)
     found = (None if len(puzzle_id) > MAX_ID
              else await book.store.run(book.get, game, puzzle_id))
     if found is None:
@@ -128,20 +118,21 @@ def _about(game: str, stored: Stored) -> dict[str, Any]:
     }
 
 
-async def _player(request: Request, account: Account | None, game: str) -> dict[str, Any]:
+async def _player(ratings: PuzzleRatings, account: Account | None, game: str
+                  ) -> dict[str, Any]:
     if account is None:
         return {"account": False}
-    ratings = _ratings(request)
     return {"account": True, **await ratings.store.run(ratings.summary, account.id, game)}
 
 
 @router.get("/puzzles/{game}", include_in_schema=False)
 @router.get("/puzzles/{game}/{puzzle_id}", include_in_schema=False)
-async def puzzle_page(request: Request, game: str, puzzle_id: str | None = None) -> HTMLResponse:
+async def puzzle_page(book: PuzzleBookDep, game: str, puzzle_id: str | None = None
+                      ) -> HTMLResponse:
     if puzzle_id is None:
         _game(game)
     else:
-        await _puzzle(request, game, puzzle_id)
+        await _puzzle(book, game, puzzle_id)
     return page("puzzles.html")
 
 
@@ -150,31 +141,31 @@ async def next_puzzle(
     request: Request,
     game: str,
     account: MaybeAccount,
+    book: PuzzleBookDep,
+    ratings: PuzzleRatingsDep,
     rating: Annotated[float, Query(ge=0, le=4000)] = NEW_RATING,
     seen: Annotated[str, Query(max_length=MAX_SEEN * (MAX_ID + 1))] = "",
 ) -> dict[str, Any]:
     """A puzzle for the player's rating that they have not finished yet (an account's from
     the database, a guest's from ``rating`` and ``seen``)."""
     _game(game)
-    book = _book(request)
     ids = [s for s in seen.split(",") if s][:MAX_SEEN]
     if account is not None:
-        ratings = _ratings(request)
         rating = (await ratings.store.run(ratings.rating_of, account.id, game))[0]
         ids += await ratings.store.run(ratings.seen, account.id, game)
     try:
         chosen = await book.store.run(book.next, game, rating, ids)
     except library.PuzzleError as exc:
         raise HTTPException(404, str(exc)) from None
-    return {**_about(game, chosen), "you": await _player(request, account, game)}
+    return {**_about(game, chosen), "you": await _player(ratings, account, game)}
 
 
 @router.get("/api/puzzles/{game}/{puzzle_id}")
-async def one_puzzle(request: Request, game: str, puzzle_id: str, account: MaybeAccount
-                     ) -> dict[str, Any]:
+async def one_puzzle(game: str, puzzle_id: str, account: MaybeAccount, book: PuzzleBookDep,
+                     ratings: PuzzleRatingsDep) -> dict[str, Any]:
     """A puzzle by its id (a link to it)."""
-    stored = await _puzzle(request, game, puzzle_id)
-    return {**_about(game, stored), "you": await _player(request, account, game)}
+    stored = await _puzzle(book, game, puzzle_id)
+    return {**_about(game, stored), "you": await _player(ratings, account, game)}
 
 
 def _refusal(game: str, exc: ParlourError) -> str:
@@ -234,10 +225,10 @@ def play_out(game: str, puzzle: library.Puzzle, moves: list[int | str]) -> dict[
 
 
 @router.post("/api/puzzles/{game}/{puzzle_id}/answer")
-async def answer(request: Request, game: str, puzzle_id: str, account: MaybeAccount
-                 ) -> dict[str, Any]:
+async def answer(request: Request, game: str, puzzle_id: str, account: MaybeAccount,
+                 book: PuzzleBookDep, ratings: PuzzleRatingsDep) -> dict[str, Any]:
     """Check the player's moves; once the attempt is over, rate it."""
-    stored = await _puzzle(request, game, puzzle_id)
+    stored = await _puzzle(book, game, puzzle_id)
     puzzle = stored.puzzle
     body = await json_body(request, PuzzleAnswer)
     result = play_out(game, puzzle, body.moves)
@@ -245,7 +236,6 @@ async def answer(request: Request, game: str, puzzle_id: str, account: MaybeAcco
         solved = result["status"] == "solved"
         rated: Rated
         if account is not None:
-            ratings = _ratings(request)
             rated = await ratings.store.run(ratings.record, account.id, game, puzzle, solved)
         else:
             guest = body.rating or GuestRating()

@@ -9,11 +9,12 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.i18n import Message, text_of
-from parlour.server.accounts.matchmaking import TIME_CONTROLS, Matchmaker, QueueError
+from parlour.server.accounts.matchmaking import TIME_CONTROLS, QueueError
 from parlour.server.names import NameRefused, person_name
 from parlour.server.web.deps import MaybeAccount, client_of, json_body, player_of
+from parlour.server.web.services import MatchmakerDep
 
-router = APIRouter()
+router = APIRouter(prefix="/api/queue", tags=["matchmaking"])
 
 
 class JoinQueue(BaseModel):
@@ -25,19 +26,15 @@ class JoinQueue(BaseModel):
     """A guest's display name (an account plays under its username)."""
 
 
-def matchmaker_of(request: Request) -> Matchmaker:
-    matchmaker: Matchmaker = request.app.state.matchmaker
-    return matchmaker
-
-
-@router.get("/api/queue")
+@router.get("")
 async def controls() -> dict[str, Any]:
     return {"clocks": [{"key": k, "label": label, "clock": clock}
                        for k, (label, clock) in TIME_CONTROLS.items()]}
 
 
-@router.post("/api/queue", status_code=201)
-async def join(request: Request, account: MaybeAccount) -> dict[str, Any]:
+@router.post("", status_code=201)
+async def join(request: Request, account: MaybeAccount, matchmaker: MatchmakerDep) -> dict[str,
+               Any]:
     body = await json_body(request, JoinQueue)
     if account is not None and account.bot:
         raise HTTPException(403, Message("a bot plays through the Bot API: challenge it, or let "
@@ -47,20 +44,20 @@ async def join(request: Request, account: MaybeAccount) -> dict[str, Any]:
     except NameRefused as exc:
         raise HTTPException(400, text_of(exc)) from None
     try:
-        return await matchmaker_of(request).join(
+        return await matchmaker.join(
             body.game, body.clock, body.rated, player_of(account), name, client_of(request))
     except QueueError as exc:
         raise HTTPException(exc.status, text_of(exc)) from None
 
 
-@router.get("/api/queue/{ticket}")
-async def status(request: Request, ticket: str) -> dict[str, Any]:
-    found = await matchmaker_of(request).status(ticket[:64])
+@router.get("/{ticket}")
+async def status(request: Request, ticket: str, matchmaker: MatchmakerDep) -> dict[str, Any]:
+    found = await matchmaker.status(ticket[:64])
     if found is None:
         raise HTTPException(404, Message("this place in the queue has gone: join again"))
     return found
 
 
-@router.delete("/api/queue/{ticket}")
-async def leave(request: Request, ticket: str) -> dict[str, Any]:
-    return {"left": await matchmaker_of(request).leave(ticket[:64])}
+@router.delete("/{ticket}")
+async def leave(request: Request, ticket: str, matchmaker: MatchmakerDep) -> dict[str, Any]:
+    return {"left": await matchmaker.leave(ticket[:64])}

@@ -38,9 +38,10 @@ from parlour.server.messages.protocol import (
 from parlour.server.persistence.store import HandData
 from parlour.server.tables.hub import Hub
 from parlour.server.tables.table import Table
-from parlour.server.web.deps import hub_of, submission_of
+from parlour.server.web.deps import submission_of
+from parlour.server.web.services import HubDep
 
-router = APIRouter()
+router = APIRouter(prefix="/ws", tags=["live tables"])
 
 
 @dataclass(frozen=True)
@@ -127,11 +128,11 @@ HANDLERS: dict[type[BaseModel], Handler] = {
 """What each kind of client message does."""
 
 
-@router.websocket("/ws/play/{token}")
-async def ws_play(websocket: WebSocket, token: str) -> None:
+@router.websocket("/play/{token}")
+async def ws_play(websocket: WebSocket, token: str, hub: HubDep) -> None:
     await websocket.accept()
     try:
-        found = await hub_of(websocket).find_token(token)
+        found = await hub.find_token(token)
     except RulesVersionError as exc:
         await _refuse(websocket, "rules_version", text_of(exc), 4409)
         return
@@ -139,15 +140,15 @@ async def ws_play(websocket: WebSocket, token: str) -> None:
         await websocket.send_json(localise(error("unknown_seat", Message("no seat has this link"))))
         await websocket.close(code=4404)
         return
-    await hub_of(websocket).seats.arrive(*found)  # an invited player connecting is here
-    await _serve(websocket, *found)
+    await hub.seats.arrive(*found)  # an invited player connecting is here
+    await _serve(websocket, hub, *found)
 
 
-@router.websocket("/ws/watch/{table_id}")
-async def ws_watch(websocket: WebSocket, table_id: str) -> None:
+@router.websocket("/watch/{table_id}")
+async def ws_watch(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
     await websocket.accept()
     try:
-        table = await hub_of(websocket).table(table_id) if len(table_id) <= 32 else None
+        table = await hub.table(table_id) if len(table_id) <= 32 else None
     except RulesVersionError as exc:
         await _refuse(websocket, "rules_version", text_of(exc), 4409)
         return
@@ -156,7 +157,7 @@ async def ws_watch(websocket: WebSocket, table_id: str) -> None:
             "unknown_table", Message("no table {table}", table=repr(table_id)))))
         await websocket.close(code=4404)
         return
-    await _serve(websocket, table, None)
+    await _serve(websocket, hub, table, None)
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
@@ -164,8 +165,7 @@ async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> 
     await websocket.close(code=close)
 
 
-async def _serve(websocket: WebSocket, table: Table, hand: HandData | None) -> None:
-    hub = hub_of(websocket)
+async def _serve(websocket: WebSocket, hub: Hub, table: Table, hand: HandData | None) -> None:
     if not hub.presence.can_join(table, hand):
         await websocket.send_json(localise(
             error("table_full", Message("this table has as many spectators as it can take"))

@@ -15,10 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from parlour.i18n import Message, text_of
 from parlour.server.bots.bots import BotError, make_bot
 from parlour.server.bots.tokens import SCOPES, TokenError
-from parlour.server.web.auth import caller, tokens_of
-from parlour.server.web.deps import SignedIn, accounts_of, json_body
+from parlour.server.web.auth import caller
+from parlour.server.web.deps import SignedIn, json_body
+from parlour.server.web.services import AccountsDep, TokensDep
 
-router = APIRouter()
+router = APIRouter(prefix="/api", tags=["bots and tokens"])
 
 
 class NewToken(BaseModel):
@@ -27,10 +28,10 @@ class NewToken(BaseModel):
     scopes: list[Annotated[str, Field(max_length=32)]] = Field(max_length=len(SCOPES))
 
 
-@router.post("/api/account/bot")
-async def become_bot(request: Request, account: SignedIn) -> dict[str, Any]:
+@router.post("/account/bot")
+async def become_bot(request: Request, account: SignedIn, accounts: AccountsDep) -> dict[str, Any]:
     """Make the signed-in account a bot account, for good (only before it has played)."""
-    store = accounts_of(request).store
+    store = accounts.store
     try:
         bot = await store.run(make_bot, store, account)
     except BotError as exc:
@@ -38,11 +39,10 @@ async def become_bot(request: Request, account: SignedIn) -> dict[str, Any]:
     return {"account": bot.public()}
 
 
-@router.post("/api/tokens", status_code=201)
-async def new_token(request: Request, account: SignedIn) -> dict[str, Any]:
+@router.post("/tokens", status_code=201)
+async def new_token(request: Request, account: SignedIn, tokens: TokensDep) -> dict[str, Any]:
     """A new token: its secret is in this answer only (``token``), never shown again."""
     body = await json_body(request, NewToken)
-    tokens = tokens_of(request)
     try:
         public, secret = await tokens.store.run(tokens.create, account, body.name, body.scopes)
     except TokenError as exc:
@@ -50,24 +50,23 @@ async def new_token(request: Request, account: SignedIn) -> dict[str, Any]:
     return {**public, "token": secret}
 
 
-@router.get("/api/tokens")
-async def list_tokens(request: Request, account: SignedIn) -> dict[str, Any]:
-    tokens = tokens_of(request)
+@router.get("/tokens")
+async def list_tokens(request: Request, account: SignedIn, tokens: TokensDep) -> dict[str, Any]:
     return {"tokens": await tokens.store.run(tokens.listed, account),
             "scopes": SCOPES}
 
 
-@router.delete("/api/tokens/{token_id}")
-async def revoke_token(request: Request, account: SignedIn, token_id: str) -> dict[str, Any]:
-    tokens = tokens_of(request)
+@router.delete("/tokens/{token_id}")
+async def revoke_token(request: Request, account: SignedIn, token_id: str,
+                       tokens: TokensDep) -> dict[str, Any]:
     if not await tokens.store.run(tokens.revoke, account, token_id):
         raise HTTPException(404, Message("no such token"))
     return {"revoked": True}
 
 
-@router.get("/api/account/games")
-async def account_games(request: Request) -> dict[str, Any]:
+@router.get("/account/games")
+async def account_games(request: Request, accounts: AccountsDep) -> dict[str, Any]:
     """The account's games ("Your games"), for a ``tables:read`` token or the session."""
     account = await caller(request, "tables:read")
-    games = await accounts_of(request).games(account)
+    games = await accounts.games(account)
     return {"games": games, "waiting": sum(g["your_turn"] for g in games)}

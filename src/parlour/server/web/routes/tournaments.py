@@ -16,13 +16,13 @@ from parlour.server.tournaments.service import (
     DEFAULT_GRACE,
     NAME_LENGTH,
     Spec,
-    Tournaments,
 )
 from parlour.server.web import templating
 from parlour.server.web.auth import caller
 from parlour.server.web.deps import MaybeAccount, SignedIn, json_body
+from parlour.server.web.services import TournamentRunnerDep, TournamentsDep
 
-router = APIRouter()
+router = APIRouter(tags=["tournaments"])
 log = logging.getLogger("parlour.server")
 ID_LENGTH = 16
 
@@ -42,11 +42,6 @@ class NewTournament(BaseModel):
     grace: float = DEFAULT_GRACE
 
 
-def tournaments_of(request: Request) -> Tournaments:
-    tournaments: Tournaments = request.app.state.tournaments
-    return tournaments
-
-
 def _id(tournament_id: str) -> str:
     if len(tournament_id) > ID_LENGTH:
         raise HTTPException(404, Message("no such tournament"))
@@ -54,7 +49,8 @@ def _id(tournament_id: str) -> str:
 
 
 @router.post("/api/tournaments", status_code=201)
-async def create(request: Request, account: SignedIn) -> dict[str, Any]:
+async def create(request: Request, account: SignedIn, tournaments: TournamentsDep) -> dict[str,
+                 Any]:
     body = await json_body(request, NewTournament)
     starts = body.starts_at
     if starts is not None and starts.tzinfo is None:
@@ -62,19 +58,20 @@ async def create(request: Request, account: SignedIn) -> dict[str, Any]:
     spec = Spec(body.game, body.params, body.format, body.rounds, body.clock, body.rated,
                 None if starts is None else starts.timestamp(), body.name,
                 body.max_players, body.grace)
-    tid = await tournaments_of(request).create(spec, account.id)
+    tid = await tournaments.create(spec, account.id)
     return {"id": tid, "url": f"/tournaments/{tid}"}
 
 
 @router.get("/api/tournaments")
-async def listing(request: Request) -> dict[str, Any]:
+async def listing(request: Request, tournaments: TournamentsDep) -> dict[str, Any]:
     """Upcoming (open), running and recently finished tournaments, for the lobby."""
-    return await tournaments_of(request).listing()
+    return await tournaments.listing()
 
 
 @router.get("/api/tournaments/{tournament_id}")
-async def read(request: Request, tournament_id: str, account: MaybeAccount) -> dict[str, Any]:
-    found = await tournaments_of(request).read(_id(tournament_id),
+async def read(request: Request, tournament_id: str, account: MaybeAccount,
+               tournaments: TournamentsDep) -> dict[str, Any]:
+    found = await tournaments.read(_id(tournament_id),
                                                None if account is None else account.id)
     if found is None:
         raise HTTPException(404, Message("no such tournament"))
@@ -82,23 +79,24 @@ async def read(request: Request, tournament_id: str, account: MaybeAccount) -> d
 
 
 @router.post("/api/tournaments/{tournament_id}/join")
-async def join(request: Request, tournament_id: str) -> dict[str, Any]:
+async def join(request: Request, tournament_id: str, tournaments: TournamentsDep) -> dict[str, Any]:
     account = await caller(request, "bot:play")  # a person's session, or a bot's token
-    return await tournaments_of(request).join(_id(tournament_id), account.id)
+    return await tournaments.join(_id(tournament_id), account.id)
 
 
 @router.post("/api/tournaments/{tournament_id}/leave")
-async def leave(request: Request, tournament_id: str) -> dict[str, Any]:
+async def leave(request: Request, tournament_id: str, tournaments: TournamentsDep) -> dict[str,
+                Any]:
     account = await caller(request, "bot:play")  # a person's session, or a bot's token
-    return await tournaments_of(request).leave(_id(tournament_id), account.id)
+    return await tournaments.leave(_id(tournament_id), account.id)
 
 
 @router.post("/api/tournaments/{tournament_id}/start")
-async def start(request: Request, tournament_id: str, account: SignedIn) -> dict[str, Any]:
-    tournaments = tournaments_of(request)
+async def start(request: Request, tournament_id: str, account: SignedIn,
+                tournaments: TournamentsDep, runner: TournamentRunnerDep) -> dict[str, Any]:
     await tournaments.store.run(tournaments.start, _id(tournament_id), account.id)
     try:  # round 1 now; if this fails, the runner makes it on its next look
-        await request.app.state.tournament_runner.advance(tournament_id)
+        await runner.advance(tournament_id)
     except Exception:
         log.exception("tournament %s: round 1 not made at its start", tournament_id)
     return {"started": True}

@@ -10,19 +10,19 @@ from fastapi.responses import Response
 from parlour.server.web.deps import TableDep
 from parlour.server.web.routes import documents
 
-router = APIRouter()
+router = APIRouter(prefix="/api/watch", tags=["spectators"])
 
 
-@router.get("/api/watch/{table_id}")
+@router.get("/{table_id}")
 async def watch_state(table: TableDep) -> dict[str, Any]:
     return table.message(None)
 
 
-@router.get("/api/watch/{table_id}/replay")
+@router.get("/{table_id}/replay")
 async def watch_replay(table: TableDep) -> dict[str, Any]:
     return await documents.replay(table, None)
 
 
-@router.get("/api/watch/{table_id}/record")
+@router.get("/{table_id}/record")
 async def watch_record(table: TableDep) -> Response:
     return await documents.record(table, None)
