@@ -4,7 +4,7 @@
     python bench/analysis_board.py --limit 5 3x6 "xo../..ox/oxxo x"
 
 Each position is answered in a fresh process (cold solver tables and values, as in a new
-analysis worker) by :func:`parlour.server.analyse.analyse`, the job the server's worker runs,
+analysis worker) by :func:`parlour.server.study.analyse.analyse`, the job the server's worker runs,
 under the server's default solve limit. Beside it, in the same process, the reference: the
 bare ``solve(state, all_moves=True)`` the answer starts with, so "extra" is what the regions,
 their values and the principal line add. Printed, not asserted: the machine is shared.
@@ -23,7 +23,7 @@ CHILD = r"""
 import json, sys, time
 import parlour
 from parlour.analysis import SolverTimeout, solve
-from parlour.server.analyse import analyse
+from parlour.server.study.analyse import analyse
 text, limit = sys.argv[1], float(sys.argv[2])
 game = parlour.load_game("clobber", size=text) if " " not in text else \
     parlour.load_game("clobber", position=text)

@@ -489,7 +489,7 @@ def print_row(row: dict) -> None:
 
 def processes_run(args: argparse.Namespace) -> None:
     """One server process, then N, on one throwaway PostgreSQL, in the same run."""
-    from parlour.server.devdb import throwaway_cluster
+    from parlour.server.persistence.devdb import throwaway_cluster
 
     load_before = os.getloadavg()[0]
     params = {"size": args.size}

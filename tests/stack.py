@@ -21,7 +21,7 @@ from pathlib import Path
 
 import httpx
 
-from parlour.server.devdb import throwaway_cluster
+from parlour.server.persistence.devdb import throwaway_cluster
 from tests.server.helpers import START_TIMEOUT, TIMEOUT, ServerProcess, free_port
 
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"

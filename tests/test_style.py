@@ -169,6 +169,77 @@ def test_the_cycle_check_counts_late_and_type_checking_imports(tmp_path):
     assert _a_cycle({**graph, "pkg.b": set()}) is None
 
 
+SERVER = SRC / "server"
+SERVER_FLOORS: tuple[frozenset[str], ...] = (
+    frozenset({"shared"}),  # the modules at the top of parlour.server: limits, names, ai...
+    frozenset({"persistence"}),  # the store, the database's place, its fan-out
+    frozenset({"messages"}),  # what a client sends, what each listener is sent
+    frozenset({"tables"}),  # the live tables and the parts that change them
+    frozenset({"accounts"}),  # accounts, ratings, matchmaking, challenges, turn e-mails
+    frozenset({"bots", "study", "tournaments"}),  # Bot API; analysis board, puzzles; events
+    frozenset({"web"}),  # the app, its routes and dependencies, the outer wall
+    frozenset({"entry"}),  # parlour.server itself (create_app, run) and its __main__
+)
+"""The server's groups, lowest first (docs/architecture.md, "The server's map")."""
+SERVER_ALLOWED: dict[str, frozenset[str]] = {
+    group: frozenset().union(*SERVER_FLOORS[:floor])
+    for floor, groups in enumerate(SERVER_FLOORS) for group in groups
+}
+"""Group -> the groups it may import besides itself: every group on a lower floor, none on its
+own floor or above (so ``bots``, ``study`` and ``tournaments`` never import each other)."""
+MAX_SERVER_TOP_MODULES = 16
+
+
+def _server_group(module: str) -> str:
+    """The group of a module of ``parlour.server``: its sub-package, else ``shared`` for a
+    module at the top, ``entry`` for the package itself and its ``__main__``."""
+    parts = module.split(".")[2:]
+    if not parts or parts == ["__main__"]:
+        return "entry"
+    return parts[0] if (SERVER / parts[0]).is_dir() else "shared"
+
+
+def test_every_server_group_has_a_floor():
+    groups = {_server_group(_module_name(path)) for path in SERVER.rglob("*.py")}
+    assert groups == set(SERVER_ALLOWED)
+
+
+def test_the_server_groups_import_only_groups_below_them():
+    """No group of the server imports one on its own floor or above (every import counted, as
+    for the cycles), so a group can be read, and changed, knowing only the ones below it."""
+    upward = []
+    for module, targets in sorted(_import_graph().items()):
+        if not module.startswith("parlour.server"):
+            continue
+        group = _server_group(module)
+        upward += [f"{module} ({group}) imports {target}" for target in sorted(targets)
+                   if target.startswith("parlour.server")
+                   and (other := _server_group(target)) != group
+                   and other not in SERVER_ALLOWED[group]]
+    assert not upward, "server imports against the groups' table: " + ", ".join(upward)
+
+
+def test_the_server_groups_table_has_no_cycle():
+    graph = {group: set(allowed) for group, allowed in SERVER_ALLOWED.items()}
+    assert _a_cycle(graph) is None
+    assert SERVER_ALLOWED["shared"] == frozenset()
+    assert SERVER_ALLOWED["entry"] == frozenset(SERVER_ALLOWED) - {"entry"}
+
+
+def test_the_server_keeps_few_modules_at_its_top():
+    """Everything else sits in a group of one concern (issue 63)."""
+    top = sorted(path.name for path in SERVER.glob("*.py"))
+    assert len(top) <= MAX_SERVER_TOP_MODULES, top
+
+
+def test_the_group_of_a_server_module():
+    assert _server_group("parlour.server") == "entry"
+    assert _server_group("parlour.server.__main__") == "entry"
+    assert _server_group("parlour.server.limits") == "shared"
+    assert _server_group("parlour.server.tables.hub") == "tables"
+    assert _server_group("parlour.server.web.routes.play") == "web"
+
+
 MAX_FUNCTION_LINES = 150
 
 

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from parlour import load_game
-from parlour.server.store import Store
+from parlour.server.persistence.store import Store
 from tests.server.helpers import ServerProcess as Server
 
 from .conftest import Screenshots, named_context

@@ -65,7 +65,7 @@ def test_read_only_commands_write_nothing(folders, command):
 def test_serve_keeps_its_database_in_the_user_data_folder(folders, monkeypatch):
     cwd, data, _ = folders
     monkeypatch.delenv("PARLOUR_DB", raising=False)
-    from parlour.server.config import default_db_url
+    from parlour.server.persistence.config import default_db_url
 
     assert default_db_url() == f"sqlite:///{data / 'parlour' / 'parlour.db'}"
     assert _files(cwd) == []

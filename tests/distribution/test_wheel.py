@@ -140,9 +140,10 @@ def test_the_sdist_carries_the_sources_and_the_wheel_the_compiled_engine(dist):
             "parlour/analysis/data/clobber-puzzles.jsonl.gz",
             "parlour/analysis/data/clobber-proved.txt.gz",  # the hunt's proofs, as data
             "parlour/agents/learned/networks/clobber-5x6.npz",  # the net agent
-            "parlour/server/migrations/env.py",  # the schema's revisions, and their template
-            "parlour/server/migrations/script.py.mako",
-            "parlour/server/migrations/versions/0001_baseline.py"} <= set(files)
+            # the schema's revisions, and their template
+            "parlour/server/persistence/migrations/env.py",
+            "parlour/server/persistence/migrations/script.py.mako",
+            "parlour/server/persistence/migrations/versions/0001_baseline.py"} <= set(files)
     assert f"Version: {parlour.__version__}\n" in metadata.decode()
     with zipfile.ZipFile(dist["wheel_nocc"]) as whl:
         assert not any(("_cclobber." in n or "_cclobber_search." in n or "_cplayout." in n)

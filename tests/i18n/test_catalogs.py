@@ -88,7 +88,7 @@ def test_the_compiled_catalog_is_the_translators_text(language):
 
 
 def test_the_pages_catalog_holds_what_the_javascript_asks_for():
-    from parlour.server.language import js_catalog
+    from parlour.server.web.language import js_catalog
 
     french = js_catalog("fr")
     assert french["language"] == "fr"

@@ -14,7 +14,7 @@ from parlour.games.gobblestones.board import COLOUR_NAMES, SQUARE_COLOURS, TILE_
 from parlour.games.stomple.board import GREEN, KIND_NAMES, MARBLE_COLOURS, MARBLES_COLOURS, WHITE
 from parlour.games.wording import illegal_message
 from parlour.i18n import Message, in_context, translations
-from parlour.server.language import js_catalog
+from parlour.server.web.language import js_catalog
 
 FRENCH = translations("fr")
 

@@ -13,8 +13,8 @@ import pytest
 
 from parlour import load_game
 from parlour.ratings import NEW_RATING, NEW_RD, NEW_VOLATILITY, rate_game
-from parlour.server.devdb import throwaway_cluster
-from parlour.server.store import Store
+from parlour.server.persistence.devdb import throwaway_cluster
+from parlour.server.persistence.store import Store
 
 from .helpers import PASSWORD, ServerProcess, account
 

@@ -22,7 +22,7 @@ from .helpers import TIMEOUT, ServerProcess, token_of
 
 def _stored(db: Path, table_id: str) -> tuple[int, list[int], list[tuple[int, int, int]]]:
     """The table's secret seed, its stored actions and the actions taken back, as stored."""
-    from parlour.server.store import Store
+    from parlour.server.persistence.store import Store
 
     store = Store(f"sqlite:///{db}")
     try:

@@ -23,9 +23,9 @@ import pytest
 
 from parlour.server.accounts.passwords import Hasher, HashingBusy
 from parlour.server.accounts.throttle import FLIGHT_SECONDS, Throttle, TooManyAttempts, keys
-from parlour.server.devdb import throwaway_cluster
 from parlour.server.limits import Limits
-from parlour.server.store import Store
+from parlour.server.persistence.devdb import throwaway_cluster
+from parlour.server.persistence.store import Store
 
 from .helpers import PASSWORD, TIMEOUT, ServerProcess, run_async
 

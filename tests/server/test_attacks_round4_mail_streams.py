@@ -23,7 +23,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from parlour.server.devdb import throwaway_cluster
+from parlour.server.persistence.devdb import throwaway_cluster
 
 from .helpers import FOR_TESTS, TIMEOUT, ServerProcess, account, run_async
 from .test_bots import bearer, bot_account

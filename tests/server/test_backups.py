@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from parlour.server.devdb import pg_bin, throwaway_cluster
+from parlour.server.persistence.devdb import pg_bin, throwaway_cluster
 
 from .helpers import PASSWORD, TIMEOUT, ServerProcess, account, play_out, play_turn
 
@@ -198,7 +198,7 @@ def test_a_missing_pg_dump_is_said_and_changes_nothing(monkeypatch: pytest.Monke
                                                        tmp_path: Path):
     """Without PostgreSQL's client programs (none on PATH nor in Debian's folders) the backup
     says what to install, and no file is made."""
-    from parlour.server import backup
+    from parlour.server.persistence import backup
 
     monkeypatch.setattr(backup.shutil, "which", lambda name: None)
     monkeypatch.setattr(backup.glob, "glob", lambda pattern: [])

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from parlour.server.resends import KeyReused, ResentMoves, resend_of
+from parlour.server.bots.resends import KeyReused, ResentMoves, resend_of
 
 from .helpers import FOR_TESTS, ServerProcess
 from .test_bots import bearer, bot_account, read_lines

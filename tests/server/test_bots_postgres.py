@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from parlour.client import BotClient
-from parlour.server.devdb import throwaway_cluster
+from parlour.server.persistence.devdb import throwaway_cluster
 
 from .helpers import TIMEOUT, ServerProcess, account, run_async
 from .test_bots import bearer, bot_account

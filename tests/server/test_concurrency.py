@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from parlour.server.store import ActionData, ConflictError, HandData, SeatData, Store
+from parlour.server.persistence.store import ActionData, ConflictError, HandData, SeatData, Store
 
 from .helpers import Client, ServerProcess
 

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from parlour import CHANCE_PLAYER, load_game
-from parlour.server.store import Store
-from parlour.server.views import Note, turn_log
+from parlour.server.messages.views import Note, turn_log
+from parlour.server.persistence.store import Store
 
 from .helpers import ServerProcess, play_turn, token_of
 

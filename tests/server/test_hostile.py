@@ -507,7 +507,7 @@ def test_the_database_is_readable_by_its_owner_only(tmp_path: Path):
 
 
 def test_the_default_data_folder_is_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    from parlour.server.config import default_db_url
+    from parlour.server.persistence.config import default_db_url
 
     monkeypatch.delenv("PARLOUR_DB", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))

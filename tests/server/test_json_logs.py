@@ -11,7 +11,8 @@ from typing import Any
 
 import httpx
 
-from parlour.server.logs import TABLE_ID, JSONFormatter, scrub
+from parlour.server.logs import TABLE_ID
+from parlour.server.web.logs import JSONFormatter, scrub
 
 from .helpers import PASSWORD, TIMEOUT, ServerProcess, account, token_of
 from .prometheus import Prometheus

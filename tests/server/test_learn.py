@@ -15,7 +15,7 @@ import pytest
 
 from parlour import list_games
 from parlour.games import tutorial as lessons
-from parlour.server.protocol import MAX_STEP_TEXT, MAX_STEPS
+from parlour.server.messages.protocol import MAX_STEP_TEXT, MAX_STEPS
 
 from .helpers import ServerProcess
 

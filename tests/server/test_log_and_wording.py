@@ -11,8 +11,8 @@ import parlour
 from parlour.agents import make_agent
 from parlour.core import CHANCE_PLAYER, IllegalActionError
 from parlour.games.wording import illegal_message, notation_message
-from parlour.server.replay import note_for
-from parlour.server.views import Note, turn_log
+from parlour.server.messages.views import Note, turn_log
+from parlour.server.tables.replay import note_for
 
 
 def _play(game_name: str, turns: int, **params) -> tuple[parlour.Game, list[Note], tuple]:

@@ -142,7 +142,7 @@ def test_an_older_database_gains_the_accounts_language_and_keeps_its_rows(tmp_pa
     import sqlite3
 
     from parlour.server.accounts import models  # noqa: F401  (the accounts' tables)
-    from parlour.server.store import Store
+    from parlour.server.persistence.store import Store
 
     path = tmp_path / "old.db"
     Store(f"sqlite:///{path}").close()

@@ -23,11 +23,11 @@ import httpx
 import pytest
 from sqlalchemy import create_engine
 
-from parlour.server.devdb import throwaway_cluster
-from parlour.server.migrations import schema
-from parlour.server.migrations.baseline import metadata as baseline
-from parlour.server.migrations.models import drift
-from parlour.server.store import Store
+from parlour.server.persistence.devdb import throwaway_cluster
+from parlour.server.persistence.migrations import schema
+from parlour.server.persistence.migrations.baseline import metadata as baseline
+from parlour.server.persistence.migrations.models import drift
+from parlour.server.persistence.store import Store
 from tests.fixtures.make_old_db import served
 
 from .helpers import TIMEOUT, ServerProcess
@@ -202,7 +202,7 @@ def test_a_new_database_is_created_at_the_head_by_the_quickstart(tmp_path: Path)
 def test_the_baseline_is_frozen_apart_from_the_models():
     """Revision 0001's schema is its own copy: it holds today's tables (the models may only
     grow from it through revisions)."""
-    from parlour.server.migrations.models import metadata
+    from parlour.server.persistence.migrations.models import metadata
 
     assert set(baseline.tables) <= set(metadata().tables)
     assert baseline is not metadata()
@@ -224,7 +224,7 @@ def test_the_revisions_build_the_models_schema_on_sqlite(tmp_path: Path):
 
 
 def test_the_revisions_build_the_models_schema_on_postgres(postgres_url: str):
-    from parlour.server.config import normalise_db_url
+    from parlour.server.persistence.config import normalise_db_url
 
     engine = create_engine(normalise_db_url(postgres_url))
     before, after = schema.prepare(engine)

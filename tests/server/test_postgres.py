@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from parlour.server.devdb import throwaway_cluster
-from parlour.server.store import ActionData, ConflictError, Store
+from parlour.server.persistence.devdb import throwaway_cluster
+from parlour.server.persistence.store import ActionData, ConflictError, Store
 
 from .helpers import ServerProcess
 

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from parlour.analysis.puzzles import puzzle_id
-from parlour.server.devdb import throwaway_cluster
-from parlour.server.puzzle_mining import LEASE
-from parlour.server.store import Store
+from parlour.server.persistence.devdb import throwaway_cluster
+from parlour.server.persistence.store import Store
+from parlour.server.study.puzzle_mining import LEASE
 
 from .helpers import TIMEOUT, ServerProcess, account
 from .test_puzzle_mining import LINE, MINING, OPENING, POSITION, _play

@@ -13,7 +13,7 @@ import pytest
 import parlour
 from parlour.analysis.puzzles import NEAREST, Puzzle, rate_attempt, shipped
 from parlour.ratings import NEW_RATING, NEW_RD, NEW_VOLATILITY
-from parlour.server.routes.puzzles import MAX_MOVES, MAX_SEEN
+from parlour.server.web.routes.puzzles import MAX_MOVES, MAX_SEEN
 
 from .helpers import ServerProcess, account
 

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from parlour import list_games, load_game
-from parlour.server.store import Store
+from parlour.server.persistence.store import Store
 
 from .helpers import ServerProcess, play_turn
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from parlour import load_game
-from parlour.server.devdb import throwaway_cluster
-from parlour.server.store import Store
+from parlour.server.persistence.devdb import throwaway_cluster
+from parlour.server.persistence.store import Store
 
 from .helpers import TIMEOUT, ServerProcess, free_port
 

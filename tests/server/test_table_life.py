@@ -270,7 +270,7 @@ def test_undo_accepted_takes_the_turn_back_and_keeps_it_stored(server: ServerPro
         assert bl.wait(lambda m: m["type"] == "undo")["state"] == "accepted"
         back = white.wait_state(lambda m: m["version"] == 2)
         assert back["to_act"] == 0
-    from parlour.server.store import Store
+    from parlour.server.persistence.store import Store
 
     store = Store(f"sqlite:///{server.db_path}")
     try:
@@ -375,7 +375,7 @@ def test_the_creator_starts_an_open_table_early_with_the_players_seated(tmp_path
             state = guest.wait_state()
             assert state["num_players"] == 2 and state["hand"]["seats"] == [1]
             assert state["version"] > first["version"]
-        from parlour.server.store import Store
+        from parlour.server.persistence.store import Store
 
         store = Store(f"sqlite:///{db}")
         try:

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from parlour.server.devdb import throwaway_cluster
-from parlour.server.store import Store
+from parlour.server.persistence.devdb import throwaway_cluster
+from parlour.server.persistence.store import Store
 
 from .helpers import ServerProcess, account
 from .test_tournaments import RandomPlayer

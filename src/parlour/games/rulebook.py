@@ -12,7 +12,7 @@ A picture is a fenced ``board`` block, a TOML table::
 
 :func:`figure` plays it through the engine (every move by ``apply_action``), so a picture is a
 real position, seen through the one cut for hidden information (``state.view``). The web's
-``/rules/GAME`` page (:mod:`parlour.server.rules`) and ``parlour rules GAME`` in the terminal
+``/rules/GAME`` page (:mod:`parlour.server.web.rules`) and ``parlour rules GAME`` in the terminal
 both draw from here, each with its own board code.
 """
 

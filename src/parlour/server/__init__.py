@@ -17,12 +17,12 @@ def __getattr__(name: str) -> Any:
     which extra to install instead of failing with a traceback."""
     if name == "create_app":
         with needs_extra("web", "the web table"):
-            from parlour.server.app import create_app
+            from parlour.server.web.app import create_app
 
         return create_app
     if name in ("default_db_url", "normalise_db_url"):
         with needs_extra("web", "the web table"):
-            from parlour.server import config
+            from parlour.server.persistence import config
 
         return getattr(config, name)
     raise AttributeError(f"module 'parlour.server' has no attribute {name!r}")
@@ -69,15 +69,16 @@ def run(
     with needs_extra("web", "the web table"):
         import uvicorn
 
-        from parlour.server.app import create_app
-    from parlour.server import logs
+        from parlour.server.web.app import create_app
     from parlour.server import metrics as measured
     from parlour.server.limits import Limits
-    from parlour.server.security import install_redaction, served_hosts
+    from parlour.server.web import logs
+    from parlour.server.web import metrics as served
+    from parlour.server.web.security import install_redaction, served_hosts
 
     measured.configure(on=metrics, process=f"{socket.gethostname()}:{port}")
-    watch = measured.Settings(on=metrics, trusted=trusted_proxies, allowed=measured.networks(
-        metrics_from or measured.LOOPBACK))
+    watch = served.Settings(on=metrics, trusted=trusted_proxies, allowed=served.networks(
+        metrics_from or served.LOOPBACK))
 
     app = create_app(
         db_url,

@@ -184,19 +184,19 @@ def main(argv: list[str] | None = None, prog: str = "python -m parlour.server") 
     except MissingExtraError as exc:  # no traceback: say which extra to install
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
-    from parlour.server.metrics import networks
+    from parlour.server.web.metrics import networks
 
     try:
         networks(args.metrics_from)
     except ValueError as exc:
         options.error(f"argument --metrics-from: {exc}")
     url = normalise_db_url(args.db) if args.db else default_db_url()
-    from parlour.server.migrations.schema import refusal_for_serving
+    from parlour.server.persistence.migrations.schema import refusal_for_serving
 
     if problem := refusal_for_serving(url, upgrade=args.upgrade):
         print(f"{prog}: {problem}", file=sys.stderr)
         return 2
-    from parlour.server.logs import configure
+    from parlour.server.web.logs import configure
 
     configure(args.log_format)
     shown = url.split("@")[-1] if "@" in url else url

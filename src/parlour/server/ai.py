@@ -190,7 +190,7 @@ class AIRunner:
     thread cannot be stopped: use it only with agents whose budget is bounded.
 
     ``job`` replaces :func:`choose_action` by another module-level function (the analysis
-    board's solver, :mod:`parlour.server.analyse`): the same workers, deadline and kill, for
+    board's solver, :mod:`parlour.server.study.analyse`): the same workers, deadline and kill, for
     any call that may run too long; :meth:`run` returns its result as it is.
     """
 

@@ -1,9 +1,10 @@
 """``parlour db``: the server's database: its schema revision, upgrades, backups and restores.
 
-``current`` and ``upgrade`` run the migrations of :mod:`parlour.server.migrations`; ``backup``
-and ``restore`` those of :mod:`parlour.server.backup` (a backup may be taken while the server
-runs). Each takes ``--db`` as ``parlour serve`` does (default ``$PARLOUR_DB``, else the SQLite
-file in the data directory); a refusal prints one line and changes nothing.
+``current`` and ``upgrade`` run the migrations of
+:mod:`parlour.server.persistence.migrations`; ``backup`` and ``restore`` those of
+:mod:`parlour.server.persistence.backup` (a backup may be taken while the server runs). Each
+takes ``--db`` as ``parlour serve`` does (default ``$PARLOUR_DB``, else the SQLite file in the
+data directory); a refusal prints one line and changes nothing.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ def _say(text: str) -> None:
 def _url(db: str | None) -> str:
     try:
         with needs_extra("web", "the web table's database"):
-            from parlour.server.config import default_db_url, normalise_db_url
-            from parlour.server.migrations import schema  # noqa: F401  (alembic is there)
+            from parlour.server.persistence.config import default_db_url, normalise_db_url
+            from parlour.server.persistence.migrations import schema  # noqa: F401  (alembic is there)
     except MissingExtraError as exc:
         raise _fail(str(exc), 2) from None
     return normalise_db_url(db) if db else default_db_url()
@@ -46,7 +47,7 @@ def _engine(url: str, *, must_exist: bool) -> Any:
     from sqlalchemy import create_engine
     from sqlalchemy.engine import make_url
 
-    from parlour.server.config import secure_sqlite_file
+    from parlour.server.persistence.config import secure_sqlite_file
 
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
@@ -61,7 +62,7 @@ def current(db: DbOption = None) -> None:
     url = _url(db)
     from sqlalchemy.exc import SQLAlchemyError
 
-    from parlour.server.migrations import schema
+    from parlour.server.persistence.migrations import schema
 
     engine = _engine(url, must_exist=True)
     try:
@@ -81,7 +82,7 @@ def upgrade(db: DbOption = None) -> None:
     new database at the head.
     """
     url = _url(db)
-    from parlour.server.migrations import schema
+    from parlour.server.persistence.migrations import schema
 
     engine = _engine(url, must_exist=False)
     try:
@@ -109,8 +110,8 @@ def backup(
     custom format (PostgreSQL's client programs must be installed, as new as the server).
     """
     url = _url(db)
-    from parlour.server.backup import BackupError
-    from parlour.server.backup import backup as run_backup
+    from parlour.server.persistence.backup import BackupError
+    from parlour.server.persistence.backup import backup as run_backup
 
     try:
         done = run_backup(url, path)
@@ -127,9 +128,9 @@ def restore(
 ) -> None:
     """Restore a backup into an empty database (a non-empty one is refused)."""
     url = _url(db)
-    from parlour.server.backup import BackupError
-    from parlour.server.backup import restore as run_restore
-    from parlour.server.migrations.schema import shown_url
+    from parlour.server.persistence.backup import BackupError
+    from parlour.server.persistence.backup import restore as run_restore
+    from parlour.server.persistence.migrations.schema import shown_url
 
     try:
         run_restore(path, url)

@@ -128,10 +128,10 @@ def _from_db(url: str, generate: int, per_game: int, out: Path, add: bool) -> No
 
     from parlour.analysis.puzzle_maker import grade
     from parlour.analysis.puzzles import Puzzle, save, shipped
-    from parlour.server.config import normalise_db_url
-    from parlour.server.puzzle_mining import finished_games, mine, record_mined
-    from parlour.server.puzzles import PuzzleBook
-    from parlour.server.store import Store
+    from parlour.server.persistence.config import normalise_db_url
+    from parlour.server.persistence.store import Store
+    from parlour.server.study.puzzle_mining import finished_games, mine, record_mined
+    from parlour.server.study.puzzles import PuzzleBook
 
     try:
         store = Store(normalise_db_url(url))

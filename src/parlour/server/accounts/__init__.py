@@ -3,7 +3,7 @@
 Each module owns one concern (see docs/web.md, "Accounts"):
 
 - :mod:`.models`: the rows, on the store's ``Base`` (the schema revisions of
-  :mod:`parlour.server.migrations` bring an older database up to date);
+  :mod:`parlour.server.persistence.migrations` bring an older database up to date);
 - :mod:`.passwords`: the password policy (NIST SP 800-63B) and Argon2id hashing off the loop;
 - :mod:`.sessions`: opaque session ids, stored hashed, and the cookie;
 - :mod:`.throttle`: sign-in attempts limited per address and per account, in the database;

@@ -48,7 +48,7 @@ from parlour.server.accounts.sessions import digest, new_id
 from parlour.server.accounts.throttle import Throttle, TooManyAttempts, keys
 from parlour.server.limits import Limits
 from parlour.server.names import DELETED
-from parlour.server.store import HandRow, SeatRow, Store, TableRow
+from parlour.server.persistence.store import HandRow, SeatRow, Store, TableRow
 
 """How the seats of a deleted account are named in the games it played."""
 DeleteHook = Callable[[Any, int, float], None]

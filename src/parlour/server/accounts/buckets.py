@@ -3,8 +3,8 @@
 alternates between processes through as many times over.
 
 One statement takes a token (an upsert whose update only happens when the refilled bucket
-holds one, as :meth:`parlour.server.store.Store.claim` decides a claim), so two processes
-asking at once cannot both take the last token. The in-memory
+holds one, as :meth:`parlour.server.persistence.store.Store.claim` decides a claim), so two
+processes asking at once cannot both take the last token. The in-memory
 :class:`parlour.server.limits.RateLimiter` stays for the limits that guard one process's own
 work (requests, websocket messages).
 """
@@ -21,7 +21,7 @@ from sqlalchemy import case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from parlour.server.accounts.models import RateBucketRow
-from parlour.server.store import Store
+from parlour.server.persistence.store import Store
 
 FORGET_AFTER = 86400.0
 """A bucket untouched for a day is full again for every limit it serves: its row goes."""

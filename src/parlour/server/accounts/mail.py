@@ -47,8 +47,8 @@ from parlour.i18n import SOURCE_LANGUAGE, Message, current, gettext, translate, 
 from parlour.server.accounts.models import AccountRow, MailQuotaRow, MailRow, SettingRow
 from parlour.server.accounts.sessions import digest
 from parlour.server.limits import Limits
-from parlour.server.store import Store
-from parlour.server.table import Table
+from parlour.server.persistence.store import Store
+from parlour.server.tables.table import Table
 
 log = logging.getLogger("parlour.server")
 

@@ -32,7 +32,7 @@ from parlour.server.accounts.ratings import pool_of
 from parlour.server.accounts.sessions import digest
 from parlour.server.limits import Limits
 from parlour.server.periodic import every
-from parlour.server.store import Store
+from parlour.server.persistence.store import Store
 
 log = logging.getLogger("parlour.server")
 

@@ -1,5 +1,5 @@
 """The account rows, on the store's declarative ``Base``; the schema revisions
-(:mod:`parlour.server.migrations`) create them, and a change to them is a new revision.
+(:mod:`parlour.server.persistence.migrations`) create them, and a change to them is a new revision.
 
 Secrets are never stored as they are: a password as its Argon2id hash, a session id, an
 unsubscribe or confirmation token and a matchmaking ticket as their SHA-256 (they are long
@@ -21,7 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from parlour.server.store import Base
+from parlour.server.persistence.store import Base
 
 
 class AccountRow(Base):

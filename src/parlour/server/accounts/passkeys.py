@@ -42,7 +42,7 @@ from parlour.server.accounts.models import AccountRow, CeremonyRow, PasskeyRow
 from parlour.server.accounts.sessions import digest
 from parlour.server.accounts.throttle import Throttle, TooManyAttempts
 from parlour.server.limits import Limits
-from parlour.server.store import Store
+from parlour.server.persistence.store import Store
 
 
 class PasskeyError(ValueError):

@@ -31,7 +31,7 @@ from parlour.i18n import Message
 from parlour.server.accounts.models import SignInFailureRow
 from parlour.server.accounts.sessions import digest
 from parlour.server.limits import Limits
-from parlour.server.store import Store
+from parlour.server.persistence.store import Store
 
 FORGET_AFTER = 86400.0
 FLIGHT_SECONDS = 60.0

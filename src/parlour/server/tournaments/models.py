@@ -1,5 +1,5 @@
 """A tournament's rows, on the store's declarative ``Base`` (created by the schema revisions,
-:mod:`parlour.server.migrations`).
+:mod:`parlour.server.persistence.migrations`).
 
 Everything a tournament is lives here, so that any server process runs it and a restart loses
 nothing: the event, its players, and each round's pairings. A round's row is inserted once
@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Float, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from parlour.server.store import Base
+from parlour.server.persistence.store import Base
 
 
 class TournamentRow(Base):

@@ -29,10 +29,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from parlour.server.accounts.models import AccountRow
-from parlour.server.hub import Hub
 from parlour.server.names import DELETED
 from parlour.server.periodic import every
-from parlour.server.store import ActionRow, TableRow
+from parlour.server.persistence.store import ActionRow, TableRow
+from parlour.server.tables.hub import Hub
 from parlour.server.tournaments.models import PairingRow, RoundRow, TournamentRow
 from parlour.server.tournaments.pairing import Pairing, Round, round_robin, swiss
 from parlour.server.tournaments.service import (

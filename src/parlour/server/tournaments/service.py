@@ -27,14 +27,14 @@ from parlour.games.wording import refusal_text
 from parlour.i18n import Message, message_n
 from parlour.server.accounts.models import AccountRow, RatingChangeRow
 from parlour.server.accounts.ratings import places, pool_of
-from parlour.server.clocks import ClockConfig, clock_label
+from parlour.server.messages.views import HIDDEN_PARAMS
 from parlour.server.names import DELETED, clean_name
+from parlour.server.persistence.store import GameEnd, HandRow, Store
 from parlour.server.refusals import Refusal
-from parlour.server.store import GameEnd, HandRow, Store
+from parlour.server.tables.clocks import ClockConfig, clock_label
 from parlour.server.tournaments.models import EntrantRow, PairingRow, RoundRow, TournamentRow
 from parlour.server.tournaments.pairing import Game, Pairing, Round
 from parlour.server.tournaments.standings import FORMATS, SWISS, TIEBREAK, standings
-from parlour.server.views import HIDDEN_PARAMS
 
 MAX_PLAYERS = 64
 """Players in one tournament (a Swiss of 64 pairs in well under a second)."""
