@@ -387,6 +387,12 @@ class GobbleStonesAdapter(GobbleStonesBatchAdapter, ReferenceAdapter):
             return super().children(positions, actions, rng)
         return self.children_arrays(positions, actions, rng)
 
+    def expand(self, positions: Positions, actions: np.ndarray, rng: np.random.Generator
+               ) -> tuple[Positions, Described, np.ndarray]:
+        if "state" in positions:
+            return super().expand(positions, actions, rng)
+        return self.expand_arrays(positions, actions, rng)
+
     def returns(self, positions: Positions) -> np.ndarray:
         if "state" in positions:
             return super().returns(positions)

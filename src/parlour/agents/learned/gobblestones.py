@@ -200,7 +200,10 @@ class GobbleStonesBatchAdapter:
             batch.step(actions, where)
 
     def describe_arrays(self, positions: Positions) -> Described:
-        batch = self._load_arrays(positions)
+        return self._describe_batch(self._load_arrays(positions))
+
+    @staticmethod
+    def _describe_batch(batch: GobbleStonesBatch) -> Described:
         legal = batch.legal_actions_mask()
         terminal = batch.phase == END
         returns = batch.returns()
@@ -221,3 +224,15 @@ class GobbleStonesBatchAdapter:
 
     def returns_arrays(self, positions: Positions) -> np.ndarray:
         return self._load_arrays(positions).returns()
+
+    def expand_arrays(self, positions: Positions, actions: np.ndarray, rng: np.random.Generator
+                      ) -> tuple[Positions, Described, np.ndarray]:
+        """The children, described, and the observations of the unfinished ones, in one pass
+        through the engine (the plays of each child's turn, worked out to describe it, are kept
+        in the child, so its own children do not work them out again)."""
+        batch = self._load_arrays(positions)
+        batch.step(np.asarray(actions, dtype=np.int64))
+        self._settle_batch(batch, rng)
+        described = self._describe_batch(batch)
+        obs = batch_planes(batch, np.flatnonzero(~described.terminal))
+        return self._arrays(batch), described, obs
