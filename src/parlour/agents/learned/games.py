@@ -13,9 +13,9 @@ mover's stones, the other's, the empty squares), so one network plays both colou
 GobbleStones (:class:`GobbleStonesAdapter`), a game of hidden information (the other rack, the
 bag), is searched on *determinized worlds*: the root of each search is a whole game drawn from
 the mover's view (``State.sample_world``, consistent with everything the mover has seen), and
-the network only ever sees observation tensors, which come from a player's view (G-3). Its
-positions are reference states (the tile draws inside the search are chance events sampled by
-their probabilities as each child is made).
+the network only ever sees planes built from a player's view (G-3). Inside the tree its
+positions are the batched engine's arrays (:mod:`parlour.agents.learned.gobblestones`; the tile
+draws are chance events sampled by their probabilities as each child is made).
 
 Values are for the player to move and zero-sum: with two players, ``(own return - other's) /
 2`` (a shared win, G-4, counts as a draw, 0).
