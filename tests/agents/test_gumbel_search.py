@@ -12,6 +12,7 @@ import pytest
 
 import parlour
 from parlour.agents.learned.games import ClobberAdapter, adapter_for
+from parlour.agents.learned.gobblestones import view_planes
 from parlour.agents.learned.network import Network
 from parlour.agents.learned.search import (
     Described,
@@ -20,7 +21,9 @@ from parlour.agents.learned.search import (
     Positions,
     considered_visits,
     softmax,
+    take,
 )
+from parlour.batch import GobbleStonesBatch
 
 
 class Bandit:
@@ -233,15 +236,21 @@ def _gobblestones_positions(n: int, decisions: int, seed: int):
 def test_gobblestones_searches_worlds_its_player_cannot_tell_from_the_game():
     adapter, positions = _gobblestones_positions(4, 30, seed=5)
     worlds = adapter.search_roots(positions, np.random.default_rng(1))
-    for state, world in zip(positions["state"], worlds["state"], strict=True):
-        player = state.current_player()
-        assert world is not state and world.current_player() == player
-        assert world.view(player) == state.view(player)  # the same for the player (G-3)
-        np.testing.assert_array_equal(world.observation_tensor(player),
-                                      state.observation_tensor(player))
-        assert world.legal_actions() == state.legal_actions()
+    assert "state" not in worlds  # search positions: the batched engine's arrays
     described = adapter.describe(worlds)
+    obs = adapter.observe(worlds)
+    for i, state in enumerate(positions["state"]):
+        player = state.current_player()
+        world = adapter._load_arrays(take(worlds, np.array([i]))).state(0)
+        assert world.current_player() == player
+        assert world.view(player) == state.view(player)  # the same for the player (G-3)
+        assert sorted(np.flatnonzero(described.legal[i])) == state.legal_actions()
+        np.testing.assert_array_equal(obs[i], view_planes(state.view(player)))
     assert (described.player == [s.current_player() for s in positions["state"]]).all()
+    # the other rack and the bag were drawn, not read: across worlds they differ somewhere
+    racks = [adapter.search_roots(positions, np.random.default_rng(k))["racks"]
+             for k in range(4)]
+    assert any(not np.array_equal(racks[0], other) for other in racks[1:])
 
 
 def test_gobblestones_mirror_images_move_squares_and_planes_together():
@@ -260,13 +269,30 @@ def test_gobblestones_mirror_images_move_squares_and_planes_together():
 
 
 def test_gobblestones_children_replay_the_reference_engine():
+    """A search position's child, made by the batched engine with the tile draws after the
+    move sampled, is a position the reference engine reaches by the same move and draws."""
     adapter, positions = _gobblestones_positions(3, 20, seed=7)
-    legal = adapter.describe(positions).legal
+    roots = adapter.search_roots(positions, np.random.default_rng(2))
+    legal = adapter.describe(roots).legal
     rng = np.random.default_rng(3)
-    actions = np.array([np.flatnonzero(row)[0] for row in legal])
-    kids, described, obs = adapter.expand(positions, actions, rng)
-    for state, action, kid in zip(positions["state"], actions, kids["state"], strict=True):
-        assert kid.history()[: len(state.history()) + 1] == [*state.history(), int(action)]
-        assert not kid.is_chance_node()  # chance after the move is settled in the child
-    live = ~described.terminal
-    assert obs.shape == (int(live.sum()), *adapter.observation_shape)
+    for _step in range(12):
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in legal])
+        kids, described, obs = adapter.expand(roots, actions, rng)
+        live = ~described.terminal
+        assert obs.shape == (int(live.sum()), *adapter.observation_shape)
+        for i in range(3):
+            before = adapter._load_arrays(take(roots, np.array([i]))).state(0)
+            after = adapter._load_arrays(take(kids, np.array([i]))).state(0)
+            assert not after.is_chance_node()  # chance after the move is settled in the child
+            before.apply_action(int(actions[i]))
+            while before.is_chance_node():  # the draws the child made, in order
+                seat = before.snapshot().drawer
+                drawn = [c for c in range(5) if after.snapshot().racks[seat][c]
+                         > before.snapshot().racks[seat][c]]
+                before.apply_action(drawn[0])
+            assert GobbleStonesBatch.reference_snapshot(before) == (
+                GobbleStonesBatch.reference_snapshot(after))
+        if live.all():
+            roots, legal = kids, described.legal
+        else:
+            break

@@ -8,6 +8,7 @@ run there on numpy alone.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -144,20 +145,28 @@ def test_self_play_in_worker_processes(tmp_path: Path):
     assert not (out / "sync.npz").exists()
 
 
-def test_gobblestones_trains_on_determinized_worlds(tmp_path: Path):
+def test_gobblestones_trains_on_determinized_worlds_and_resumes(tmp_path: Path):
     config = small_config(game="gobblestones", params={}, max_steps=3, games=4, simulations=4,
                           trunk="resnet", channels=8, blocks=1, policy="conv", warmup=8,
-                          minibatch=8)
+                          minibatch=8, noisy_plies=0)
     out = Trainer(config, tmp_path / "gobble", log=lambda line: None).run()
+    state = json.loads((out.parent / "state.json").read_text())
+    assert state["counters"]["steps"] == 3
+    # a second session resumes the weights and the counters
+    before = Network.load(out).weights
+    resumed = Trainer(dataclasses.replace(config, max_steps=2), out.parent,
+                      log=lambda line: None)
+    for name, weights in export(resumed.net).items():
+        np.testing.assert_array_equal(weights, before[name])
+    resumed.run()
+    assert json.loads((out.parent / "state.json").read_text())["counters"]["steps"] == 5
     game = parlour.load_game("gobblestones")
     agent = make_agent(f"net:path={out}:simulations=4:worlds=2", game, seed=0)
     import random
 
     state = game.new_initial_state()
     rng = random.Random(0)
-    for _ in range(400):
-        if state.is_terminal():
-            break
+    while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(state.sample_chance_outcome(rng))
         elif state.current_player() == 0:
@@ -166,6 +175,35 @@ def test_gobblestones_trains_on_determinized_worlds(tmp_path: Path):
             state.apply_action(action)
         else:
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_gobblestones_network_computes_the_same_in_numpy(tmp_path: Path):
+    """PyTorch's network and the numpy player's, on real observations of both variants."""
+    for bluff in (False, True):
+        game = parlour.load_game("gobblestones", bluff=bluff)
+        adapter = adapter_for(game)
+        spec = {"trunk": "resnet", "channels": 8, "blocks": 1, "value_hidden": 16,
+                "hidden": [], "game": "gobblestones", "config": adapter.config,
+                "input_shape": list(adapter.observation_shape), "actions": adapter.num_actions}
+        if adapter.square_policy is not None:
+            spec.update(policy="conv", per_square=1, extra_actions=adapter.square_policy[1])
+        torch.manual_seed(2)
+        net = PolicyValueNet(spec)
+        obs, _legal = positions_from_self_play(game, 200, seed=3)
+        optimiser = torch.optim.SGD(net.parameters(), lr=0.05)
+        for _ in range(3):
+            logits, value = net(torch.from_numpy(obs[:64]))
+            loss = (value - 0.5).pow(2).mean() + logits.pow(2).mean()
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+        net.eval()
+        loaded = Network.load(save_network(tmp_path / f"g{bluff}.npz", spec, export(net)))
+        with torch.no_grad():
+            logits, value = net(torch.from_numpy(obs))
+        ours_logits, ours_value = loaded(obs)
+        np.testing.assert_allclose(ours_logits, logits.numpy(), rtol=0, atol=2e-5)
+        np.testing.assert_allclose(ours_value, value.numpy(), rtol=0, atol=2e-6)
 
 
 def test_the_train_command(tmp_path: Path):

@@ -13,9 +13,9 @@ mover's stones, the other's, the empty squares), so one network plays both colou
 GobbleStones (:class:`GobbleStonesAdapter`), a game of hidden information (the other rack, the
 bag), is searched on *determinized worlds*: the root of each search is a whole game drawn from
 the mover's view (``State.sample_world``, consistent with everything the mover has seen), and
-the network only ever sees observation tensors, which come from a player's view (G-3). Its
-positions are reference states (the tile draws inside the search are chance events sampled by
-their probabilities as each child is made).
+the network only ever sees planes built from a player's view (G-3). Inside the tree its
+positions are the batched engine's arrays (:mod:`parlour.agents.learned.gobblestones`; the tile
+draws are chance events sampled by their probabilities as each child is made).
 
 Values are for the player to move and zero-sum: with two players, ``(own return - other's) /
 2`` (a shared win, G-4, counts as a draw, 0).
@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from parlour.agents.learned.gobblestones import PLANES, GobbleStonesBatchAdapter
 from parlour.agents.learned.search import Described, Positions, take
 from parlour.batch import ClobberBatch
 from parlour.core import Game, Information, State
@@ -338,11 +339,18 @@ class ReferenceAdapter(SearchAdapter):
         return self._pack(worlds)
 
 
-class GobbleStonesAdapter(ReferenceAdapter):
-    """Two-player GobbleStones on determinized worlds (see the module)."""
+class GobbleStonesAdapter(GobbleStonesBatchAdapter, ReferenceAdapter):
+    """Two-player GobbleStones on determinized worlds, the batched engine inside the tree
+    (see :mod:`parlour.agents.learned.gobblestones`): the games being played are reference
+    states (``{"state": ...}``), search positions the batch's arrays."""
+
+    game: GobbleStonesGame
 
     def __init__(self, game: GobbleStonesGame) -> None:
         super().__init__(game)
+        self._batches = {}
+        self.observation_shape = (PLANES, *self.observation_shape[1:])
+        self.max_legal = self.num_actions
         params = game.get_parameters()
         if params.get("board"):
             raise ValueError("the learned player plays GobbleStones on boards laid out by "
@@ -353,6 +361,42 @@ class GobbleStonesAdapter(ReferenceAdapter):
         self.squares = self.observation_shape[1] * self.observation_shape[2]
         if not params["bluff"]:  # a square per placement, then pass and end
             self.square_policy = (1, self.num_actions - self.squares)
+
+    # positions of either kind: the games played ("state") or search positions (arrays)
+    def from_state(self, state: State) -> Positions:
+        return self.arrays_from_states([state])
+
+    def search_roots(self, positions: Positions, rng: np.random.Generator) -> Positions:
+        if "state" not in positions:
+            raise ValueError("search roots are drawn from the games played, not from arrays")
+        return self.arrays_from_states(list(super().search_roots(positions, rng)["state"]))
+
+    def describe(self, positions: Positions) -> Described:
+        if "state" in positions:
+            return super().describe(positions)
+        return self.describe_arrays(positions)
+
+    def observe(self, positions: Positions) -> np.ndarray:
+        if "state" in positions:
+            return self.observe_arrays(self.arrays_from_states(list(positions["state"])))
+        return self.observe_arrays(positions)
+
+    def children(self, positions: Positions, actions: np.ndarray,
+                 rng: np.random.Generator) -> Positions:
+        if "state" in positions:
+            return super().children(positions, actions, rng)
+        return self.children_arrays(positions, actions, rng)
+
+    def expand(self, positions: Positions, actions: np.ndarray, rng: np.random.Generator
+               ) -> tuple[Positions, Described, np.ndarray]:
+        if "state" in positions:
+            return super().expand(positions, actions, rng)
+        return self.expand_arrays(positions, actions, rng)
+
+    def returns(self, positions: Positions) -> np.ndarray:
+        if "state" in positions:
+            return super().returns(positions)
+        return self.returns_arrays(positions)
 
     def symmetries(self, transposes: bool = False) -> list[Symmetry]:
         """The board's eight symmetries but the identity: B1-B5 read the same on a board
