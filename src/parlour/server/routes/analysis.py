@@ -30,6 +30,24 @@ def analyst_of(request: Request) -> Analyst:
 async def analyse_clobber(request: Request) -> LocalisedJSON:
     """Who wins a Clobber position, every winning move, its regions and a principal line,
     solved in a worker process under ``analysis_seconds`` (see ``docs/web.md``)."""
+    return await _answer(request, "solve")
+
+
+@router.post("/api/analyse/clobber/estimate")
+async def estimate_clobber(request: Request) -> LocalisedJSON:
+    """The first answer for a position: the opening book's at once when it knows the
+    position (``solved``), else the ``hard`` agent's search's estimate, in about a second,
+    shown while the page asks for the exact solve (see ``docs/web.md``)."""
+    return await _answer(request, "estimate")
+
+
+@router.get("/api/analyse/clobber/progress")
+async def analysis_progress(request: Request) -> LocalisedJSON:
+    """How far this client's running solve has got (positions searched, seconds)."""
+    return LocalisedJSON(analyst_of(request).progress_of(client_of(request)))
+
+
+async def _answer(request: Request, kind: str) -> LocalisedJSON:
     analyst = analyst_of(request)
     try:
         try:
@@ -43,7 +61,7 @@ async def analyse_clobber(request: Request) -> LocalisedJSON:
         position = check_position(body["position"], analyst.limits.analysis_stones)
         client = client_of(request)
         analyst.admit(client)
-        answer = await analyst.answer(position, request.is_disconnected, client)
+        answer = await analyst.answer(position, request.is_disconnected, client, kind)
     except AnalysisRefused as exc:
         headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
         return LocalisedJSON(error(exc.code, exc.message, detail=exc.message),
