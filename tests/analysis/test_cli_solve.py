@@ -69,7 +69,7 @@ def test_losing_side_is_told_so():
 
 
 def test_time_limit_gives_a_clear_message_not_an_answer():
-    result = solve("--size", "4x5", "--time-limit", "0.001", "--json")
+    result = solve("--size", "2x11", "--time-limit", "0.001", "--json")  # in no shipped data
     assert result.exit_code == 1
     assert result.stdout == ""
     assert "not solved within the time limit" in " ".join(result.stderr.split())

@@ -49,10 +49,6 @@ QUICK_SECONDS = 0.3
 """Seconds of search for every winning move of a position the shipped data decides without
 them all (its answer is given as it is when they are not found in time), and for the page's
 first answer before the estimate."""
-SEARCH_FIRST_STONES = 20
-"""Positions of at most this many stones are searched even where the shipped data decides
-them: the solver answers them in a fraction of a second (the 4x5 start, 20 stones, in
-0.07 s), with every winning move and a principal line to the end."""
 ESTIMATE_SECONDS = 1.0
 """Seconds of the ``hard`` agent's search for the estimate shown while the exact solve runs
 (the ``hard`` player's own time a move)."""
@@ -80,9 +76,10 @@ def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS,
     """The whole answer for ``position`` (runs in a worker; the position was checked already).
 
     ``seconds`` bounds the solve; ``extra_seconds`` the regions and the principal line after it.
-    A position of more than :data:`SEARCH_FIRST_STONES` stones that the opening book or the
-    hunt's records decide is answered from them, without a search; a smaller one is searched
-    (for the whole line), the data answering if the search runs out of time. With
+    A position of more than :data:`~parlour.analysis.openings.SEARCH_FIRST_STONES` stones
+    that the opening book or the hunt's records decide is answered from them, without a
+    search; a smaller one is searched (for the whole line), the data answering if the search
+    runs out of time. With
     ``estimate_seconds`` (the page's first request), a position the search does not solve
     in ``seconds`` gets the ``hard`` agent's estimate instead (:func:`estimate`).
     """
@@ -94,7 +91,7 @@ def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS,
     state: Any = parlour.load_game(GAME, position=position).new_initial_state()
     proof = openings.lookup(state)
     stones = bin(state.stones(0) | state.stones(1)).count("1")
-    if proof is not None and proof.complete and stones > SEARCH_FIRST_STONES:
+    if proof is not None and proof.complete and stones > openings.SEARCH_FIRST_STONES:
         return from_records(state, proof, seconds, started)
     solver = solver_for(state.get_game())
 

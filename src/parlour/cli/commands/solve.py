@@ -199,6 +199,8 @@ def _answer_from_records(
     :mod:`parlour.analysis.openings`) when it decides the position (with ``--all``: every
     move of it); whether it was answered."""
     started = time.monotonic()
+    if bin(state.stones(0) | state.stones(1)).count("1") <= openings.SEARCH_FIRST_STONES:
+        return False  # searched in a fraction of a second, every winning move
     proof = openings.lookup(state)
     if proof is None:
         return False
