@@ -138,13 +138,28 @@ def put(entries: dict[str, tuple[bool, str]], key: str | None, wins: bool, size:
 
 def expand(state: Any, solver: ClobberSolver, entries: dict[str, tuple[bool, str]],
            deadline: float, position_limit: float, size: str) -> None:
-    """Decide every child of ``state`` (and so ``state``) that the limits allow."""
+    """Decide ``state`` (a search of its own first, its moves in the solver's order, so a
+    won position is decided by its winning move), then every child of it that the limits
+    allow, each child its share of the time left (one hard child cannot take it all)."""
+    own = proved.key(state)
+    if own not in entries and not state.is_terminal():
+        left = min(position_limit, (deadline - time.monotonic()) / 2)
+        try:
+            solution = solver.solve(state, time_limit=max(left, 1e-3))
+        except SolverTimeout:
+            pass
+        else:
+            put(entries, own, solution.mover_wins, size)
+            if solution.mover_wins:
+                put(entries, proved.key(state.child(solution.winning_actions[0])), False, size)
     won_child = lost_child = undecided = 0
-    for action in state.legal_actions():
+    actions = state.legal_actions()
+    for number, action in enumerate(actions):
         child = state.child(action)
         key = proved.key(child)
         if key not in entries:
-            left = min(position_limit, deadline - time.monotonic())
+            share = (deadline - time.monotonic()) / (len(actions) - number)
+            left = min(position_limit, max(share, 1.0), deadline - time.monotonic())
             if left <= 0:
                 undecided += 1
                 continue
@@ -161,7 +176,6 @@ def expand(state: Any, solver: ClobberSolver, entries: dict[str, tuple[bool, str
             won_child += 1
         else:
             lost_child += 1
-    own = proved.key(state)
     if own in entries or state.is_terminal():
         return
     if lost_child:
