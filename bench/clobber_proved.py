@@ -81,15 +81,10 @@ def add(table: dict[str, tuple[bool, str]], text: str | None, wins: bool, name: 
 
 def laid_out(text: str) -> str:
     """A position of a key's regions, each with empty squares around it, Black (``x``, the
-    key's side to move) to move."""
-    regions = [region.split("/") for region in text.split()]
-    height = max(len(ranks) for ranks in regions) + 2
-    rows = ["."] * height
-    for ranks in regions:
-        width = len(ranks[0])
-        for i in range(height):
-            rows[i] += (ranks[i - 1] if 1 <= i <= len(ranks) else "." * width) + ".."
-    return "/".join(rows) + " x"
+    key's side to move) to move (:func:`parlour.analysis.openings.position_of`)."""
+    from parlour.analysis import openings
+
+    return openings.position_of(text)
 
 
 def above_lost(table: proved.Table) -> set[str]:

@@ -69,7 +69,7 @@ def test_losing_side_is_told_so():
 
 
 def test_time_limit_gives_a_clear_message_not_an_answer():
-    result = solve("--size", "4x5", "--time-limit", "0.001", "--json")
+    result = solve("--size", "2x11", "--time-limit", "0.001", "--json")  # in no shipped data
     assert result.exit_code == 1
     assert result.stdout == ""
     assert "not solved within the time limit" in " ".join(result.stderr.split())
@@ -127,12 +127,32 @@ def test_all_searches_the_moves_the_records_leave_open():
     result = solve("--size", "6x6", "--all", "--time-limit", "0.5")
     assert result.exit_code == 1  # searched, and not within the limit: no guess
     flat = " ".join(result.stderr.split())
-    assert "proved by record first:2" in flat and "do not decide" in flat
+    assert "proved by record first:2" in flat and "does not decide" in flat
     assert "not solved within the time limit" in flat
 
 
 def test_no_records_and_positions_outside_them_are_searched():
     result = solve("--size", "2x18", "--no-records", "--time-limit", "0.2", "--json")
     assert result.exit_code == 1  # 2x18 takes 1.5 billion nodes: searched, not looked up
-    data = json.loads(solve("--size", "3x4", "--json").stdout)  # not in the records
+    data = json.loads(solve("--size", "2x6", "--json").stdout)  # not in the shipped data
     assert "proved_by" not in data and data["nodes"] > 0 and data["winner"] == "x"
+
+
+def test_the_opening_book_answers_the_5x6_start_and_its_first_moves():
+    # a search of the 5x6 start takes 676 CPU s (docs/analysis.md): the opening book
+    # (bench/clobber_openings.py) answers it, and every first move, at once
+    result = solve("--size", "5x6", "--time-limit", "5")
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert "White (o) to move loses against perfect play" in flat
+    assert "from parlour's opening book" in flat and "no search" in flat
+    data = json.loads(solve("--size", "5x6", "--first", "black", "--all", "--json").stdout)
+    assert data == {"winner": "o", "winning_moves": [], "nodes": 0, "seconds": data["seconds"],
+                    "proved_by": [], "book": True, "complete": True}
+    start = parlour.load_game("clobber", size="5x6").new_initial_state()
+    after = start.child(start.legal_actions()[0])  # a2a3 or the like: Black to move wins
+    data = json.loads(solve("--position", after.position(), "--json").stdout)
+    assert data["book"] is True and data["nodes"] == 0 and data["winner"] == "x"
+    reply = after.child(after.string_to_action(data["winning_moves"][0]))
+    data = json.loads(solve("--position", reply.position(), "--json").stdout)
+    assert data["book"] is True and data["winner"] == "x" and data["winning_moves"] == []

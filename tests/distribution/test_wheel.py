@@ -139,6 +139,7 @@ def test_the_sdist_carries_the_sources_and_the_wheel_the_compiled_engine(dist):
             "parlour/games/stomple/tutorial.toml", "parlour/games/stomple/rules.md",
             "parlour/analysis/data/clobber-puzzles.jsonl.gz",
             "parlour/analysis/data/clobber-proved.txt.gz",  # the hunt's proofs, as data
+            "parlour/analysis/data/clobber-openings.txt.gz",  # the opening book
             "parlour/agents/learned/networks/clobber-5x6.npz",  # the net agent
             # the schema's revisions, and their template
             "parlour/server/persistence/migrations/env.py",

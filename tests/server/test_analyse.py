@@ -27,6 +27,8 @@ from .helpers import FOR_TESTS, TIMEOUT, ServerProcess
 API = "/api/analyse/clobber"
 DOCUMENTED = {"b2c2", "b2b1", "d2d1", "d2c2", "a1a2", "a1b1", "c1c2", "c1b1"}
 """docs/analysis.md: the winning moves of ``xoxo/oxox o``."""
+SIX_BY_SEVEN = parlour.load_game("clobber", size="6x7").new_initial_state().position()
+"""A start nobody has solved (neither the opening book nor the hunt's records know it)."""
 
 
 def analyse(server: ServerProcess, position: str) -> dict:
@@ -224,8 +226,8 @@ def test_time_limit_and_rate_limit(tmp_path: Path):
     limits = FOR_TESTS + ",analysis_seconds=0.5,analyses_burst=4,analyses_per_minute=0.01"
     server = ServerProcess(tmp_path / "analyse.db", limits=limits).start()
     try:
-        # 5x6 from the start takes minutes: no answer is guessed
-        slow = analyse(server, "oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxox o")
+        # 6x7 from the start is open (the opening book has 5x6's): no answer is guessed
+        slow = analyse(server, SIX_BY_SEVEN)
         assert slow["solved"] is False and "winner" not in slow
         assert slow["message"].startswith("Not solved within 0.5 s (")
         assert slow["nodes"] > 0 and slow["time_limit"] == 0.5
@@ -235,7 +237,8 @@ def test_time_limit_and_rate_limit(tmp_path: Path):
         assert "Too many analyses" in refused(limited, 429, "rate_limited")
         assert int(limited.headers["retry-after"]) >= 1
         counts = server.get("/healthz").json()["analyses"]
-        assert counts == {"solved": 3, "unsolved": 1, "killed": 0, "cancelled": 0}
+        assert counts == {"solved": 3, "from_book": 0, "estimated": 0, "unsolved": 1,
+                          "killed": 0, "cancelled": 0}
     finally:
         server.stop()
 
@@ -245,9 +248,8 @@ def test_a_client_that_leaves_has_its_worker_stopped(tmp_path: Path):
     server.start()
     try:
         analyse(server, "xo o")  # the worker is up
-        five_by_six = "oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxox o"
         with pytest.raises(httpx.TimeoutException):
-            httpx.post(server.base + API, json={"position": five_by_six}, timeout=1.5)
+            httpx.post(server.base + API, json={"position": SIX_BY_SEVEN}, timeout=1.5)
         deadline = time.monotonic() + TIMEOUT
         while server.get("/healthz").json()["analyses"]["cancelled"] == 0:
             assert time.monotonic() < deadline, "the server did not notice the client leave"

@@ -255,3 +255,39 @@ register_agent(
     "Clobber: exact proofs within part of the budget, then compiled MCTS (time=1 s a move)",
     games=("clobber",),
 )
+
+
+ESTIMATE_MAX_SQUARES = 64
+"""The largest board :func:`estimate` searches (the compiled search's bitboards)."""
+
+
+def estimate(state: ClobberState, seconds: float, seed: int = 0) -> dict[str, Any] | None:
+    """The ``hard`` agent's search's opinion of ``state``, for a position the exact solver
+    has not decided yet: ``seconds`` of its compiled MCTS (no proof step), and the move it
+    prefers with the share of that move's playouts the side to move won (``win_chance``,
+    0 to 1), its visits and iterations, and ``proven`` (1 won, -1 lost, 0 not proven by the
+    search itself). ``None`` where that search does not run (graphs, boards of more than
+    :data:`ESTIMATE_MAX_SQUARES` squares, no C compiler) or the game is over."""
+    game = state.get_game()
+    assert isinstance(game, ClobberGame)
+    grid = game.grid
+    if (_cclobber_search is None or grid is None or grid.rows * grid.columns
+            > ESTIMATE_MAX_SQUARES or state.is_terminal()):
+        return None
+    search = _cclobber_search.Search(grid.rows, grid.columns, seed=seed,
+                                     cannibal=bool(game.params["cannibal"]), c=UCT_C)
+    result = search.search(state.stones(0), state.stones(1), state.to_move,
+                           time_limit=max(seconds, 1e-3), reuse=False)
+    action = int(result["action"])
+    chosen = next(kid for kid in result["children"] if kid[0] == action)
+    _, visits, wins, known = chosen
+    chance = 1.0 if known > 0 else 0.0 if known < 0 else wins / visits if visits else 0.5
+    return {
+        "action": action,
+        "move": state.action_to_string(action),
+        "win_chance": round(min(max(chance, 0.0), 1.0), 3),
+        "visits": int(visits),
+        "iterations": int(result["iterations"]),
+        "seconds": round(float(result["seconds"]), 3),
+        "proven": int(result["proven"]),
+    }

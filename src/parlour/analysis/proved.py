@@ -96,11 +96,12 @@ class Table:
     above it is neither in it nor one move above it, and is not looked at."""
 
     @classmethod
-    def from_lines(cls, lines: Iterable[str]) -> Table:
-        """Read the data file's lines (its header first)."""
+    def from_lines(cls, lines: Iterable[str], header: str = HEADER) -> Table:
+        """Read the data file's lines (``header`` first: the opening book's file,
+        :mod:`parlour.analysis.openings`, has the same lines under its own header)."""
         lines = iter(lines)
-        if next(lines, "").rstrip("\n") != HEADER:
-            raise ValueError(f"not a proved-positions file (its first line is not {HEADER!r})")
+        if next(lines, "").rstrip("\n") != header:
+            raise ValueError(f"not a proved-positions file (its first line is not {header!r})")
         entries: dict[str, tuple[bool, str]] = {}
         for line in lines:
             text, outcome, record = line.rstrip("\n").split("\t")
@@ -109,23 +110,23 @@ class Table:
             entries[text] = (outcome == "W", record)
         return cls(entries, max((live_stones(k) for k in entries), default=0))
 
-    def lines(self) -> Iterator[str]:
+    def lines(self, header: str = HEADER) -> Iterator[str]:
         """The data file's lines, header first, the keys in order (the file is the same
         whatever order the records were read in)."""
-        yield HEADER
+        yield header
         for text in sorted(self.entries):
             wins, record = self.entries[text]
             yield f"{text}\t{'W' if wins else 'L'}\t{record}"
 
 
-def read(data: bytes) -> Table:
+def read(data: bytes, header: str = HEADER) -> Table:
     """A table from the bytes of a data file (gzip-compressed)."""
-    return Table.from_lines(gzip.decompress(data).decode("utf-8").splitlines())
+    return Table.from_lines(gzip.decompress(data).decode("utf-8").splitlines(), header)
 
 
-def write(table: Table) -> bytes:
+def write(table: Table, header: str = HEADER) -> bytes:
     """A data file's bytes (gzip, no time stamp: the same table gives the same text)."""
-    text = "\n".join(table.lines()) + "\n"
+    text = "\n".join(table.lines(header)) + "\n"
     return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
 
 

@@ -29,6 +29,7 @@ import os
 import random
 import signal
 import sys
+import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -119,16 +120,31 @@ def _die_with_parent() -> None:
             libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+_progress_pipe: Connection | None = None
+"""In a worker process: its end of the pipe, for :func:`report_progress`."""
+
+
+def report_progress(data: Any) -> None:
+    """Called by a job in a worker process: send ``data`` (picklable, small) to the server
+    while the job goes on (the ``on_progress`` of :meth:`AIRunner.run`). Elsewhere (a thread
+    worker, a plain call) it does nothing."""
+    if _progress_pipe is not None:
+        with contextlib.suppress(OSError):
+            _progress_pipe.send(("progress", data))
+
+
 def _worker_main(
     conn: Connection, parent: int, job: Callable[..., Any] = choose_action
 ) -> None:
     """A worker process: answer jobs (calls of ``job``) one at a time until the pipe closes."""
+    global _progress_pipe
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when workers stop
     if os.getppid() != parent:  # the server died before the line above took effect
         return
     import parlour  # noqa: F401  (load the games before the first job, not during it)
 
+    _progress_pipe = conn
     conn.send(("ready", None))
     while True:
         try:
@@ -261,13 +277,22 @@ class AIRunner:
                 return
         self._idle.put_nowait(worker)
 
-    async def _run_in_process(self, *args: Any) -> Any:
+    async def _run_in_process(
+        self, *args: Any, on_progress: Callable[[Any], Any] | None = None
+    ) -> Any:
         worker = await self._acquire()
         keep: _Worker | None = worker
         try:
             worker.conn.send(args)
             worker.jobs += 1
-            message = await asyncio.to_thread(worker.receive, self.deadline)
+            deadline = time.monotonic() + self.deadline
+            while True:
+                left = max(deadline - time.monotonic(), 0.0)
+                message = await asyncio.to_thread(worker.receive, left)
+                if message is None or message[0] != "progress":
+                    break
+                if on_progress is not None:
+                    on_progress(message[1])
             if message is None:
                 self.stats.timeouts += 1
                 self._retire(worker)
@@ -316,10 +341,13 @@ class AIRunner:
         return int(await self.run(*args, client=client, job_class=job_class))
 
     async def run(self, *args: Any, client: Hashable = None,
-                  job_class: JobClass = JobClass.INTERACTIVE) -> Any:
+                  job_class: JobClass = JobClass.INTERACTIVE,
+                  on_progress: Callable[[Any], Any] | None = None) -> Any:
         """``job(*args)`` in a worker, when the fair queue says it is ``client``'s turn;
         raises :class:`AIFailure` (:class:`AITimeout` past the deadline) when it gives no
-        answer. The deadline counts from the start of the job, not from its wait."""
+        answer. The deadline counts from the start of the job, not from its wait.
+        ``on_progress`` is called (in the server) with what the job sends by
+        :func:`report_progress` while it runs (worker processes only)."""
         if self._closed:
             raise AIFailure("the server is shutting down")
         ticket = self.queue.join(client, job_class)
@@ -328,7 +356,7 @@ class AIRunner:
             if self.mode == "thread":
                 result = await self._run_in_thread(*args)
             else:
-                result = await self._run_in_process(*args)
+                result = await self._run_in_process(*args, on_progress=on_progress)
         except AIFailure:
             self.stats.failures += 1
             raise

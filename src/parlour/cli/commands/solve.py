@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from parlour.analysis import GAMES, ClobberSolver, SolverTimeout, proved
+from parlour.analysis import GAMES, ClobberSolver, SolverTimeout, openings
 from parlour.analysis.checkpoint import CheckpointError
 from parlour.cli.common import build_game, console, err_console
 from parlour.games.clobber import ClobberGame
@@ -71,7 +71,8 @@ def solve(
         ),
     ] = None,
     records: Annotated[bool, typer.Option(
-        help="answer at once where the shipped proofs (the hunt's records) decide the position"
+        help="answer at once where the shipped data (the opening book, the hunt's records) "
+        "decides the position"
     )] = True,
 ) -> None:
     """Solve a Clobber position exactly: the winner with perfect play and the winning moves."""
@@ -194,10 +195,13 @@ def _print_answer(configured: Any, state: Any, solution: Any, all_moves: bool) -
 def _answer_from_records(
     state: Any, configured: ClobberGame, all_moves: bool, as_json: bool, value: bool
 ) -> bool:
-    """Answer from the shipped proofs (:mod:`parlour.analysis.proved`) when they decide the
-    position (with ``--all``: every move of it); whether it was answered."""
+    """Answer from the shipped data (the opening book and the hunt's proofs:
+    :mod:`parlour.analysis.openings`) when it decides the position (with ``--all``: every
+    move of it); whether it was answered."""
     started = time.monotonic()
-    proof = proved.lookup(state)
+    if bin(state.stones(0) | state.stones(1)).count("1") <= openings.SEARCH_FIRST_STONES:
+        return False  # searched in a fraction of a second, every winning move
+    proof = openings.lookup(state)
     if proof is None:
         return False
     mover = "ox"[state.to_move]
@@ -205,8 +209,8 @@ def _answer_from_records(
         undecided = len(state.legal_actions()) - len(proof.winning_moves)
         known = ", ".join(proof.winning_moves) or "a move"
         err_console.print(
-            f"{escape(proof.describe())}: {COLOURS[mover]} wins with {known}; the records do "
-            f"not decide {undecided} other moves, so they are searched (leave out --all for "
+            f"{escape(openings.describe(proof))}: {COLOURS[mover]} wins with {known}; the data "
+            f"does not decide {undecided} other moves, so they are searched (leave out --all for "
             "the answer at once)"
         )
         return False
@@ -216,8 +220,9 @@ def _answer_from_records(
     if as_json:
         _print_json({
             "winner": winner, "winning_moves": list(moves), "nodes": 0,
-            "seconds": round(time.monotonic() - started, 4), "proved_by": list(proof.records),
-            "complete": proof.complete,
+            "seconds": round(time.monotonic() - started, 4),
+            "proved_by": list(openings.hunt_records(proof.records)),
+            "book": openings.RECORD in proof.records, "complete": proof.complete,
         }, value, cgt_value)
         return True
     console.print(f"{configured}: {escape(state.position())}")
@@ -227,13 +232,13 @@ def _answer_from_records(
                       f"{label}: {', '.join(moves)}")
     elif proof.mover_wins:
         console.print(f"[bold]{COLOURS[mover]}[/] to move [green]wins[/] with perfect play "
-                      "(the records do not say with which move: --no-records searches for one)")
+                      "(the data does not say with which move: --no-records searches for one)")
     else:
         console.print(f"[bold]{COLOURS[mover]}[/] to move [red]loses[/] against perfect play: "
                       f"{COLOURS[winner]} wins whatever {COLOURS[mover]} plays")
     if value:
         console.print(f"value (Left = Black x): {cgt_value}")
-    console.print(f"[dim]{escape(proof.describe())}; no search[/]")
+    console.print(f"[dim]{escape(openings.describe(proof))}; no search[/]")
     return True
 
 

@@ -45,6 +45,13 @@ VALUE_MAX_CHARS = 60
 WORKER_JOBS = 200
 """Analyses a worker answers before a fresh one replaces it: the solver's tables (64 MB for
 each of the last four board shapes) and the memo of region values grow in its memory."""
+QUICK_SECONDS = 0.3
+"""Seconds of search for every winning move of a position the shipped data decides without
+them all (its answer is given as it is when they are not found in time), and for the page's
+first answer before the estimate."""
+ESTIMATE_SECONDS = 1.0
+"""Seconds of the ``hard`` agent's search for the estimate shown while the exact solve runs
+(the ``hard`` player's own time a move)."""
 POSITION_MAX_CHARS = 3000
 """The longest position text read: a 99 x 26 board (the game's largest) is 2,674 characters."""
 
@@ -64,23 +71,43 @@ def square_name(index: int, rows: int, columns: int) -> str:
 
 
 # -- in the worker process ---------------------------------------------------------------------
-def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS) -> dict[str, Any]:
+def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS,
+            estimate_seconds: float | None = None) -> dict[str, Any]:
     """The whole answer for ``position`` (runs in a worker; the position was checked already).
 
     ``seconds`` bounds the solve; ``extra_seconds`` the regions and the principal line after it.
+    A position of more than :data:`~parlour.analysis.openings.SEARCH_FIRST_STONES` stones
+    that the opening book or the hunt's records decide is answered from them, without a
+    search; a smaller one is searched (for the whole line), the data answering if the search
+    runs out of time. With
+    ``estimate_seconds`` (the page's first request), a position the search does not solve
+    in ``seconds`` gets the ``hard`` agent's estimate instead (:func:`estimate`).
     """
     import parlour
-    from parlour.analysis import SolverTimeout, proved, solver_for
+    from parlour.analysis import SolverTimeout, openings, solver_for
+    from parlour.server.ai import report_progress
 
     started = time.monotonic()
     state: Any = parlour.load_game(GAME, position=position).new_initial_state()
-    proof = proved.lookup(state)
-    if proof is not None:
+    proof = openings.lookup(state)
+    stones = bin(state.stones(0) | state.stones(1)).count("1")
+    if proof is not None and proof.complete and stones > openings.SEARCH_FIRST_STONES:
         return from_records(state, proof, seconds, started)
     solver = solver_for(state.get_game())
+
+    def progress(nodes: int, spent: float) -> None:
+        report_progress({"nodes": nodes, "seconds": round(spent, 2)})
+
     try:
-        solution = solver.solve(state, all_moves=True, time_limit=seconds)
+        # data that decides a position without every winning move (the 6x6 start) is
+        # answered as it is unless a short search finds them all
+        limit = seconds if proof is None else min(seconds, QUICK_SECONDS)
+        solution = solver.solve(state, all_moves=True, time_limit=limit, progress=progress)
     except SolverTimeout as exc:
+        if proof is not None:
+            return from_records(state, proof, seconds, started)
+        if estimate_seconds is not None:
+            return estimate(state, estimate_seconds)
         return unsolved(position, seconds, exc.nodes, exc.seconds)
     # the extra time goes to the small regions' values, then the principal line (half of it
     # at least), then the outcome classes of the large regions
@@ -102,6 +129,7 @@ def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS)
         "line_complete": complete,
         "complete": True,
         "proved_by": [],
+        "book": False,
         "nodes": solution.nodes,
         "seconds": round(solution.seconds, 3),
         "time_limit": seconds,
@@ -110,11 +138,36 @@ def analyse(position: str, seconds: float, extra_seconds: float = EXTRA_SECONDS)
     }
 
 
+def estimate(state: Any, seconds: float) -> dict[str, Any]:
+    """The answer while the exact solve runs: the ``hard`` agent's search's estimate after
+    ``seconds`` (``estimate`` ``None`` where that search does not run; ``solved`` false)."""
+    from parlour.agents.clobber_search import estimate as search_estimate
+
+    guess = search_estimate(state, seconds)
+    if guess is not None:
+        guess["player"] = SYMBOLS[state.to_move]
+        guess["position"] = state.child(guess.pop("action")).position()
+    return {"solved": False, "position": state.position(), "to_move": SYMBOLS[state.to_move],
+            "estimate": guess}
+
+
+def work(kind: str, position: str, seconds: float) -> dict[str, Any]:
+    """The analysis workers' job: ``"solve"`` (:func:`analyse` within ``seconds``) or
+    ``"estimate"``, the page's first answer: the data's or a quick search's, else the
+    estimate after ``seconds`` of the ``hard`` agent's search."""
+    if kind == "estimate":
+        return analyse(position, QUICK_SECONDS, estimate_seconds=seconds)
+    return analyse(position, seconds)
+
+
 def from_records(state: Any, proof: Any, seconds: float, started: float) -> dict[str, Any]:
-    """The answer for a position the solver's shipped proofs decide
-    (:func:`parlour.analysis.proved.lookup`), with no search: its winning moves are the ones
-    the records prove (every one when ``complete``), the line their first move, the regions'
-    values worked out only for the small ones, at once."""
+    """The answer for a position the opening book or the solver's shipped proofs decide
+    (:func:`parlour.analysis.openings.lookup`), with no search: its winning moves are the
+    ones the data proves (every one when ``complete``), the line their first move, the
+    regions' values worked out only for the small ones, at once. ``book``: the answer rests
+    on the opening book alone."""
+    from parlour.analysis import openings
+
     mover = SYMBOLS[state.to_move]
     winner = mover if proof.mover_wins else SYMBOLS[1 - state.to_move]
     regions, value, value_cgsuite = describe_regions(state, time.monotonic() + 0.5)
@@ -136,7 +189,8 @@ def from_records(state: Any, proof: Any, seconds: float, started: float) -> dict
         "winner": winner,
         "winning_moves": list(proof.winning_moves),
         "complete": proof.complete,
-        "proved_by": list(proof.records),
+        "proved_by": list(openings.hunt_records(proof.records)),
+        "book": openings.RECORD in proof.records,
         "regions": regions,
         "value": value,
         "value_cgsuite": value_cgsuite,
@@ -152,14 +206,14 @@ def from_records(state: Any, proof: Any, seconds: float, started: float) -> dict
 def classify_from_records(state: Any, regions: list[dict[str, Any]]) -> None:
     """Fill in the outcome class of the regions without one where the shipped proofs decide
     the region alone with each player moving first (no search)."""
-    from parlour.analysis import proved
+    from parlour.analysis import openings
 
     game = state.get_game()
     for entry in regions:
         if entry["outcome"] is not None:
             continue
         white, black = _region_bits(state, entry["squares"])
-        first = [proved.lookup(game.state_from_position(_position_text(game, white, black, side)))
+        first = [openings.lookup(game.state_from_position(_position_text(game, white, black, side)))
                  for side in (0, 1)]
         if first[0] is None or first[1] is None:
             continue
@@ -399,6 +453,9 @@ class AnalysisStats:
     """Counters for ``/healthz`` and the tests."""
 
     solved: int = 0
+    from_book: int = 0
+    """Of ``solved``: answered from the opening book (no search)."""
+    estimated: int = 0
     unsolved: int = 0
     killed: int = 0
     cancelled: int = 0
@@ -414,7 +471,7 @@ class Analyst:
         self.seconds = limits.analysis_seconds
         self.runner = AIRunner(
             "process", workers=limits.analysis_workers,
-            deadline=self.seconds + EXTRA_SECONDS + GRACE_SECONDS, job=analyse,
+            deadline=self.seconds + EXTRA_SECONDS + GRACE_SECONDS, job=work,
             max_jobs=WORKER_JOBS,
         )
         self.rate = RateLimiter(limits.analyses_burst, limits.analyses_per_minute / 60.0,
@@ -422,6 +479,8 @@ class Analyst:
         self.waiting = 0
         self.in_flight: set[str] = set()
         """Clients with an analysis waiting or running (one each)."""
+        self.progress: dict[str, dict[str, Any]] = {}
+        """The running solve's last progress report (nodes, seconds), by client."""
         self.stats = AnalysisStats()
 
     def admit(self, client: str) -> None:
@@ -438,14 +497,24 @@ class Analyst:
             raise AnalysisRefused("busy", "The analysis board is busy: try again in a few "
                                   "seconds", status=503, retry_after=5)
 
-    async def answer(self, position: str, gone: Any, client: str | None = None) -> dict[str, Any]:
+    async def answer(self, position: str, gone: Any, client: str | None = None,
+                     kind: str = "solve") -> dict[str, Any]:
         """Analyse ``position`` in a worker, the clients taking turns (one analysis each in
         flight); ``gone()`` (awaitable) says the client left, and then the job is cancelled
-        and its worker killed."""
+        and its worker killed. ``kind`` ``"estimate"``: the book's answer or the search's
+        estimate (:func:`estimate`, :data:`ESTIMATE_SECONDS`), not the solve; while a solve
+        runs, its progress is kept in :attr:`progress` for the client."""
         self.waiting += 1
         if client is not None:
             self.in_flight.add(client)
-        task = asyncio.create_task(self.runner.run(position, self.seconds, client=client))
+        seconds = ESTIMATE_SECONDS if kind == "estimate" else self.seconds
+
+        def progress(data: Any) -> None:
+            if client is not None and isinstance(data, dict):
+                self.progress[client] = data
+
+        task = asyncio.create_task(self.runner.run(kind, position, seconds, client=client,
+                                                   on_progress=progress))
         try:
             while True:
                 done, _ = await asyncio.wait({task}, timeout=0.25)
@@ -466,13 +535,25 @@ class Analyst:
         finally:
             self.waiting -= 1
             self.in_flight.discard(client or "")
+            self.progress.pop(client or "", None)
             if not task.done():
                 task.cancel()
         if result["solved"]:
             self.stats.solved += 1
+            if result.get("book"):
+                self.stats.from_book += 1
+        elif kind == "estimate":
+            self.stats.estimated += 1
         else:
             self.stats.unsolved += 1
         return result
+
+    def progress_of(self, client: str) -> dict[str, Any]:
+        """How far ``client``'s analysis has got: ``running`` (one waits or runs), and the
+        solve's ``nodes`` and ``seconds`` as last reported (``None`` before the first)."""
+        last = self.progress.get(client, {})
+        return {"running": client in self.in_flight, "nodes": last.get("nodes"),
+                "seconds": last.get("seconds")}
 
     def close(self) -> None:
         self.runner.close()

@@ -20,6 +20,7 @@ const MAX_COLUMNS = 26;
 let ranks = [];            // the marks on the board, ranks from the top: ["xoxo", "oxox"]
 let side = "o";
 let analysis = null;       // the server's last answer for the position on the board
+let guess = null;          // the search's estimate while the exact solve runs (or failed)
 let stepping = null;       // index into the principal line while stepping through it
 let controller = null;     // the request in flight (cancellable)
 let ticker = null;
@@ -62,6 +63,7 @@ function forget() {
   // an edit makes the last answer stale
   if (controller) cancel(false);
   analysis = null;
+  guess = null;
   stepping = null;
   say("");
   drawPanels();
@@ -131,22 +133,28 @@ async function analyse() {
   stepping = null;
   const text = positionText();
   controller = new AbortController();
-  const started = performance.now();
+  analysis = null;
+  guess = null;
+  drawPanels();
   $("#progress").hidden = false;
   $("#analyse").disabled = true;
-  const tick = () => {
-    const seconds = (performance.now() - started) / 1000;
-    $("#progress-text").textContent = t("Solving… {seconds} s (at most {limit} s)", { seconds: seconds.toFixed(0), limit: limits.time_limit });
-  };
-  tick();
-  ticker = setInterval(tick, 1000);
+  $("#progress-text").textContent = t("Looking in the opening book…");
   say("");
   try {
-    const data = await request("/api/analyse/clobber", { position: text });
-    if (text !== positionText()) return;  // edited meanwhile
-    analysis = data;
+    // first the opening book (an answer at once) or, outside it, the search's estimate
+    const first = await request("/api/analyse/clobber/estimate", { position: text });
+    if (text !== positionText()) return;
     window.history.replaceState(null, "", `?position=${encodeURIComponent(text)}`);
-    if (!data.solved) say(data.message, true);
+    if (first.solved) {
+      analysis = first;
+    } else {
+      guess = first.estimate || null;
+      drawPanels();
+      draw();
+      analysis = await solving(text);
+      if (text !== positionText()) return;
+      if (!analysis.solved) say(analysis.message, true);
+    }
   } catch (err) {
     if (err.name !== "AbortError") say(err.message, true);
   } finally {
@@ -154,6 +162,27 @@ async function analyse() {
   }
   drawPanels();
   draw();
+}
+
+async function solving(text) {
+  // the exact solve, its progress (positions searched so far) shown while it runs
+  const started = performance.now();
+  let searched = null;
+  const tick = () => {
+    const seconds = (performance.now() - started) / 1000;
+    $("#progress-text").textContent = searched === null
+      ? t("Solving exactly… {seconds} s (at most {limit} s)", { seconds: seconds.toFixed(0), limit: limits.time_limit })
+      : t("Solving exactly… {seconds} s, {nodes} positions searched (at most {limit} s)",
+        { seconds: seconds.toFixed(0), nodes: number(searched), limit: limits.time_limit });
+  };
+  tick();
+  ticker = setInterval(() => {
+    tick();
+    fetch("/api/analyse/clobber/progress").then((r) => r.json()).then((p) => {
+      if (p && typeof p.nodes === "number") searched = p.nodes;
+    }).catch(() => {});
+  }, 500);
+  return request("/api/analyse/clobber", { position: text });
 }
 
 function done() {
@@ -296,6 +325,7 @@ function draw(focus = null) {
     regionOutlines(pic, analysis.regions);
     for (const move of analysis.winning_moves) pic.append(arrow(move, "win"));
   }
+  if (guess && !solved && editing) pic.append(arrow(guess.move, "estimate"));
   if (shown.last) pic.append(arrow(shown.last, "played"));
   $("#board").replaceChildren(pic);
   if (focus) {
@@ -315,7 +345,10 @@ function drawStatus() {
     return;
   }
   if (analysis && analysis.solved) status.textContent = analysis.summary;
-  else status.textContent = t("{player} to move. Set up a position, then press Analyse.", { player: PLAYER[side] });
+  else if (guess) {
+    status.textContent = t("{player} to move: about {percent}% to win, by the search's estimate (not proved).",
+      { player: PLAYER[guess.player], percent: Math.round(guess.win_chance * 100) });
+  } else status.textContent = t("{player} to move. Set up a position, then press Analyse.", { player: PLAYER[side] });
 }
 
 function moveWords(move, player) {
@@ -331,7 +364,19 @@ function withCgsuite(value, cgsuite) {
   return cgsuite && cgsuite !== value ? `${value} (${cgsuite} in CGSuite)` : value;
 }
 
+function drawEstimate() {
+  // the search's guess, shown while the exact solve runs and kept when it runs out of time
+  const shown = Boolean(guess) && !(analysis && analysis.solved);
+  $("#estimate-panel").hidden = !shown;
+  if (!shown) return;
+  const percent = Math.round(guess.win_chance * 100);
+  $("#estimate-text").textContent = t("{player} to move: about {percent}% to win (estimate)",
+    { player: PLAYER[guess.player], percent });
+  $("#estimate-move").textContent = t("The search prefers {move} (the dashed arrow).", { move: moveWords(guess.move) });
+}
+
 function drawPanels() {
+  drawEstimate();
   const solved = analysis && analysis.solved;
   $("#result-panel").hidden = !solved;
   $("#regions-panel").hidden = !solved || analysis.regions.length === 0;
@@ -348,7 +393,11 @@ function drawPanels() {
       ? t("{player} has no move left.", { player: PLAYER[mover] })
       : t("{player} to move has no winning move: every move loses against perfect play.", { player: PLAYER[mover] });
   const records = (analysis.proved_by || []).join(", ");
-  $("#stats").textContent = !records
+  $("#stats").textContent = analysis.book
+    ? (analysis.complete
+      ? t("From parlour's opening book: solved ahead of time, so no search was needed.")
+      : t("From parlour's opening book: solved ahead of time, so no search was needed; other moves may win too."))
+    : !records
     ? tn("{count} position searched in {seconds} s.", "{count} positions searched in {seconds} s.", analysis.nodes,
       { count: number(analysis.nodes), seconds: number(analysis.seconds, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) })
     : analysis.complete
@@ -450,7 +499,7 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowRight") stepTo(stepping + 1);
 });
 
-window.parlour = { get analysis() { return analysis; }, position: positionText };
+window.parlour = { get analysis() { return analysis; }, get estimate() { return guess; }, position: positionText };
 
 const asked = new URLSearchParams(window.location.search).get("position");
 if (asked && readPosition(asked)) {
@@ -459,5 +508,5 @@ if (asked && readPosition(asked)) {
   analyse();
 } else {
   if (asked) say(t("The position in this link cannot be read: set one up here."), true);
-  startPosition(4, 5);
+  startPosition(5, 6);
 }

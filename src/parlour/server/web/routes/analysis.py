@@ -11,6 +11,7 @@ from parlour.server.messages.protocol import error
 from parlour.server.study.analyse import (
     GAME,
     AnalysisRefused,
+    Analyst,
     check_position,
     position_message,
 )
@@ -25,6 +26,24 @@ router = APIRouter(prefix="/api/analyse", tags=["analysis board"])
 async def analyse_clobber(request: Request, analyst: AnalystDep) -> LocalisedJSON:
     """Who wins a Clobber position, every winning move, its regions and a principal line,
     solved in a worker process under ``analysis_seconds`` (see ``docs/web.md``)."""
+    return await _answer(request, analyst, "solve")
+
+
+@router.post("/clobber/estimate")
+async def estimate_clobber(request: Request, analyst: AnalystDep) -> LocalisedJSON:
+    """The first answer for a position: the opening book's at once when it knows the
+    position (``solved``), else the ``hard`` agent's search's estimate, in about a second,
+    shown while the page asks for the exact solve (see ``docs/web.md``)."""
+    return await _answer(request, analyst, "estimate")
+
+
+@router.get("/clobber/progress")
+async def analysis_progress(request: Request, analyst: AnalystDep) -> LocalisedJSON:
+    """How far this client's running solve has got (positions searched, seconds)."""
+    return LocalisedJSON(analyst.progress_of(client_of(request)))
+
+
+async def _answer(request: Request, analyst: Analyst, kind: str) -> LocalisedJSON:
     try:
         try:
             body = json.loads(await request.body() or b"null")
@@ -37,7 +56,7 @@ async def analyse_clobber(request: Request, analyst: AnalystDep) -> LocalisedJSO
         position = check_position(body["position"], analyst.limits.analysis_stones)
         client = client_of(request)
         analyst.admit(client)
-        answer = await analyst.answer(position, request.is_disconnected, client)
+        answer = await analyst.answer(position, request.is_disconnected, client, kind)
     except AnalysisRefused as exc:
         headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
         return LocalisedJSON(error(exc.code, exc.message, detail=exc.message),
