@@ -127,6 +127,22 @@ def test_a_short_run_writes_its_networks_and_resumes(tmp_path: Path):
         Trainer(small_config(hidden=[16]), out, log=lambda line: None)
 
 
+def test_a_run_carried_as_its_checkpoint_alone_resumes_and_refills_its_replay(tmp_path: Path):
+    """A run's checkpoint and state, without its replay file (tens of MB, not carried between
+    machines), resume the weights and the counters; the replay starts empty and fills again."""
+    out = tmp_path / "run"
+    Trainer(small_config(), out, log=lambda line: None).run()
+    before = Network.load(out / "net.npz").weights
+    (out / "replay.npz").unlink()
+    said: list[str] = []
+    resumed = Trainer(small_config(max_steps=14), out, log=said.append)
+    np.testing.assert_array_equal(export(resumed.net)["policy.weight"], before["policy.weight"])
+    assert resumed.replay.size == 0 and any("no replay.npz" in line for line in said)
+    resumed.run()
+    assert resumed.replay.size > 0
+    assert json.loads((out / "state.json").read_text())["counters"]["steps"] == 28
+
+
 def test_a_seeded_run_repeats_exactly(tmp_path: Path):
     first = Trainer(small_config(), tmp_path / "a", log=lambda line: None).run()
     second = Trainer(small_config(), tmp_path / "b", log=lambda line: None).run()

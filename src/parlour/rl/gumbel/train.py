@@ -253,7 +253,12 @@ class Trainer:
                 group["lr"] = config.lr
                 group["weight_decay"] = config.weight_decay
             for board in self.boards:
-                board.replay.load(self.out / board.file)
+                # a run carried to another machine as its checkpoint alone (the replay files
+                # are tens of MB) refills its replay by self-play before training again
+                if (self.out / board.file).exists():
+                    board.replay.load(self.out / board.file)
+                else:
+                    self.log(f"no {board.file}: its replay fills again by self-play")
             self.rng.bit_generator.state = saved["rng"]
             self.log(f"resuming {self.out}: {self.counters.steps} steps, "
                      f"{self.counters.positions} positions, {self.counters.wall / 60:.1f} "
