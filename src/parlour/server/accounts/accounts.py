@@ -48,7 +48,8 @@ from parlour.server.accounts.sessions import digest, new_id
 from parlour.server.accounts.throttle import Throttle, TooManyAttempts, keys
 from parlour.server.limits import Limits
 from parlour.server.names import DELETED
-from parlour.server.persistence.store import HandRow, SeatRow, Store, TableRow
+from parlour.server.persistence.rows import HandRow, SeatRow, TableRow
+from parlour.server.persistence.store import Store
 
 """How the seats of a deleted account are named in the games it played."""
 DeleteHook = Callable[[Any, int, float], None]

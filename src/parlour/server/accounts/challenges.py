@@ -29,7 +29,8 @@ from parlour.server.accounts.models import AccountRow
 from parlour.server.accounts.passwords import MAX_USERNAME, username_key
 from parlour.server.limits import Limits, RateLimiter
 from parlour.server.messages.views import HIDDEN_PARAMS
-from parlour.server.persistence.store import Base, HandRow, SeatRow, Store, TableRow
+from parlour.server.persistence.rows import Base, HandRow, SeatRow, TableRow
+from parlour.server.persistence.store import Store
 from parlour.server.refusals import Refusal
 from parlour.server.tables.clocks import ClockConfig, ClockError, clock_label
 

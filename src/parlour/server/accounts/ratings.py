@@ -42,7 +42,9 @@ from parlour.ratings import (
 )
 from parlour.server.accounts.models import AccountRow, RatingChangeRow, RatingRow, ResultRow
 from parlour.server.names import DELETED
-from parlour.server.persistence.store import ActionRow, GameEnd, SeatRow, Store, TableRow
+from parlour.server.persistence.records import GameEnd
+from parlour.server.persistence.rows import ActionRow, SeatRow, TableRow
+from parlour.server.persistence.store import Store
 
 PROVISIONAL_RD = 110.0
 """A rating whose deviation is over this is provisional (shown "1520?")."""

@@ -40,7 +40,8 @@ from parlour.server.accounts.models import AccountRow, ResultRow
 from parlour.server.accounts.ratings import Ratings, pool_of, shown
 from parlour.server.bots.resends import ResentMoves
 from parlour.server.messages.outgoing import Connection
-from parlour.server.persistence.store import SeatRow, Store, TableRow
+from parlour.server.persistence.rows import SeatRow, TableRow
+from parlour.server.persistence.store import Store
 from parlour.server.tables.hub import Hub
 from parlour.server.tables.table import Table
 

@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 
 from parlour.server.accounts.accounts import Account
 from parlour.server.accounts.models import AccountRow, QueueRow
-from parlour.server.persistence.store import HandRow, SeatRow, Store
+from parlour.server.persistence.rows import HandRow, SeatRow
+from parlour.server.persistence.store import Store
 
 
 class BotError(ValueError):

@@ -45,7 +45,8 @@ from parlour.core import load_game
 from parlour.server.fairness import JobClass
 from parlour.server.limits import Limits
 from parlour.server.periodic import every
-from parlour.server.persistence.store import ActionRow, Base, SeatRow, Store, TableRow
+from parlour.server.persistence.rows import ActionRow, Base, SeatRow, TableRow
+from parlour.server.persistence.store import Store
 from parlour.server.study.puzzles import NewPuzzle, PuzzleBook, _insert
 
 log = logging.getLogger("parlour.server")

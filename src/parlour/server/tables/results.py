@@ -8,7 +8,7 @@ results and ratings are computed from it, for every game alike (nothing here kno
 from __future__ import annotations
 
 from parlour.core import State
-from parlour.server.persistence.store import EventData, GameEnd
+from parlour.server.persistence.records import EventData, GameEnd
 from parlour.server.tables.events import AfterTimeout, Ending, EventKind
 from parlour.server.tables.replay import loss
 from parlour.server.tables.table import Table

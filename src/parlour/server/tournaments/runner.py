@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from parlour.server.accounts.models import AccountRow
 from parlour.server.names import DELETED
 from parlour.server.periodic import every
-from parlour.server.persistence.store import ActionRow, TableRow
+from parlour.server.persistence.rows import ActionRow, TableRow
 from parlour.server.tables.hub import Hub
 from parlour.server.tournaments.models import PairingRow, RoundRow, TournamentRow
 from parlour.server.tournaments.pairing import Pairing, Round, round_robin, swiss

@@ -29,7 +29,9 @@ from parlour.server.accounts.models import AccountRow, RatingChangeRow
 from parlour.server.accounts.ratings import places, pool_of
 from parlour.server.messages.views import HIDDEN_PARAMS
 from parlour.server.names import DELETED, clean_name
-from parlour.server.persistence.store import GameEnd, HandRow, Store
+from parlour.server.persistence.records import GameEnd
+from parlour.server.persistence.rows import HandRow
+from parlour.server.persistence.store import Store
 from parlour.server.refusals import Refusal
 from parlour.server.tables.clocks import ClockConfig, clock_label
 from parlour.server.tournaments.models import EntrantRow, PairingRow, RoundRow, TournamentRow
