@@ -105,3 +105,21 @@ SEAT_ATTEMPTS = 8
 
 class ConflictError(Exception):
     """The database refused a write: that move number or that submission is already stored."""
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """A table as the lists of a player's games read it (no seats, hands or moves)."""
+
+    id: str
+    game: str
+    params: dict[str, Any]
+    finished: bool
+    archived: bool
+    to_act: int | None
+    rated: bool
+    unrated: str | None
+    clock: dict[str, Any] | None
+    listed: bool
+    created_at: float
+    updated_at: float | None

@@ -26,6 +26,7 @@ from parlour.server.persistence.chat_repo import ChatRepo
 from parlour.server.persistence.claims_repo import ClaimsRepo
 from parlour.server.persistence.config import secure_sqlite_file
 from parlour.server.persistence.lobby_repo import LobbyRepo
+from parlour.server.persistence.players_repo import PlayersRepo
 from parlour.server.persistence.records import (
     NOTIFY_CHANNEL,
     ActionData,
@@ -106,6 +107,8 @@ class Store:
         self.lobby_tables = LobbyRepo(self.tables)
         self.chats = ChatRepo(engine, shared=shared, on_end=on_end)
         self.claims = ClaimsRepo(engine, shared=shared, on_end=on_end)
+        self.players = PlayersRepo(engine, shared=shared, on_end=on_end)
+        """The other groups' queries over the table rows by player, in their transactions."""
         # the facade: each method is its repository's
         tables, seats, lobby, chats, claims = (self.tables, self.seats, self.lobby_tables,
                                                self.chats, self.claims)
