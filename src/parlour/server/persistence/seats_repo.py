@@ -55,10 +55,7 @@ class SeatsRepo(Repository):
         now = event.created_at or time.time()
         try:
             with self.engine.begin() as connection:
-                connection.execute(insert(EventRow), [{
-                    "table_id": table_id, "seq": event.seq, "at": event.at, "kind": event.kind,
-                    "seat": event.seat, "data": event.data, "created_at": now,
-                }])
+                connection.execute(insert(EventRow), [self._event_row(table_id, event, now)])
                 values: dict[str, Any] = {"updated_at": now, "deadline_at": deadline}
                 if finished is not None:
                     values["finished"] = finished
@@ -124,11 +121,8 @@ class SeatsRepo(Repository):
                     ).scalar_one())
                     stored = EventData(seq, event.at, event.kind, seat, event.data,
                                        event.created_at)
-                    connection.execute(insert(EventRow), [{
-                        "table_id": table_id, "seq": seq, "at": stored.at,
-                        "kind": stored.kind, "seat": seat, "data": stored.data,
-                        "created_at": stored.created_at,
-                    }])
+                    connection.execute(insert(EventRow), [
+                        self._event_row(table_id, stored, stored.created_at)])
                     hand = None
                     if token is not None:
                         number = int(connection.execute(
@@ -170,10 +164,8 @@ class SeatsRepo(Repository):
                     ActionRow.table_id == table_id, ActionRow.seq >= from_seq
                 )
             )
-            connection.execute(insert(EventRow), [{
-                "table_id": table_id, "seq": event.seq, "at": event.at, "kind": event.kind,
-                "seat": event.seat, "data": event.data, "created_at": event.created_at,
-            }])
+            connection.execute(insert(EventRow), [
+                self._event_row(table_id, event, event.created_at)])
             connection.execute(update(TableRow).where(TableRow.id == table_id).values(
                 to_act=to_act, updated_at=event.created_at, finished=False))
             if self.shared:
@@ -222,10 +214,7 @@ class SeatsRepo(Repository):
                     {"table_id": table_id, "seq": a.seq, "action": a.action, "player": a.player,
                      "client_key": a.client_key, "created_at": a.at or now} for a in actions
                 ])
-            connection.execute(insert(EventRow), [{
-                "table_id": table_id, "seq": event.seq, "at": event.at, "kind": event.kind,
-                "seat": event.seat, "data": event.data, "created_at": now,
-            }])
+            connection.execute(insert(EventRow), [self._event_row(table_id, event, now)])
             connection.execute(update(TableRow).where(TableRow.id == table_id).values(
                 params=params, seed=seed, to_act=to_act, updated_at=now, deadline_at=deadline))
             if self.shared:

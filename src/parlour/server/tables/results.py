@@ -1,7 +1,7 @@
 """How a game ended, as the table knows it: the game's own returns and points, or the result
 the table decided (a loss on time or by resignation, ``Table.outcome``), and who resigned.
 
-This is what is stored with a game's end (:class:`parlour.server.persistence.store.GameEnd`):
+This is what is stored with a game's end (:class:`parlour.server.persistence.records.GameEnd`):
 results and ratings are computed from it, for every game alike (nothing here knows a game's name).
 """
 
