@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from parlour.server.persistence.store import ActionData, ConflictError, HandData, SeatData, Store
+from parlour.server.persistence.records import ActionData, ConflictError, HandData, SeatData
+from parlour.server.persistence.store import Store
 
 from .helpers import Client, ServerProcess
 

@@ -12,7 +12,8 @@ from parlour import i18n
 from parlour.core import GameRecord, RecordError
 from parlour.server.names import MAX_NAME, clean_name, shown_name
 from parlour.server.persistence.migrations.schema import SchemaError
-from parlour.server.persistence.store import SeatData, Store
+from parlour.server.persistence.records import SeatData
+from parlour.server.persistence.store import Store
 
 from .helpers import ServerProcess, token_of
 

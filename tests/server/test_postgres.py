@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from parlour.server.persistence.devdb import throwaway_cluster
-from parlour.server.persistence.store import ActionData, ConflictError, Store
+from parlour.server.persistence.records import ActionData, ConflictError
+from parlour.server.persistence.store import Store
 
 from .helpers import ServerProcess
 

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -48,7 +48,8 @@ from parlour.server.accounts.sessions import digest, new_id
 from parlour.server.accounts.throttle import Throttle, TooManyAttempts, keys
 from parlour.server.limits import Limits
 from parlour.server.names import DELETED
-from parlour.server.persistence.store import HandRow, SeatRow, Store, TableRow
+from parlour.server.persistence.records import SeatData
+from parlour.server.persistence.store import Store
 
 """How the seats of a deleted account are named in the games it played."""
 DeleteHook = Callable[[Any, int, float], None]
@@ -293,12 +294,7 @@ class Accounts:
                 username=None, username_key=f"deleted:{account_id}", password_hash=None,
                 email=None, email_confirmed=None, notify_email=None, mail_token_hash=None,
                 deleted_at=now))
-            tables = list(c.execute(select(SeatRow.table_id).where(
-                SeatRow.account_id == account_id)).scalars())
-            c.execute(update(SeatRow).where(SeatRow.account_id == account_id)
-                      .values(name=DELETED, account_id=None))
-            c.execute(update(HandRow).where(HandRow.account_id == account_id)
-                      .values(account_id=None))
+            tables = self.store.players.forget_account(c, account_id, DELETED)
             c.execute(update(ResultRow).where(ResultRow.account_id == account_id)
                       .values(account_id=None))
             c.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
@@ -319,26 +315,12 @@ class Accounts:
         return await self.store.run(self._join, account.id, wanted) if wanted else 0
 
     def _join(self, account_id: int, tokens: list[str]) -> int:
-        joined = 0
         with Session(self.store.engine) as session, session.begin():
-            hands = session.scalars(select(HandRow).where(HandRow.token.in_(tokens))).all()
-            for hand in hands:
-                if hand.account_id not in (None, account_id):
-                    continue
-                hand.account_id = account_id
-                joined += 1
-                if len(hand.seats) != 1:
-                    continue
-                seat = session.get(SeatRow, (hand.table_id, hand.seats[0]))
-                if session.scalar(select(TableRow.rated).where(TableRow.id == hand.table_id)):
-                    continue  # a rated seat is its account's from the start, never a link's
-                taken = session.scalar(select(func.count()).select_from(SeatRow).where(
-                    SeatRow.table_id == hand.table_id, SeatRow.account_id == account_id))
-                if seat is not None and seat.account_id is None and not taken:
-                    seat.account_id = account_id
-                    session.execute(update(ResultRow).where(
-                        ResultRow.table_id == hand.table_id, ResultRow.seat == seat.seat,
-                        ResultRow.account_id.is_(None)).values(account_id=account_id))
+            joined, seated = self.store.players.join_links(session, account_id, tokens)
+            for table_id, seat in seated:
+                session.execute(update(ResultRow).where(
+                    ResultRow.table_id == table_id, ResultRow.seat == seat,
+                    ResultRow.account_id.is_(None)).values(account_id=account_id))
         return joined
 
     async def games(self, account: Account) -> list[dict[str, Any]]:
@@ -348,28 +330,22 @@ class Accounts:
         """The account's seat links, newest first, with whose turn it is: from the rows alone
         (no table is loaded)."""
         with Session(self.store.engine) as session:
-            rows = session.execute(
-                select(HandRow, TableRow).join(TableRow, TableRow.id == HandRow.table_id)
-                .where(HandRow.account_id == account_id)
-                .order_by(func.coalesce(TableRow.updated_at, TableRow.created_at).desc())
-                .limit(GAMES_LISTED)
-            ).all()
-            ids = [t.id for _h, t in rows]
-            seats = session.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids))).all() \
-                if ids else []
+            rows = self.store.players.links_held(session, account_id, GAMES_LISTED)
+            ids = [t.id for _token, _seats, t in rows]
+            seats = self.store.players.seats_of(session, ids)
             results = session.scalars(select(ResultRow).where(ResultRow.table_id.in_(ids))).all() \
                 if ids else []
-        by_table: dict[str, list[SeatRow]] = {}
-        for seat in seats:
-            by_table.setdefault(seat.table_id, []).append(seat)
+        by_table: dict[str, list[SeatData]] = {}
+        for table_id, seat in seats:
+            by_table.setdefault(table_id, []).append(seat)
         outcome = {(r.table_id, r.seat): r.outcome for r in results}
         listed = []
-        for hand, table in rows:
-            mine = list(hand.seats)
+        for token, held, table in rows:
+            mine = list(held)
             others = sorted((s for s in by_table.get(table.id, []) if s.seat not in mine),
                             key=lambda s: s.seat)
             listed.append({
-                "url": f"/play/{hand.token}",
+                "url": f"/play/{token}",
                 "table": table.id,
                 "game": table.game,
                 "title": game_class(table.game).game_type.long_name,
@@ -388,7 +364,7 @@ class Accounts:
         return listed
 
 
-def _seat_label(seat: SeatRow) -> str:
+def _seat_label(seat: SeatData) -> str:
     if seat.kind == "ai":
         return f"Computer ({seat.agent})"
     if seat.kind == "open":

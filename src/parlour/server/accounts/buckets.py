@@ -3,8 +3,8 @@
 alternates between processes through as many times over.
 
 One statement takes a token (an upsert whose update only happens when the refilled bucket
-holds one, as :meth:`parlour.server.persistence.store.Store.claim` decides a claim), so two
-processes asking at once cannot both take the last token. The in-memory
+holds one, as :meth:`parlour.server.persistence.claims_repo.ClaimsRepo.claim` decides a
+claim), so two processes asking at once cannot both take the last token. The in-memory
 :class:`parlour.server.limits.RateLimiter` stays for the limits that guard one process's own
 work (requests, websocket messages).
 """

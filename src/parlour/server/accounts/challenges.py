@@ -29,7 +29,8 @@ from parlour.server.accounts.models import AccountRow
 from parlour.server.accounts.passwords import MAX_USERNAME, username_key
 from parlour.server.limits import Limits, RateLimiter
 from parlour.server.messages.views import HIDDEN_PARAMS
-from parlour.server.persistence.store import Base, HandRow, SeatRow, Store, TableRow
+from parlour.server.persistence.rows import Base
+from parlour.server.persistence.store import Store
 from parlour.server.refusals import Refusal
 from parlour.server.tables.clocks import ClockConfig, ClockError, clock_label
 
@@ -202,10 +203,7 @@ class Challenges:
                 AccountRow.id.in_([row.challenger_id, row.opponent_id]),
                 AccountRow.bot.is_(True))).all()
             for bot in bots:
-                playing = session.scalar(
-                    select(func.count()).select_from(SeatRow)
-                    .join(TableRow, TableRow.id == SeatRow.table_id)
-                    .where(SeatRow.account_id == bot, TableRow.finished.is_(False))) or 0
+                playing = self.store.players.games_at_once(session, bot)
                 if playing >= self.limits.bot_games_at_once:
                     raise ChallengeError(Message(
                         "{name} plays {n} games at once already: try again when one has ended",
@@ -298,8 +296,7 @@ class Challenges:
             "table": row.table_id, "url": None,
         }
         if row.table_id is not None:
-            token = session.scalar(select(HandRow.token).where(
-                HandRow.table_id == row.table_id, HandRow.account_id == account_id))
+            token = self.store.players.token_of(session, row.table_id, account_id)
             body["url"] = None if token is None else f"/play/{token}"
         return body
 

@@ -21,7 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from parlour.server.persistence.store import Base
+from parlour.server.persistence.rows import Base
 
 
 class AccountRow(Base):

@@ -42,7 +42,8 @@ from parlour.ratings import (
 )
 from parlour.server.accounts.models import AccountRow, RatingChangeRow, RatingRow, ResultRow
 from parlour.server.names import DELETED
-from parlour.server.persistence.store import ActionRow, GameEnd, SeatRow, Store, TableRow
+from parlour.server.persistence.records import GameEnd
+from parlour.server.persistence.store import Store
 
 PROVISIONAL_RD = 110.0
 """A rating whose deviation is over this is provisional (shown "1520?")."""
@@ -134,13 +135,11 @@ class Ratings:
 
     # -- at a game's end (inside its transaction) ----------------------------------------------
     def record_end(self, connection: Any, table_id: str, end: GameEnd, now: float) -> None:
-        table = connection.execute(
-            select(TableRow.game, TableRow.rated).where(TableRow.id == table_id)).first()
-        seats = connection.execute(
-            select(SeatRow.seat, SeatRow.account_id).where(SeatRow.table_id == table_id)
-            .order_by(SeatRow.seat)).all()
+        table = self.store.players.game_and_rated(connection, table_id)
+        seats = self.store.players.seat_accounts(connection, table_id)
         if table is None or len(seats) != len(end.returns):
             return
+        game, rated = table
         labels = outcomes(end)
         connection.execute(delete(ResultRow).where(ResultRow.table_id == table_id))
         connection.execute(insert(ResultRow), [
@@ -148,24 +147,21 @@ class Ratings:
              "game_return": end.returns[seat], "created_at": now}
             for seat, account in seats
         ])
-        if not table.rated:
+        if not rated:
             return
         why = self._unrated(connection, table_id, [a for _seat, a in seats], now)
         if why is not None:
-            connection.execute(update(TableRow).where(TableRow.id == table_id)
-                               .values(unrated=why))
+            self.store.players.set_unrated(connection, table_id, why)
             return
-        self._rate(connection, table_id, pool_of(table.game, len(seats)),
-                   [int(a) for _seat, a in seats], end, labels, now)
+        self._rate(connection, table_id, pool_of(game, len(seats)),
+                   [a for _seat, a in seats if a is not None], end, labels, now)
 
     def _unrated(self, connection: Any, table_id: str, accounts: list[int | None],
                  now: float) -> str | None:
         """Why this rated game's end rates nobody (a key of :data:`UNRATED`), or ``None``."""
         if any(a is None for a in accounts):  # a deleted account's seat, or an old guest's
-            return "deleted" if connection.execute(select(func.count()).select_from(SeatRow)
-                                                   .where(SeatRow.table_id == table_id,
-                                                          SeatRow.name == DELETED)
-                                                   ).scalar() else "seats"
+            return "deleted" if self.store.players.seats_named(connection, table_id, DELETED) \
+                else "seats"
         held = [int(a) for a in accounts if a is not None]
         if len(set(held)) < len(held):
             return "seats"
@@ -177,8 +173,7 @@ class Ratings:
             .order_by(AccountRow.id).with_for_update()).scalars().all()
         if len(live) < len(held):
             return "deleted"
-        moved = set(connection.execute(select(ActionRow.player).distinct().where(
-            ActionRow.table_id == table_id, ActionRow.player >= 0)).scalars())
+        moved = self.store.players.players_moved(connection, table_id)
         if not moved.issuperset(range(len(held))):
             return "unplayed"
         if self.pair_games_per_day and any(
@@ -241,7 +236,7 @@ class Ratings:
         """What a finished rated game changed: ``changes``, one per seat, or ``unrated``, why
         it changed nothing (in the reader's words), ``None`` while nothing is known."""
         with Session(self.store.engine) as session:
-            why = session.scalar(select(TableRow.unrated).where(TableRow.id == table_id))
+            why = self.store.players.unrated(session, table_id)
             rows = session.execute(
                 select(RatingChangeRow, AccountRow.username)
                 .join(AccountRow, AccountRow.id == RatingChangeRow.account_id)
@@ -295,32 +290,28 @@ class Ratings:
                 "shown": shown(r.rating, r.rd), "game": game, "players": players,
                 "title": pool_title(r.pool)}
 
-    @staticmethod
-    def _recent(session: Session, account_id: int) -> list[dict[str, Any]]:
-        mine = session.execute(
-            select(SeatRow.table_id, SeatRow.seat, TableRow)
-            .join(TableRow, TableRow.id == SeatRow.table_id)
-            .where(SeatRow.account_id == account_id)
-            .order_by(func.coalesce(TableRow.updated_at, TableRow.created_at).desc())
-            .limit(PROFILE_GAMES)).all()
+    def _recent(self, session: Session, account_id: int) -> list[dict[str, Any]]:
+        mine = self.store.players.seats_held(session, account_id, PROFILE_GAMES)
         ids = [t for t, _s, _row in mine]
         if not ids:
             return []
-        seats = session.execute(
-            select(SeatRow, AccountRow.bot).outerjoin(AccountRow,
-                                                      AccountRow.id == SeatRow.account_id)
-            .where(SeatRow.table_id.in_(ids))).all()
+        held_seats = self.store.players.seats_of(session, ids)
+        owners = {a for _t, s in held_seats if (a := s.account) is not None}
+        bots = dict(session.execute(select(AccountRow.id, AccountRow.bot).where(
+            AccountRow.id.in_(owners))).all()) if owners else {}
+        seats = [((table_id, seat), bots.get(seat.account) if seat.account is not None
+                  else None) for table_id, seat in held_seats]
         results = {(r.table_id, r.seat): r.outcome for r in session.scalars(
             select(ResultRow).where(ResultRow.table_id.in_(ids)))}
         changes = {c.table_id: c for c in session.scalars(select(RatingChangeRow).where(
             RatingChangeRow.table_id.in_(ids), RatingChangeRow.account_id == account_id))}
         players: dict[str, list[dict[str, Any]]] = {}
-        for held, bot in sorted(seats, key=lambda r: r[0].seat):
-            players.setdefault(held.table_id, []).append({
+        for (held_at, held), bot in sorted(seats, key=lambda r: r[0][1].seat):
+            players.setdefault(held_at, []).append({
                 "name": held.name or (f"Computer ({held.agent})" if held.kind == "ai"
                                       else f"Player {held.seat + 1}"),
-                "account": held.account_id is not None, "bot": bool(bot),
-                "you": held.account_id == account_id})
+                "account": held.account is not None, "bot": bool(bot),
+                "you": held.account == account_id})
         listed = []
         for table_id, seat, table in mine:
             change = changes.get(table_id)

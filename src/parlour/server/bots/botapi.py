@@ -40,7 +40,8 @@ from parlour.server.accounts.models import AccountRow, ResultRow
 from parlour.server.accounts.ratings import Ratings, pool_of, shown
 from parlour.server.bots.resends import ResentMoves
 from parlour.server.messages.outgoing import Connection
-from parlour.server.persistence.store import SeatRow, Store, TableRow
+from parlour.server.persistence.records import TableSummary
+from parlour.server.persistence.store import Store
 from parlour.server.tables.hub import Hub
 from parlour.server.tables.table import Table
 
@@ -183,11 +184,7 @@ class BotAPI:
         (with the account's outcome: ``win``, ``draw``, ``loss``, or ``None`` for a game
         archived unfinished)."""
         with Session(self.store.engine) as session:
-            rows = session.execute(
-                select(TableRow, SeatRow.seat).join(SeatRow, SeatRow.table_id == TableRow.id)
-                .where(SeatRow.account_id == account_id, TableRow.finished.is_(False),
-                       TableRow.archived.is_not(True))
-                .order_by(TableRow.created_at).limit(200)).all()
+            rows = self.store.players.unfinished_seats(session, account_id, 200)
             games = [self._game(session, row, seat, account_id) for row, seat in rows]
             running = {g["id"] for g in games}
             ended: dict[str, str | None] = {}
@@ -198,7 +195,7 @@ class BotAPI:
                     ResultRow.table_id == table_id, ResultRow.account_id == account_id))
             return games, ended
 
-    def _game(self, session: Session, row: TableRow, seat: int, account_id: int
+    def _game(self, session: Session, row: TableSummary, seat: int, account_id: int
               ) -> dict[str, Any]:
         return {"id": row.id, "game": row.game, "params": dict(row.params), "seat": seat,
                 "rated": bool(row.rated), "clock": row.clock,
@@ -206,9 +203,12 @@ class BotAPI:
 
     def _players(self, session: Session, table_id: str, game: str) -> list[dict[str, Any]]:
         """Each seat's player: name, whether a bot, and rating in the game's pool."""
-        seats = session.execute(
-            select(SeatRow, AccountRow).outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
-            .where(SeatRow.table_id == table_id).order_by(SeatRow.seat)).all()
+        held = [seat for _table, seat in self.store.players.seats_of(session, [table_id])]
+        ids = {seat.account for seat in held if seat.account is not None}
+        accounts = {a.id: a for a in session.scalars(
+            select(AccountRow).where(AccountRow.id.in_(ids))).all()} if ids else {}
+        seats = [(seat, accounts.get(seat.account) if seat.account is not None else None)
+                 for seat in held]
         players = []
         pool = pool_of(game, len(seats))
         for seat, owner in seats:

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from parlour.server.accounts.accounts import Account
 from parlour.server.accounts.models import AccountRow, QueueRow
-from parlour.server.persistence.store import HandRow, SeatRow, Store
+from parlour.server.persistence.store import Store
 
 
 class BotError(ValueError):
@@ -26,11 +26,7 @@ def make_bot(store: Store, account: Account) -> Account:
     if account.bot:
         raise BotError("this account is a bot account already")
     with Session(store.engine) as session, session.begin():
-        seats = session.scalar(select(func.count()).select_from(SeatRow)
-                               .where(SeatRow.account_id == account.id)) or 0
-        hands = session.scalar(select(func.count()).select_from(HandRow)
-                               .where(HandRow.account_id == account.id)) or 0
-        if seats or hands:
+        if store.players.seats_and_hands(session, account.id):
             raise BotError("only an account that has played no games can become a bot: make "
                            "a new account for your bot")
         waiting = session.scalar(select(func.count()).select_from(QueueRow)

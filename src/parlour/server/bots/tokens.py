@@ -28,7 +28,8 @@ from parlour.server.accounts.accounts import Account, account_from_row
 from parlour.server.accounts.models import AccountRow
 from parlour.server.accounts.sessions import digest
 from parlour.server.limits import Limits, RateLimiter
-from parlour.server.persistence.store import Base, Store
+from parlour.server.persistence.rows import Base
+from parlour.server.persistence.store import Store
 
 PREFIX = "plr_"
 """How every token starts (so a leaked one is recognisable, as GitHub's are)."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from parlour import i18n
 from parlour.server.limits import Limits, RateLimiter
-from parlour.server.persistence.store import HandData
+from parlour.server.persistence.records import HandData
 
 log = logging.getLogger("parlour.server")
 

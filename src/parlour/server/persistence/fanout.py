@@ -18,7 +18,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from parlour.server.persistence.store import NOTIFY_CHANNEL
+from parlour.server.persistence.records import NOTIFY_CHANNEL
 
 log = logging.getLogger("parlour.server")
 

@@ -45,7 +45,8 @@ from parlour.core import load_game
 from parlour.server.fairness import JobClass
 from parlour.server.limits import Limits
 from parlour.server.periodic import every
-from parlour.server.persistence.store import ActionRow, Base, SeatRow, Store, TableRow
+from parlour.server.persistence.rows import Base
+from parlour.server.persistence.store import Store
 from parlour.server.study.puzzles import NewPuzzle, PuzzleBook, _insert
 
 log = logging.getLogger("parlour.server")
@@ -102,23 +103,10 @@ def finished_games(store: Store, *, limit: int, unmined: bool = True,
     version of the rules is left out (its actions could mean another game)."""
     version = load_game(game).rules_version
     with Session(store.engine) as session:
-        query = select(TableRow).where(TableRow.game == game, TableRow.finished.is_(True),
-                                       func.coalesce(TableRow.rules_version, 1) == version)
-        if unmined:
-            query = query.where(~select(MinedRow.table_id)
-                                .where(MinedRow.table_id == TableRow.id).exists())
-        rows = session.scalars(query.order_by(
-            func.coalesce(TableRow.updated_at, TableRow.created_at).desc(), TableRow.id)
-            .limit(limit)).all()
-        found = []
-        for row in rows:
-            actions = tuple(session.scalars(select(ActionRow.action).where(
-                ActionRow.table_id == row.id).order_by(ActionRow.seq)))
-            accounts = session.scalar(select(func.count()).select_from(SeatRow).where(
-                SeatRow.table_id == row.id, SeatRow.account_id.is_not(None))) or 0
-            found.append(FinishedGame(row.id, row.game, dict(row.params), actions,
-                                      bool(row.listed) or accounts > 0))
-        return found
+        rows = store.players.finished_games(session, game, version, limit,
+                                            MinedRow if unmined else None)
+        return [FinishedGame(row.id, row.game, row.params, actions,
+                             row.listed or accounts > 0) for row, actions, accounts in rows]
 
 
 def record_mined(store: Store, game: FinishedGame, result: dict[str, Any],

@@ -47,7 +47,8 @@ from parlour.analysis import puzzles as library
 from parlour.core import game_class
 from parlour.ratings import NEW_RATING, NEW_RD, NEW_VOLATILITY
 from parlour.server.accounts.models import AccountRow
-from parlour.server.persistence.store import Base, Store
+from parlour.server.persistence.rows import Base
+from parlour.server.persistence.store import Store
 
 SEEN_REMEMBERED = 2_000
 """The most recent attempts of an account that :meth:`PuzzleRatings.seen` reads (the next

@@ -18,7 +18,7 @@ from parlour.i18n import Message
 from parlour.server import metrics
 from parlour.server.ai import AIFailure, AIRunner, fallback_action, move_seed
 from parlour.server.fairness import JobClass
-from parlour.server.persistence.store import SeatData
+from parlour.server.persistence.records import SeatData
 from parlour.server.tables.cluster import Cluster
 from parlour.server.tables.moves import Mover, Submission
 from parlour.server.tables.table import Table

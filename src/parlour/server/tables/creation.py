@@ -23,7 +23,8 @@ from parlour.server.ai import WEB_AGENTS
 from parlour.server.limits import Limits, RateLimiter
 from parlour.server.messages.views import HIDDEN_PARAMS, Note
 from parlour.server.names import NameRefused, clean_name, computer_name, person_name
-from parlour.server.persistence.store import ActionData, HandData, SeatData, Store
+from parlour.server.persistence.records import ActionData, HandData, SeatData
+from parlour.server.persistence.store import Store
 from parlour.server.tables.clocks import Clock, ClockConfig
 from parlour.server.tables.registry import Registry
 from parlour.server.tables.replay import resolve_chance

@@ -1,9 +1,9 @@
 """The kinds of things that happen at a table outside the game's rules, as typed values.
 
-A table event is stored as a row (:class:`parlour.server.persistence.store.EventRow`, its ``kind`` a
-string) before anyone is told, and replayed when a table is rebuilt. The kinds are enums whose
-values are the stored strings, so a row read back compares equal to its kind and old databases
-read as they always did.
+A table event is stored as a row (:class:`parlour.server.persistence.rows.EventRow`, its
+``kind`` a string) before anyone is told, and replayed when a table is rebuilt. The kinds are
+enums whose values are the stored strings, so a row read back compares equal to its kind and old
+databases read as they always did.
 """
 
 from __future__ import annotations

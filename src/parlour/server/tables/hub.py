@@ -30,7 +30,8 @@ from parlour.core import RulesVersionError
 from parlour.server.ai import AIRunner, is_web_agent
 from parlour.server.limits import Limits
 from parlour.server.messages.outgoing import Outbox
-from parlour.server.persistence.store import HandData, Store
+from parlour.server.persistence.records import HandData
+from parlour.server.persistence.store import Store
 from parlour.server.tables.archive import Archivist
 from parlour.server.tables.chat import Chat
 from parlour.server.tables.cluster import Cluster

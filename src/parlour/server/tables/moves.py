@@ -25,7 +25,8 @@ from parlour.server import metrics
 from parlour.server.messages.outgoing import Connection
 from parlour.server.messages.protocol import error
 from parlour.server.messages.views import Note, state_payload
-from parlour.server.persistence.store import ActionData, ConflictError, Store
+from parlour.server.persistence.records import ActionData, ConflictError
+from parlour.server.persistence.store import Store
 from parlour.server.tables.replay import is_table_move, note_for, resolve_chance
 from parlour.server.tables.results import game_end
 from parlour.server.tables.table import ARCHIVED, Table, deciding, to_act

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from parlour.server.limits import Limits
 from parlour.server.messages.outgoing import Connection
-from parlour.server.persistence.store import HandData
+from parlour.server.persistence.records import HandData
 from parlour.server.tables.registry import Registry
 from parlour.server.tables.table import Table
 

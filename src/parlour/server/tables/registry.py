@@ -16,7 +16,8 @@ from collections.abc import Awaitable, Callable
 
 from parlour.core import RulesVersionError
 from parlour.server.limits import Limits
-from parlour.server.persistence.store import HandData, Store, TableData
+from parlour.server.persistence.records import HandData, TableData
+from parlour.server.persistence.store import Store
 from parlour.server.tables.replay import build_table
 from parlour.server.tables.table import Table
 

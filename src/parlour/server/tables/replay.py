@@ -17,7 +17,7 @@ from parlour.core import CHANCE_PLAYER, RulesVersionError, State, load_game
 from parlour.i18n import Message, message_n
 from parlour.server.limits import Limits
 from parlour.server.messages.views import HIDDEN_PARAMS, Note
-from parlour.server.persistence.store import ActionData, EventData, SeatData, TableData
+from parlour.server.persistence.records import ActionData, EventData, SeatData, TableData
 from parlour.server.tables.clocks import Clock, ClockConfig
 from parlour.server.tables.events import AfterTimeout, Ending, EventKind
 from parlour.server.tables.table import Table, invited_seats

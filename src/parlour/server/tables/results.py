@@ -1,14 +1,14 @@
 """How a game ended, as the table knows it: the game's own returns and points, or the result
 the table decided (a loss on time or by resignation, ``Table.outcome``), and who resigned.
 
-This is what is stored with a game's end (:class:`parlour.server.persistence.store.GameEnd`):
+This is what is stored with a game's end (:class:`parlour.server.persistence.records.GameEnd`):
 results and ratings are computed from it, for every game alike (nothing here knows a game's name).
 """
 
 from __future__ import annotations
 
 from parlour.core import State
-from parlour.server.persistence.store import EventData, GameEnd
+from parlour.server.persistence.records import EventData, GameEnd
 from parlour.server.tables.events import AfterTimeout, Ending, EventKind
 from parlour.server.tables.replay import loss
 from parlour.server.tables.table import Table

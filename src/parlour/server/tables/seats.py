@@ -15,7 +15,8 @@ from typing import Any
 
 from parlour.i18n import Message
 from parlour.server.names import person_name
-from parlour.server.persistence.store import EventData, HandData, SeatData, Store
+from parlour.server.persistence.records import EventData, HandData, SeatData
+from parlour.server.persistence.store import Store
 from parlour.server.tables.events import EventKind
 from parlour.server.tables.registry import Registry
 from parlour.server.tables.replay import resolve_chance

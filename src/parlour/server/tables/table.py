@@ -25,7 +25,7 @@ from parlour.server.ai import WEB_AGENTS
 from parlour.server.messages.outgoing import Connection, encode
 from parlour.server.messages.views import Note, is_public, public_params, state_payload, turn_log
 from parlour.server.names import seat_display_name, shown_name
-from parlour.server.persistence.store import EventData, HandData, SeatData
+from parlour.server.persistence.records import EventData, HandData, SeatData
 from parlour.server.tables.clocks import Clock
 
 log = logging.getLogger("parlour.server")

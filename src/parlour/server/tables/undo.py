@@ -16,7 +16,8 @@ from parlour.core import CHANCE_PLAYER
 from parlour.i18n import Message
 from parlour.server.messages.protocol import error
 from parlour.server.messages.views import is_public
-from parlour.server.persistence.store import EventData, Store
+from parlour.server.persistence.records import EventData
+from parlour.server.persistence.store import Store
 from parlour.server.tables.events import EventKind
 from parlour.server.tables.table import ARCHIVED, Table
 from parlour.server.tables.unit import Changes, TableWork

@@ -26,7 +26,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 from parlour.server.logs import at_table
-from parlour.server.persistence.store import ConflictError, EventData, HandData, SeatData, Store
+from parlour.server.persistence.records import ConflictError, EventData, HandData, SeatData
+from parlour.server.persistence.store import Store
 from parlour.server.tables.events import EventKind
 from parlour.server.tables.replay import apply_event, ends_game
 from parlour.server.tables.results import end_by_event

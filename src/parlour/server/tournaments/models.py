@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Float, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from parlour.server.persistence.store import Base
+from parlour.server.persistence.rows import Base
 
 
 class TournamentRow(Base):

@@ -31,7 +31,6 @@ from sqlalchemy.orm import Session
 from parlour.server.accounts.models import AccountRow
 from parlour.server.names import DELETED
 from parlour.server.periodic import every
-from parlour.server.persistence.store import ActionRow, TableRow
 from parlour.server.tables.hub import Hub
 from parlour.server.tournaments.models import PairingRow, RoundRow, TournamentRow
 from parlour.server.tournaments.pairing import Pairing, Round, round_robin, swiss
@@ -157,7 +156,7 @@ class Runner:
                 AccountRow.deleted_at.is_not(None))))
             out = []
             for p in pairings:
-                table = session.get(TableRow, p.table_id)
+                table = self.store.players.summary(session, p.table_id)
                 if table is None or table.finished:
                     continue
                 out += [(p.table_id, seat, a) for seat, a in enumerate(p.players)
@@ -167,10 +166,8 @@ class Runner:
                         or p.players[table.to_act] in gone:
                     continue
                 seat = table.to_act
-                moved = session.scalar(select(func.count()).select_from(ActionRow).where(
-                    ActionRow.table_id == p.table_id, ActionRow.player == seat)) or 0
-                last = session.scalar(select(func.max(ActionRow.created_at)).where(
-                    ActionRow.table_id == p.table_id, ActionRow.player >= 0))
+                moved = self.store.players.moves_by(session, p.table_id, seat)
+                last = self.store.players.last_move_at(session, p.table_id)
                 if not moved and now >= max(began.started_at, last or 0.0) + row.grace \
                         and seat < len(p.players) and p.players[seat] not in p.forfeits:
                     out.append((p.table_id, seat, p.players[seat]))

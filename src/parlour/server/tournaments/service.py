@@ -29,7 +29,8 @@ from parlour.server.accounts.models import AccountRow, RatingChangeRow
 from parlour.server.accounts.ratings import places, pool_of
 from parlour.server.messages.views import HIDDEN_PARAMS
 from parlour.server.names import DELETED, clean_name
-from parlour.server.persistence.store import GameEnd, HandRow, Store
+from parlour.server.persistence.records import GameEnd
+from parlour.server.persistence.store import Store
 from parlour.server.refusals import Refusal
 from parlour.server.tables.clocks import ClockConfig, clock_label
 from parlour.server.tournaments.models import EntrantRow, PairingRow, RoundRow, TournamentRow
@@ -336,17 +337,15 @@ class Tournaments:
         return {"standings": table, "games": games, "rounds_played": by_round,
                 "tiebreak": tiebreak}
 
-    @staticmethod
-    def _you(session: Session, row: TournamentRow, entrants: list[EntrantRow],
+    def _you(self, session: Session, row: TournamentRow, entrants: list[EntrantRow],
              pairings: list[PairingRow], viewer: int) -> dict[str, Any]:
         joined = any(e.account_id == viewer for e in entrants)
         mine = {p.table_id: p for p in pairings if viewer in p.players}
-        hands = session.scalars(select(HandRow).where(
-            HandRow.table_id.in_(list(mine)), HandRow.account_id == viewer)).all()
+        hands = self.store.players.tokens_of(session, list(mine), viewer)
         tables: list[dict[str, Any]] = [
-            {"round": mine[h.table_id].round, "table": h.table_id, "url": f"/play/{h.token}",
-             "over": mine[h.table_id].ended_at is not None}
-            for h in sorted(hands, key=lambda h: mine[h.table_id].round)]
+            {"round": mine[table].round, "table": table, "url": f"/play/{token}",
+             "over": mine[table].ended_at is not None}
+            for table, token in sorted(hands, key=lambda h: mine[h[0]].round)]
         return {"joined": joined, "creator": viewer == row.created_by,
                 "can_join": row.status == OPEN and not joined,
                 "can_start": row.status == OPEN and viewer == row.created_by,

@@ -17,7 +17,7 @@ from parlour.server.accounts.sessions import session_id
 from parlour.server.limits import Limits, client_key
 from parlour.server.messages.protocol import ActMessage
 from parlour.server.messages.validation import refused
-from parlour.server.persistence.store import HandData
+from parlour.server.persistence.records import HandData
 from parlour.server.tables.moves import Submission
 from parlour.server.tables.table import Table
 from parlour.server.web.services import accounts_of, hub_of

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Connection, MetaData
 
 MODULES = (
-    "parlour.server.persistence.store",
+    "parlour.server.persistence.rows",
     "parlour.server.accounts.models",
     "parlour.server.accounts.challenges",
     "parlour.server.bots.tokens",
@@ -27,7 +27,7 @@ def metadata() -> MetaData:
     """The models' metadata, every table included."""
     for name in MODULES:
         importlib.import_module(name)
-    from parlour.server.persistence.store import Base
+    from parlour.server.persistence.rows import Base
 
     return Base.metadata
 

@@ -18,7 +18,7 @@ from parlour.i18n import Message, text_of
 from parlour.server.ai import is_web_agent
 from parlour.server.messages.views import HIDDEN_PARAMS
 from parlour.server.names import computer_name
-from parlour.server.persistence.store import TableData
+from parlour.server.persistence.records import TableData
 from parlour.server.tables.clocks import ClockConfig
 from parlour.server.tables.creation import SEAT_CHOICES, CreateError, QuotaError
 from parlour.server.tables.seats import SeatError

@@ -35,7 +35,7 @@ from parlour.server.messages.protocol import (
     error,
     parse_message,
 )
-from parlour.server.persistence.store import HandData
+from parlour.server.persistence.records import HandData
 from parlour.server.tables.hub import Hub
 from parlour.server.tables.table import Table
 from parlour.server.web.deps import submission_of
