@@ -245,7 +245,7 @@ class TableMaker:
                 rematch_of, state.is_terminal(),
                 None if table.awaited else to_act(state),  # nobody's turn before the friends
                 client,
-                listed=listed, clock=None if clock is None else clock.to_json(),
+                listed=listed, clock=None if clock is None else dict(clock.to_json()),
                 created_at=now, rules_version=game.rules_version, rated=rated,
             )
         )

@@ -30,6 +30,7 @@ from parlour.games import tutorial as lessons
 from parlour.games.wording import illegal_message, notation_message
 from parlour.i18n import Lazy, Message, _, text_of, translate
 from parlour.server.messages.protocol import MAX_STEPS, Step
+from parlour.server.messages.schemas import LogLine
 from parlour.server.messages.views import Note, state_payload, turn_log
 from parlour.server.web.deps import json_body
 from parlour.server.web.templating import page
@@ -71,7 +72,7 @@ def _refusal(title: str, exc: ParlourError) -> str:
     return Lazy(lambda _language: translate(text).replace("you's", "your"))  # English
 
 
-def _log(attempt: lessons.Attempt, notes: list[Note]) -> list[dict[str, Any]]:
+def _log(attempt: lessons.Attempt, notes: list[Note]) -> list[LogLine]:
     """The moves of the step in the table's words (its move log), but for a turn the step
     began part-way through: the log would tell only its end."""
     state = attempt.state
