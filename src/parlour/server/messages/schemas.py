@@ -24,6 +24,9 @@ JSONValue = Any
 """A game's own JSON (a view, a parameter's value): what the game builds, passed on as is."""
 Params = dict[str, JSONValue]
 """A game's parameters, by name (only the ones that differ from the game's defaults)."""
+ClockJSON = dict[str, JSONValue]
+"""A time control as a client sends it and the store keeps it (``ClockConfig.parse`` reads
+it; :class:`TimeControl` is its checked shape)."""
 Outgoing = Mapping[str, object]
 """Any message on its way out (each is one of the TypedDicts below)."""
 
@@ -350,3 +353,89 @@ class Ref(TypedDict):
     """What a reply echoes of the request it answers."""
 
     client_id: str | None
+
+
+# -- challenges and the Bot API's streams ------------------------------------------------------
+class ChallengePlayer(TypedDict):
+    username: str | None
+    bot: bool
+
+
+class Challenge(TypedDict):
+    """One challenge as either of its two players reads it (``/api/challenges``, the Bot
+    API's event stream)."""
+
+    id: str
+    status: str
+    game: str
+    params: Params
+    rated: bool
+    clock: ClockJSON | None
+    clock_label: str | None
+    challenger: ChallengePlayer
+    opponent: ChallengePlayer
+    created_at: float
+    expires_at: float
+    reason: str | None
+    direction: Literal["in", "out"]
+    table: str | None
+    url: str | None
+
+
+class Challenges(TypedDict):
+    """``GET /api/challenges``: the account's challenges still waiting, sent and received."""
+
+    challenges: list[Challenge]
+
+
+class BotPlayer(TypedDict):
+    """A seat's player in the Bot API: name, whether a bot, and rating in the game's pool."""
+
+    seat: int
+    name: str | None
+    bot: bool
+    rating: int | None
+    rd: NotRequired[int]
+    shown: NotRequired[str]
+
+
+class BotGame(TypedDict):
+    """A game of the account's, as its event stream announces it."""
+
+    id: str
+    game: str
+    params: Params
+    seat: int
+    rated: bool
+    clock: ClockJSON | None
+    players: list[BotPlayer]
+
+
+class FinishedBotGame(BotGame):
+    outcome: str | None
+
+
+class ChallengeEvent(TypedDict):
+    type: Literal["challenge", "challengeGone"]
+    challenge: Challenge
+
+
+class GameStartEvent(TypedDict):
+    type: Literal["gameStart"]
+    game: BotGame
+
+
+class GameFinishEvent(TypedDict):
+    type: Literal["gameFinish"]
+    game: FinishedBotGame
+
+
+class GameFull(TypedDict):
+    """The first line of a game's stream; then the seat's websocket messages, one a line."""
+
+    type: Literal["gameFull"]
+    id: str
+    game: str
+    seat: int
+    rated: bool
+    players: list[BotPlayer]

@@ -27,6 +27,7 @@ from parlour.games.wording import refusal_text
 from parlour.i18n import Message, message_n
 from parlour.server.accounts.models import AccountRow, RatingChangeRow
 from parlour.server.accounts.ratings import places, pool_of
+from parlour.server.messages.schemas import ClockJSON, Params
 from parlour.server.messages.views import HIDDEN_PARAMS
 from parlour.server.names import DELETED, clean_name
 from parlour.server.persistence.store import GameEnd, HandRow, Store
@@ -66,10 +67,10 @@ class Spec:
     """A tournament as asked for (checked by :meth:`Tournaments.create`)."""
 
     game: str
-    params: dict[str, Any]
+    params: Params
     format: str
     rounds: int | None = None
-    clock: dict[str, Any] | None = None
+    clock: ClockJSON | None = None
     rated: bool = False
     starts_at: float | None = None
     name: str | None = None

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.i18n import Message
+from parlour.server.messages.schemas import ClockJSON
 from parlour.server.tournaments.service import (
     DEFAULT_GRACE,
     NAME_LENGTH,
@@ -33,7 +34,7 @@ class NewTournament(BaseModel):
     params: Annotated[dict[str, Any], Field(max_length=16)] = {}
     format: Annotated[str, Field(max_length=16)]
     rounds: int | None = None
-    clock: dict[str, Any] | None = None
+    clock: ClockJSON | None = None
     rated: bool = False
     starts_at: datetime | None = None
     """An ISO 8601 time (UTC when it names no zone) or seconds since 1970."""
