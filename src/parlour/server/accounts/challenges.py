@@ -36,7 +36,7 @@ from parlour.server.tables.clocks import ClockConfig, ClockError, clock_label
 
 WAITING, ACCEPTED, DECLINED, CANCELLED, LAPSED = (
     "waiting", "accepted", "declined", "cancelled", "lapsed")
-Pair = Callable[[str, dict[str, Any], Sequence[tuple[int | None, str]], dict[str, Any] | None,
+Pair = Callable[[str, Params, Sequence[tuple[int | None, str]], ClockJSON | None,
                  bool, Sequence[int]], Awaitable[tuple[str, list[str]]]]
 """Start a table for two accounts (:meth:`TableMaker.create_paired`)."""
 
@@ -50,9 +50,9 @@ class ChallengeRow(Base):
     challenger_id: Mapped[int] = mapped_column(Integer, index=True)
     opponent_id: Mapped[int] = mapped_column(Integer, index=True)
     game: Mapped[str] = mapped_column(String(64))
-    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    params: Mapped[Params] = mapped_column(JSON)
     rated: Mapped[bool] = mapped_column(Boolean)
-    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock: Mapped[ClockJSON | None] = mapped_column(JSON, nullable=True)
     status: Mapped[str] = mapped_column(String(12), index=True)
     created_at: Mapped[float] = mapped_column(Float)
     expires_at: Mapped[float] = mapped_column(Float)

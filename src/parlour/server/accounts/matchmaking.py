@@ -31,6 +31,7 @@ from parlour.server.accounts.models import QueueRow
 from parlour.server.accounts.ratings import pool_of
 from parlour.server.accounts.sessions import digest
 from parlour.server.limits import Limits
+from parlour.server.messages.schemas import Params
 from parlour.server.periodic import every
 from parlour.server.persistence.store import Store
 
@@ -56,7 +57,7 @@ minute); two people are paired when they are within the wider of their two windo
 MAX_WAITING = 10_000
 """Entries in the whole queue at once (beyond, "try again in a moment")."""
 
-Pairer = Callable[[str, dict[str, Any], list[tuple[int | None, str]], dict[str, float], bool],
+Pairer = Callable[[str, Params, list[tuple[int | None, str]], dict[str, float], bool],
                   Awaitable[tuple[str, list[str]]]]
 """Creates the table for a pair: ``(game, params, players, clock, rated)`` to the table's id
 and the players' seat links."""

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.i18n import Message
-from parlour.server.messages.schemas import ClockJSON
+from parlour.server.messages.schemas import ClockJSON, Params
 from parlour.server.tournaments.service import (
     DEFAULT_GRACE,
     NAME_LENGTH,
@@ -31,7 +31,7 @@ ID_LENGTH = 16
 class NewTournament(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: Annotated[str, Field(min_length=1, max_length=64)]
-    params: Annotated[dict[str, Any], Field(max_length=16)] = {}
+    params: Annotated[Params, Field(max_length=16)] = {}
     format: Annotated[str, Field(max_length=16)]
     rounds: int | None = None
     clock: ClockJSON | None = None
