@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.i18n import Message
 from parlour.server.messages.schemas import ClockJSON, Params
+from parlour.server.messages.tournaments import Membership, Tournament, TournamentListing
 from parlour.server.tournaments.service import (
     DEFAULT_GRACE,
     NAME_LENGTH,
@@ -64,14 +65,14 @@ async def create(request: Request, account: SignedIn, tournaments: TournamentsDe
 
 
 @router.get("/api/tournaments")
-async def listing(request: Request, tournaments: TournamentsDep) -> dict[str, Any]:
+async def listing(request: Request, tournaments: TournamentsDep) -> TournamentListing:
     """Upcoming (open), running and recently finished tournaments, for the lobby."""
     return await tournaments.listing()
 
 
 @router.get("/api/tournaments/{tournament_id}")
 async def read(request: Request, tournament_id: str, account: MaybeAccount,
-               tournaments: TournamentsDep) -> dict[str, Any]:
+               tournaments: TournamentsDep) -> Tournament:
     found = await tournaments.read(_id(tournament_id),
                                                None if account is None else account.id)
     if found is None:
@@ -80,14 +81,13 @@ async def read(request: Request, tournament_id: str, account: MaybeAccount,
 
 
 @router.post("/api/tournaments/{tournament_id}/join")
-async def join(request: Request, tournament_id: str, tournaments: TournamentsDep) -> dict[str, Any]:
+async def join(request: Request, tournament_id: str, tournaments: TournamentsDep) -> Membership:
     account = await caller(request, "bot:play")  # a person's session, or a bot's token
     return await tournaments.join(_id(tournament_id), account.id)
 
 
 @router.post("/api/tournaments/{tournament_id}/leave")
-async def leave(request: Request, tournament_id: str, tournaments: TournamentsDep) -> dict[str,
-                Any]:
+async def leave(request: Request, tournament_id: str, tournaments: TournamentsDep) -> Membership:
     account = await caller(request, "bot:play")  # a person's session, or a bot's token
     return await tournaments.leave(_id(tournament_id), account.id)
 
