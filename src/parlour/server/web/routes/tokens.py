@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from parlour.i18n import Message, text_of
 from parlour.server.bots.bots import BotError, make_bot
 from parlour.server.bots.tokens import SCOPES, TokenError
+from parlour.server.messages.tokens import NewToken as NewTokenAnswer
+from parlour.server.messages.tokens import Revoked, TokenList
 from parlour.server.web.auth import caller
 from parlour.server.web.deps import SignedIn, json_body
 from parlour.server.web.services import AccountsDep, TokensDep
@@ -40,7 +42,7 @@ async def become_bot(request: Request, account: SignedIn, accounts: AccountsDep)
 
 
 @router.post("/tokens", status_code=201)
-async def new_token(request: Request, account: SignedIn, tokens: TokensDep) -> dict[str, Any]:
+async def new_token(request: Request, account: SignedIn, tokens: TokensDep) -> NewTokenAnswer:
     """A new token: its secret is in this answer only (``token``), never shown again."""
     body = await json_body(request, NewToken)
     try:
@@ -51,14 +53,14 @@ async def new_token(request: Request, account: SignedIn, tokens: TokensDep) -> d
 
 
 @router.get("/tokens")
-async def list_tokens(request: Request, account: SignedIn, tokens: TokensDep) -> dict[str, Any]:
+async def list_tokens(request: Request, account: SignedIn, tokens: TokensDep) -> TokenList:
     return {"tokens": await tokens.store.run(tokens.listed, account),
             "scopes": SCOPES}
 
 
 @router.delete("/tokens/{token_id}")
 async def revoke_token(request: Request, account: SignedIn, token_id: str,
-                       tokens: TokensDep) -> dict[str, Any]:
+                       tokens: TokensDep) -> Revoked:
     if not await tokens.store.run(tokens.revoke, account, token_id):
         raise HTTPException(404, Message("no such token"))
     return {"revoked": True}
