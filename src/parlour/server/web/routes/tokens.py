@@ -7,7 +7,7 @@ make another token."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from parlour.i18n import Message, text_of
 from parlour.server.bots.bots import BotError, make_bot
 from parlour.server.bots.tokens import SCOPES, TokenError
+from parlour.server.messages.accounts import AccountAnswer, MyGames
 from parlour.server.messages.tokens import NewToken as NewTokenAnswer
 from parlour.server.messages.tokens import Revoked, TokenList
 from parlour.server.web.auth import caller
@@ -31,7 +32,7 @@ class NewToken(BaseModel):
 
 
 @router.post("/account/bot")
-async def become_bot(request: Request, account: SignedIn, accounts: AccountsDep) -> dict[str, Any]:
+async def become_bot(request: Request, account: SignedIn, accounts: AccountsDep) -> AccountAnswer:
     """Make the signed-in account a bot account, for good (only before it has played)."""
     store = accounts.store
     try:
@@ -67,7 +68,7 @@ async def revoke_token(request: Request, account: SignedIn, token_id: str,
 
 
 @router.get("/account/games")
-async def account_games(request: Request, accounts: AccountsDep) -> dict[str, Any]:
+async def account_games(request: Request, accounts: AccountsDep) -> MyGames:
     """The account's games ("Your games"), for a ``tables:read`` token or the session."""
     account = await caller(request, "tables:read")
     games = await accounts.games(account)
