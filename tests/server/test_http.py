@@ -178,3 +178,31 @@ def test_the_learned_player_is_offered_where_a_network_ships(server: ServerProce
         state = me.wait_state(lambda m: bool(m["legal"]) or m["terminal"], timeout=60)
         assert state["seats"][0]["name"] == "Computer (learned)"
         assert state["version"] >= 1 and not state["notices"]  # the computer moved, in time
+
+
+def test_the_openapi_schema_documents_the_table_routes_typed_answers(server: ServerProcess):
+    """Each table route's answer is named from its model (messages/schemas.py, issue 63)."""
+    schema = server.get("/openapi.json").json()
+
+    def answer(path: str, method: str, status: str = "200") -> str:
+        content = schema["paths"][path][method]["responses"][status]["content"]
+        return content["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+
+    assert answer("/api/tables", "post", "201") == "TableCreated"
+    assert answer("/api/tables", "get") == "LobbyPage"
+    assert answer("/api/tables/{table_id}/seats/{seat}", "post") == "SeatTaken"
+    assert answer("/api/play/{token}", "get") == "StateMessage"
+    assert answer("/api/watch/{table_id}", "get") == "StateMessage"
+    assert answer("/api/play/{token}/replay", "get") == "Replay"
+    assert answer("/api/watch/{table_id}/replay", "get") == "Replay"
+    assert answer("/api/play/{token}/name", "post") == "SeatNamed"
+    assert answer("/api/play/{token}/rematch", "post") == "Rematch"
+    state = schema["components"]["schemas"]["StateMessage"]
+    assert {"type", "table", "seats", "view", "legal", "log", "clock"} <= set(state["required"])
+    assert state["properties"]["seats"]["items"]["$ref"].endswith("/SeatEntry")
+    # the model says what is on the wire: every field sent is declared, every required one sent
+    table = server.create("clobber")
+    reply = server.get(f"/api/play/{token_of(table['url'])}").json()
+    assert set(state["required"]) <= set(reply) <= set(state["properties"])
+    created = schema["components"]["schemas"]["TableCreated"]
+    assert set(table) == set(created["properties"]) == set(created["required"])

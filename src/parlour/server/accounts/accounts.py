@@ -47,6 +47,7 @@ from parlour.server.accounts.passwords import (
 from parlour.server.accounts.sessions import digest, new_id
 from parlour.server.accounts.throttle import Throttle, TooManyAttempts, keys
 from parlour.server.limits import Limits
+from parlour.server.messages.accounts import AccountInfo, MyGame
 from parlour.server.names import DELETED
 from parlour.server.persistence.records import SeatData
 from parlour.server.persistence.store import Store
@@ -82,7 +83,7 @@ class Account:
     language: str | None = None
     """The language the player last read parlour in (their e-mails' language)."""
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> AccountInfo:
         return {"username": self.username, "bot": self.bot, "created_at": self.created_at,
                 "email": self.email, "email_confirmed": self.email_confirmed,
                 "notify_email": self.notify_email}
@@ -323,10 +324,10 @@ class Accounts:
                     ResultRow.account_id.is_(None)).values(account_id=account_id))
         return joined
 
-    async def games(self, account: Account) -> list[dict[str, Any]]:
+    async def games(self, account: Account) -> list[MyGame]:
         return await self.store.run(self._games, account.id)
 
-    def _games(self, account_id: int) -> list[dict[str, Any]]:
+    def _games(self, account_id: int) -> list[MyGame]:
         """The account's seat links, newest first, with whose turn it is: from the rows alone
         (no table is loaded)."""
         with Session(self.store.engine) as session:
@@ -339,7 +340,7 @@ class Accounts:
         for table_id, seat in seats:
             by_table.setdefault(table_id, []).append(seat)
         outcome = {(r.table_id, r.seat): r.outcome for r in results}
-        listed = []
+        listed: list[MyGame] = []
         for token, held, table in rows:
             mine = list(held)
             others = sorted((s for s in by_table.get(table.id, []) if s.seat not in mine),

@@ -28,6 +28,7 @@ from parlour.server.accounts.accounts import Account
 from parlour.server.accounts.models import AccountRow
 from parlour.server.accounts.passwords import MAX_USERNAME, username_key
 from parlour.server.limits import Limits, RateLimiter
+from parlour.server.messages.schemas import Challenge, ChallengePlayer, ClockJSON, Params
 from parlour.server.messages.views import HIDDEN_PARAMS
 from parlour.server.persistence.rows import Base
 from parlour.server.persistence.store import Store
@@ -36,7 +37,7 @@ from parlour.server.tables.clocks import ClockConfig, ClockError, clock_label
 
 WAITING, ACCEPTED, DECLINED, CANCELLED, LAPSED = (
     "waiting", "accepted", "declined", "cancelled", "lapsed")
-Pair = Callable[[str, dict[str, Any], Sequence[tuple[int | None, str]], dict[str, Any] | None,
+Pair = Callable[[str, Params, Sequence[tuple[int | None, str]], ClockJSON | None,
                  bool, Sequence[int]], Awaitable[tuple[str, list[str]]]]
 """Start a table for two accounts (:meth:`TableMaker.create_paired`)."""
 
@@ -50,9 +51,9 @@ class ChallengeRow(Base):
     challenger_id: Mapped[int] = mapped_column(Integer, index=True)
     opponent_id: Mapped[int] = mapped_column(Integer, index=True)
     game: Mapped[str] = mapped_column(String(64))
-    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    params: Mapped[Params] = mapped_column(JSON)
     rated: Mapped[bool] = mapped_column(Boolean)
-    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock: Mapped[ClockJSON | None] = mapped_column(JSON, nullable=True)
     status: Mapped[str] = mapped_column(String(12), index=True)
     created_at: Mapped[float] = mapped_column(Float)
     expires_at: Mapped[float] = mapped_column(Float)
@@ -113,8 +114,8 @@ class Challenges:
                                  limits.rate_keys)
 
     # -- sending -----------------------------------------------------------------------------
-    async def send(self, challenger: Account, opponent: str, game: str, params: dict[str, Any],
-                   rated: bool, clock: dict[str, Any] | None) -> dict[str, Any]:
+    async def send(self, challenger: Account, opponent: str, game: str, params: Params,
+                   rated: bool, clock: ClockJSON | None) -> Challenge:
         """A new challenge, checked as a table would be (the game and its parameters, the
         clock, what a rated game needs); raises :class:`ChallengeError`."""
         try:
@@ -139,8 +140,8 @@ class Challenges:
         self.wakeups.wake(row["opponent_id"])
         return await self.store.run(self._describe, row["id"], challenger.id)
 
-    def _insert(self, challenger: Account, opponent: str, game: str, params: dict[str, Any],
-                rated: bool, clock: dict[str, Any] | None) -> dict[str, Any]:
+    def _insert(self, challenger: Account, opponent: str, game: str, params: Params,
+                rated: bool, clock: ClockJSON | None) -> dict[str, Any]:
         now = time.time()
         with Session(self.store.engine) as session, session.begin():
             other = (session.scalar(select(AccountRow).where(
@@ -165,7 +166,7 @@ class Challenges:
             return {"id": row.id, "opponent_id": other.id}
 
     # -- answering ---------------------------------------------------------------------------
-    async def accept(self, account: Account, challenge_id: str) -> dict[str, Any]:
+    async def accept(self, account: Account, challenge_id: str) -> Challenge:
         """The opponent accepts: the challenge is taken (once, whichever process), a table
         starts with both on their accounts, seats drawn at random."""
         row = await self.store.run(self._take, account.id, challenge_id)
@@ -230,7 +231,7 @@ class Challenges:
                             .values(**values))
 
     async def decline(self, account: Account, challenge_id: str, reason: str | None
-                      ) -> dict[str, Any]:
+                      ) -> Challenge:
         """The opponent declines (with a reason, if given); the challenger's decline is a
         cancel."""
         await self.store.run(self._decline, account.id, challenge_id, reason)
@@ -266,27 +267,27 @@ class Challenges:
             raise ChallengeError(Message("this challenge lapsed: nobody answered it in time"), 409)
 
     # -- reading -----------------------------------------------------------------------------
-    async def describe(self, account: Account, challenge_id: str) -> dict[str, Any]:
+    async def describe(self, account: Account, challenge_id: str) -> Challenge:
         return await self.store.run(self._describe, challenge_id, account.id)
 
-    def _describe(self, challenge_id: str, account_id: int) -> dict[str, Any]:
+    def _describe(self, challenge_id: str, account_id: int) -> Challenge:
         with Session(self.store.engine) as session:
             row = self._mine(session, challenge_id, account_id)
             return self._public(session, row, account_id)
 
-    def _public(self, session: Session, row: ChallengeRow, account_id: int) -> dict[str, Any]:
+    def _public(self, session: Session, row: ChallengeRow, account_id: int) -> Challenge:
         people = {a.id: a for a in session.scalars(select(AccountRow).where(
             AccountRow.id.in_([row.challenger_id, row.opponent_id])))}
         status = row.status
         if status == WAITING and row.expires_at <= time.time():
             status = LAPSED
 
-        def who(account_id: int) -> dict[str, Any]:
+        def who(account_id: int) -> ChallengePlayer:
             found = people.get(account_id)
             return {"username": found.username if found else None,
                     "bot": bool(found.bot) if found else False}
 
-        body: dict[str, Any] = {
+        body: Challenge = {
             "id": row.id, "status": status, "game": row.game, "params": row.params,
             "rated": row.rated, "clock": row.clock, "clock_label": clock_label(row.clock),
             "challenger": who(row.challenger_id),
@@ -300,11 +301,11 @@ class Challenges:
             body["url"] = None if token is None else f"/play/{token}"
         return body
 
-    async def waiting(self, account: Account) -> list[dict[str, Any]]:
+    async def waiting(self, account: Account) -> list[Challenge]:
         """The account's challenges still waiting for an answer, sent and received."""
         return await self.store.run(self._waiting, account.id)
 
-    def _waiting(self, account_id: int) -> list[dict[str, Any]]:
+    def _waiting(self, account_id: int) -> list[Challenge]:
         now = time.time()
         with Session(self.store.engine) as session:
             rows = session.scalars(select(ChallengeRow).where(

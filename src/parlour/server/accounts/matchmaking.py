@@ -20,7 +20,6 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
@@ -31,6 +30,8 @@ from parlour.server.accounts.models import QueueRow
 from parlour.server.accounts.ratings import pool_of
 from parlour.server.accounts.sessions import digest
 from parlour.server.limits import Limits
+from parlour.server.messages.queue import QueueStatus, Ticket
+from parlour.server.messages.schemas import Params
 from parlour.server.periodic import every
 from parlour.server.persistence.store import Store
 
@@ -56,7 +57,7 @@ minute); two people are paired when they are within the wider of their two windo
 MAX_WAITING = 10_000
 """Entries in the whole queue at once (beyond, "try again in a moment")."""
 
-Pairer = Callable[[str, dict[str, Any], list[tuple[int | None, str]], dict[str, float], bool],
+Pairer = Callable[[str, Params, list[tuple[int | None, str]], dict[str, float], bool],
                   Awaitable[tuple[str, list[str]]]]
 """Creates the table for a pair: ``(game, params, players, clock, rated)`` to the table's id
 and the players' seat links."""
@@ -120,7 +121,7 @@ class Matchmaker:
 
     # -- people joining, asking, leaving -------------------------------------------------------
     async def join(self, game: str, control: str, rated: bool, account: tuple[int, str] | None,
-                   guest_name: str, client: str) -> dict[str, Any]:
+                   guest_name: str, client: str) -> Ticket:
         if control not in TIME_CONTROLS:
             raise QueueError(Message("choose a time control: {controls}",
                                      controls=", ".join(TIME_CONTROLS)))
@@ -163,10 +164,10 @@ class Matchmaker:
                                  client=client, name=name[:64], rating=rating, joined_at=now,
                                  seen_at=now))
 
-    async def status(self, ticket: str) -> dict[str, Any] | None:
+    async def status(self, ticket: str) -> QueueStatus | None:
         return await self.store.run(self._status, digest(ticket))
 
-    def _status(self, ticket_hash: str) -> dict[str, Any] | None:
+    def _status(self, ticket_hash: str) -> QueueStatus | None:
         now = time.time()
         with Session(self.store.engine) as session, session.begin():
             row = session.get(QueueRow, ticket_hash)

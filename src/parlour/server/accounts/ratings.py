@@ -41,6 +41,18 @@ from parlour.ratings import (
     rate_game,
 )
 from parlour.server.accounts.models import AccountRow, RatingChangeRow, RatingRow, ResultRow
+from parlour.server.messages.ratings import (
+    Leaderboard,
+    LeaderboardEntry,
+    Pool,
+    PoolRating,
+    Profile,
+    RatingChange,
+    RatingPoint,
+    RecentGame,
+    RecentPlayer,
+    TableRatings,
+)
 from parlour.server.names import DELETED
 from parlour.server.persistence.records import GameEnd
 from parlour.server.persistence.store import Store
@@ -232,7 +244,7 @@ class Ratings:
         connection.execute(insert(RatingChangeRow), changes)
 
     # -- reading -------------------------------------------------------------------------------
-    def table_changes(self, table_id: str) -> dict[str, Any]:
+    def table_changes(self, table_id: str) -> TableRatings:
         """What a finished rated game changed: ``changes``, one per seat, or ``unrated``, why
         it changed nothing (in the reader's words), ``None`` while nothing is known."""
         with Session(self.store.engine) as session:
@@ -242,14 +254,14 @@ class Ratings:
                 .join(AccountRow, AccountRow.id == RatingChangeRow.account_id)
                 .where(RatingChangeRow.table_id == table_id).order_by(RatingChangeRow.seat)
             ).all()
-        changes = [{"seat": c.seat, "username": name, "pool": c.pool,
+        changes: list[RatingChange] = [{"seat": c.seat, "username": name, "pool": c.pool,
                     "before": round(c.before), "after": round(c.after),
                     "change": round(c.after) - round(c.before),
                     "rd": round(c.after_rd), "shown": shown(c.after, c.after_rd)}
                    for c, name in rows]
         return {"changes": changes, "unrated": UNRATED.get(why) if why else None}
 
-    def profile(self, username_key: str) -> dict[str, Any] | None:
+    def profile(self, username_key: str) -> Profile | None:
         with Session(self.store.engine) as session:
             account = session.scalar(select(AccountRow).where(
                 AccountRow.username_key == username_key, AccountRow.deleted_at.is_(None)))
@@ -265,7 +277,7 @@ class Ratings:
                 .group_by(ResultRow.outcome)).all()
             games = self._recent(session, account.id)
         counts = {outcome: int(n) for outcome, n in totals}
-        plot: dict[str, list[dict[str, float]]] = {}
+        plot: dict[str, list[RatingPoint]] = {}
         for change in reversed(history):
             plot.setdefault(change.pool, []).append(
                 {"at": change.created_at, "rating": round(change.after, 1),
@@ -282,7 +294,7 @@ class Ratings:
         }
 
     @staticmethod
-    def _rating(r: RatingRow) -> dict[str, Any]:
+    def _rating(r: RatingRow) -> PoolRating:
         game, players = parse_pool(r.pool)
         return {"rating": round(r.rating, 1), "rd": round(r.rd, 1),
                 "volatility": round(r.volatility, 6), "games": r.games, "wins": r.wins,
@@ -290,7 +302,7 @@ class Ratings:
                 "shown": shown(r.rating, r.rd), "game": game, "players": players,
                 "title": pool_title(r.pool)}
 
-    def _recent(self, session: Session, account_id: int) -> list[dict[str, Any]]:
+    def _recent(self, session: Session, account_id: int) -> list[RecentGame]:
         mine = self.store.players.seats_held(session, account_id, PROFILE_GAMES)
         ids = [t for t, _s, _row in mine]
         if not ids:
@@ -305,14 +317,14 @@ class Ratings:
             select(ResultRow).where(ResultRow.table_id.in_(ids)))}
         changes = {c.table_id: c for c in session.scalars(select(RatingChangeRow).where(
             RatingChangeRow.table_id.in_(ids), RatingChangeRow.account_id == account_id))}
-        players: dict[str, list[dict[str, Any]]] = {}
+        players: dict[str, list[RecentPlayer]] = {}
         for (held_at, held), bot in sorted(seats, key=lambda r: r[0][1].seat):
             players.setdefault(held_at, []).append({
                 "name": held.name or (f"Computer ({held.agent})" if held.kind == "ai"
                                       else f"Player {held.seat + 1}"),
                 "account": held.account is not None, "bot": bool(bot),
                 "you": held.account == account_id})
-        listed = []
+        listed: list[RecentGame] = []
         for table_id, seat, table in mine:
             change = changes.get(table_id)
             listed.append({
@@ -328,7 +340,7 @@ class Ratings:
             })
         return listed
 
-    def leaderboard(self, pool: str, bots: bool = False) -> dict[str, Any]:
+    def leaderboard(self, pool: str, bots: bool = False) -> Leaderboard:
         """The pool's people, or with ``bots`` its bots: each has a leaderboard of its own
         (issue 31)."""
         kind = AccountRow.bot.is_(True) if bots else AccountRow.bot.is_not(True)
@@ -344,7 +356,7 @@ class Ratings:
                 query.where(RatingRow.rd > PROVISIONAL_RD)
                 .order_by(RatingRow.rating.desc()).limit(LEADERBOARD)).all()
 
-        def entry(r: RatingRow, name: str | None, bot: bool) -> dict[str, Any]:
+        def entry(r: RatingRow, name: str | None, bot: bool) -> LeaderboardEntry:
             return {"username": name, "bot": bool(bot), "rating": round(r.rating, 1),
                     "rd": round(r.rd, 1), "games": r.games,
                     "low": round(r.rating - 2 * r.rd), "high": round(r.rating + 2 * r.rd),
@@ -356,7 +368,7 @@ class Ratings:
                 "players": [entry(r, name, bot) for r, name, bot in established],
                 "provisional": [entry(r, name, bot) for r, name, bot in provisional]}
 
-    def pools(self) -> list[dict[str, Any]]:
+    def pools(self) -> list[Pool]:
         with Session(self.store.engine) as session:
             rows = session.execute(select(RatingRow.pool, func.count()).where(
                 RatingRow.games > 0).group_by(RatingRow.pool)).all()

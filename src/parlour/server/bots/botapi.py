@@ -40,6 +40,7 @@ from parlour.server.accounts.models import AccountRow, ResultRow
 from parlour.server.accounts.ratings import Ratings, pool_of, shown
 from parlour.server.bots.resends import ResentMoves
 from parlour.server.messages.outgoing import Connection
+from parlour.server.messages.schemas import BotGame, BotPlayer, Outgoing
 from parlour.server.persistence.records import TableSummary
 from parlour.server.persistence.store import Store
 from parlour.server.tables.hub import Hub
@@ -52,7 +53,7 @@ POLL_SECONDS = 2.0
 several share it (PostgreSQL); this process's own changes wake it at once."""
 
 
-def line(message: dict[str, Any]) -> str:
+def line(message: Outgoing) -> str:
     return json.dumps(message, separators=(",", ":")) + "\n"
 
 
@@ -136,7 +137,7 @@ class BotAPI:
 
     async def _events(self, account: Account) -> AsyncIterator[str]:
         wake = self.challenges.wakeups.listen(account.id)
-        announced: dict[str, dict[str, Any]] = {}
+        announced: dict[str, BotGame] = {}
         challenges: set[str] = set()
         # this process's own changes wake the stream; another's are found by looking again
         poll = POLL_SECONDS if self.store.shared else KEEPALIVE_SECONDS
@@ -155,7 +156,7 @@ class BotAPI:
         finally:
             self.challenges.wakeups.forget(account.id, wake)
 
-    async def _news(self, account: Account, announced: dict[str, dict[str, Any]],
+    async def _news(self, account: Account, announced: dict[str, BotGame],
                     challenges: set[str]) -> list[str]:
         out: list[str] = []
         waiting = [c for c in await self.challenges.waiting(account) if c["direction"] == "in"]
@@ -179,7 +180,7 @@ class BotAPI:
         return out
 
     def _games(self, account_id: int, announced: list[str]
-               ) -> tuple[list[dict[str, Any]], dict[str, str | None]]:
+               ) -> tuple[list[BotGame], dict[str, str | None]]:
         """The account's unfinished games, and of those ``announced``, the ones that ended
         (with the account's outcome: ``win``, ``draw``, ``loss``, or ``None`` for a game
         archived unfinished)."""
@@ -196,12 +197,12 @@ class BotAPI:
             return games, ended
 
     def _game(self, session: Session, row: TableSummary, seat: int, account_id: int
-              ) -> dict[str, Any]:
+              ) -> BotGame:
         return {"id": row.id, "game": row.game, "params": dict(row.params), "seat": seat,
                 "rated": bool(row.rated), "clock": row.clock,
                 "players": self._players(session, row.id, row.game)}
 
-    def _players(self, session: Session, table_id: str, game: str) -> list[dict[str, Any]]:
+    def _players(self, session: Session, table_id: str, game: str) -> list[BotPlayer]:
         """Each seat's player: name, whether a bot, and rating in the game's pool."""
         held = [seat for _table, seat in self.store.players.seats_of(session, [table_id])]
         ids = {seat.account for seat in held if seat.account is not None}
@@ -212,12 +213,14 @@ class BotAPI:
         players = []
         pool = pool_of(game, len(seats))
         for seat, owner in seats:
-            entry: dict[str, Any] = {"seat": seat.seat, "name": seat.name,
+            entry: BotPlayer = {"seat": seat.seat, "name": seat.name,
                                      "bot": bool(owner.bot) if owner is not None else False,
                                      "rating": None}
             if owner is not None:
                 rating, rd = self.ratings.rating_of(owner.id, pool)
-                entry.update(rating=round(rating), rd=round(rd), shown=shown(rating, rd))
+                entry["rating"] = round(rating)
+                entry["rd"] = round(rd)
+                entry["shown"] = shown(rating, rd)
             players.append(entry)
         return players
 
@@ -243,11 +246,11 @@ class BotAPI:
             raise
         return Stream(self._game_lines(table, hand, players, client), give_back)
 
-    def _players_of(self, table: Table) -> list[dict[str, Any]]:
+    def _players_of(self, table: Table) -> list[BotPlayer]:
         with Session(self.store.engine) as session:
             return self._players(session, table.id, table.game.name)
 
-    async def _game_lines(self, table: Table, hand: Any, players: list[dict[str, Any]],
+    async def _game_lines(self, table: Table, hand: Any, players: list[BotPlayer],
                           client: str) -> AsyncIterator[str]:
         yield line({"type": "gameFull", "id": table.id, "game": table.game.name,
                     "seat": hand.seats[0], "rated": table.rated, "players": players})

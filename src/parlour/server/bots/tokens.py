@@ -18,7 +18,6 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import JSON, Float, Integer, String, delete, func, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -28,6 +27,7 @@ from parlour.server.accounts.accounts import Account, account_from_row
 from parlour.server.accounts.models import AccountRow
 from parlour.server.accounts.sessions import digest
 from parlour.server.limits import Limits, RateLimiter
+from parlour.server.messages.tokens import TokenInfo
 from parlour.server.persistence.rows import Base
 from parlour.server.persistence.store import Store
 
@@ -84,7 +84,7 @@ class Tokens:
         self.rate = RateLimiter(limits.token_requests_burst, limits.token_requests_per_second,
                                 limits.rate_keys)
 
-    def create(self, account: Account, name: str, scopes: list[str]) -> tuple[dict[str, Any], str]:
+    def create(self, account: Account, name: str, scopes: list[str]) -> tuple[TokenInfo, str]:
         """A new token for ``account``: its public description and the secret (shown once)."""
         name = " ".join(name.split())
         if not 1 <= len(name) <= 64:
@@ -113,7 +113,7 @@ class Tokens:
             session.add(row)
         return _public(row), secret
 
-    def listed(self, account: Account) -> list[dict[str, Any]]:
+    def listed(self, account: Account) -> list[TokenInfo]:
         with Session(self.store.engine) as session:
             rows = session.scalars(select(TokenRow).where(TokenRow.account_id == account.id)
                                    .order_by(TokenRow.created_at.desc())).all()
@@ -151,6 +151,6 @@ class Tokens:
             session.execute(delete(TokenRow).where(TokenRow.account_id == account_id))
 
 
-def _public(row: TokenRow) -> dict[str, Any]:
+def _public(row: TokenRow) -> TokenInfo:
     return {"id": row.id, "name": row.name, "scopes": list(row.scopes),
             "created_at": row.created_at, "used_at": row.used_at}

@@ -19,16 +19,16 @@ import json
 import logging
 from collections import deque
 from collections.abc import Hashable
-from typing import Any
 
 from parlour import i18n
 from parlour.server.limits import Limits, RateLimiter
+from parlour.server.messages.schemas import Outgoing
 from parlour.server.persistence.records import HandData
 
 log = logging.getLogger("parlour.server")
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: Outgoing) -> str:
     """A message as it goes on the wire."""
     return json.dumps(message, separators=(",", ":"))
 
@@ -75,7 +75,7 @@ class Connection:
         self._waiting: deque[tuple[str, str]] = deque()
         self._ready = asyncio.Event()
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Outgoing) -> None:
         self.send_encoded(str(message.get("type", "")),
                           encode(i18n.localise(message, self.language)))
 

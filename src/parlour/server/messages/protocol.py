@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from parlour import i18n
+from parlour.server.messages.schemas import ErrorMessage
 from parlour.server.messages.validation import refused
 
 MAX_MESSAGE_BYTES = 8192
@@ -145,6 +146,7 @@ def parse_message(text: str | bytes) -> Message:
             "bad {kind} message: {problem}", kind=kind, problem=refused(exc, "message"))) from None
 
 
-def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    """An error reply: nothing was changed."""
-    return {"type": "error", "code": code, "message": message, **extra}
+def error(code: str, message: str, **extra: Any) -> ErrorMessage:
+    """An error reply: nothing was changed (``extra``: the fields of :class:`ErrorMessage`
+    that say more, ``client_id``, ``rule``, ``step``, ``to_act``, ``scope``)."""
+    return cast(ErrorMessage, {"type": "error", "code": code, "message": message, **extra})

@@ -24,6 +24,17 @@ from parlour.core import (
     presentation,
 )
 from parlour.core.presentation import group_turns
+from parlour.server.messages.schemas import (
+    BoardPayload,
+    JSONValue,
+    LegalMove,
+    LogLine,
+    Params,
+    ReplayStep,
+    Result,
+    SeatReplayRecord,
+    VisibleMove,
+)
 
 
 @dataclass(frozen=True)
@@ -51,7 +62,7 @@ HIDDEN_PARAMS = ("position",)
 the seats of a hidden-information game."""
 
 
-def public_params(game: Any) -> dict[str, Any]:
+def public_params(game: Any) -> Params:
     """The table's configuration as every listener may see it."""
     params = game.non_default_parameters()
     if game.get_type().information == Information.PERFECT:
@@ -59,7 +70,7 @@ def public_params(game: Any) -> dict[str, Any]:
     return {k: v for k, v in params.items() if k not in HIDDEN_PARAMS}
 
 
-def visible_move(note: Note | None, viewer: int | None, public: bool) -> dict[str, Any] | None:
+def visible_move(note: Note | None, viewer: int | None, public: bool) -> VisibleMove | None:
     """What ``viewer`` may know of a move: always who moved; the notation only when safe."""
     if note is None:
         return None
@@ -68,17 +79,17 @@ def visible_move(note: Note | None, viewer: int | None, public: bool) -> dict[st
     return {"player": note.player, "seq": note.seq, "text": note.text if shown else note.public}
 
 
-def legal_moves(state: State, viewer: int | None) -> list[dict[str, Any]]:
+def legal_moves(state: State, viewer: int | None) -> list[LegalMove]:
     """The viewer's legal actions with their notation: only for the seat to act."""
     if viewer is None or state.current_player() != viewer:
         return []
-    moves = []
+    moves: list[LegalMove] = []
     for action in state.legal_actions():
         moves.append({"a": action, "s": state.safe_action_string(action, viewer)})
     return moves
 
 
-def result(state: State) -> dict[str, Any] | None:
+def result(state: State) -> Result | None:
     """Returns and points at the end (announced to everyone when the game is over, G-4)."""
     if not state.is_terminal():
         return None
@@ -88,7 +99,7 @@ def result(state: State) -> dict[str, Any] | None:
 def state_payload(
     state: State, viewer: int | None, last: Note | None, *, preview: bool = False,
     ended: bool = False,
-) -> dict[str, Any]:
+) -> BoardPayload:
     """The board part of a message for ``viewer`` (a seat, or ``None`` for a spectator);
     ``ended``: the table ended the game (a resignation, a loss on time: G-5 turns up all)."""
     public = is_public(state)
@@ -107,7 +118,7 @@ def state_payload(
 
 def replay_steps(
     game: Any, actions: list[int], notes: list[Note], viewer: int | None, ended: bool = False
-) -> list[dict[str, Any]]:
+) -> list[ReplayStep]:
     """The viewer's replay: its view after each stored action, equal neighbours merged.
 
     Built by replaying the actions server-side and keeping only ``view(viewer)``: a chance
@@ -116,12 +127,12 @@ def replay_steps(
     """
     public = is_public(game)
     state = game.new_initial_state()
-    steps = [{"view": state.view(viewer), "version": 0, "last": None}]
+    steps: list[ReplayStep] = [{"view": state.view(viewer), "version": 0, "last": None}]
     for action, note in zip(actions, notes, strict=True):
         state.apply_action(action)
         view = state.view(viewer)
         last = visible_move(note, viewer, public)
-        step = {"view": view, "version": state.move_number(), "last": last}
+        step: ReplayStep = {"view": view, "version": state.move_number(), "last": last}
         if view == steps[-1]["view"] and note.player == CHANCE_PLAYER:
             continue  # a chance event the viewer cannot see: nothing to show
         steps.append(step)
@@ -134,10 +145,10 @@ def record_document(
     state: State,
     notes: list[Note],
     viewer: int | None,
-    metadata: dict[str, Any],
+    metadata: dict[str, JSONValue],
     players: list[str] | None = None,
-    outcome: dict[str, Any] | None = None,
-) -> dict[str, Any] | str:
+    outcome: Result | None = None,
+) -> SeatReplayRecord | str:
     """A downloadable record for ``viewer`` (``players``: the seats' display names).
 
     Perfect information: the standard parlour record (replays exactly, loads in every tool).
@@ -169,7 +180,7 @@ def turn_log(
     viewer: int | None,
     final_scores: tuple[float, ...] | None = None,
     limit: int = TURN_LOG_LENGTH,
-) -> list[dict[str, Any]]:
+) -> list[LogLine]:
     """The moves as ``viewer`` may read them: one numbered line per turn.
 
     A turn is a player's run of actions (a Stomple string, a GobbleStones play and its *end*,
@@ -184,7 +195,7 @@ def turn_log(
     for note in notes:
         shown = visible_move(note, viewer, public)
         entries.append((note.player, shown["text"] if shown else None, note.scores))
-    lines = [
+    lines: list[LogLine] = [
         {"turn": number, "player": turn.player, "seq": notes[index].seq,
          "text": words.turn_text(turn)}
         for number, (index, turn) in enumerate(group_turns(words, entries, final_scores), 1)

@@ -44,6 +44,7 @@ from parlour.analysis.puzzles import GAMES as PUZZLE_GAMES
 from parlour.core import load_game
 from parlour.server.fairness import JobClass
 from parlour.server.limits import Limits
+from parlour.server.messages.schemas import Params
 from parlour.server.periodic import every
 from parlour.server.persistence.rows import Base
 from parlour.server.persistence.store import Store
@@ -90,7 +91,7 @@ class FinishedGame:
 
     table_id: str
     game: str
-    params: dict[str, Any]
+    params: Params
     actions: tuple[int, ...]
     public: bool
     """Listed in the lobby, or played by an account: its replay may be linked."""

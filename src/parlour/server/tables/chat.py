@@ -15,6 +15,7 @@ from typing import Any
 from parlour.i18n import Message
 from parlour.server.messages.outgoing import Connection
 from parlour.server.messages.protocol import error
+from parlour.server.messages.schemas import ChatMessage, ErrorMessage
 from parlour.server.persistence.store import Store
 from parlour.server.tables.table import ARCHIVED, Table
 
@@ -43,7 +44,7 @@ class Chat:
         self.store = store
         self._times: dict[tuple[str, Any], deque[float]] = {}
 
-    async def say(self, table: Table, conn: Connection, text: str) -> dict[str, Any] | None:
+    async def say(self, table: Table, conn: Connection, text: str) -> ErrorMessage | None:
         """Store and pass on a chat message to its channel; an error reply, or ``None``."""
         if table.archived:
             return error("archived", ARCHIVED)
@@ -70,7 +71,7 @@ class Chat:
         number = await self.store.run(
             self.store.add_chat, table.id, channel, seat, name, body, now
         )
-        message = {"type": "chat", "channel": channel, "id": number, "seat": seat,
+        message: ChatMessage = {"type": "chat", "channel": channel, "id": number, "seat": seat,
                    "name": name, "text": body, "at": now}
         for other in list(table.connections):
             if channel_of(other) == channel:

@@ -14,10 +14,12 @@ same transaction as the move that causes them).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.i18n import Message, message_n
+from parlour.server.messages.schemas import ClockState, TimeControl
 
 MIN_SECONDS = 5.0
 """The shortest time control a table may have (a move needs a round trip and a click)."""
@@ -78,7 +80,7 @@ class ClockConfig:
                 name=name, min_seconds=MIN_SECONDS, max_seconds=MAX_SECONDS))
         return value
 
-    def to_json(self) -> dict[str, float]:
+    def to_json(self) -> TimeControl:
         if self.per_move is not None:
             return {"per_move": self.per_move}
         assert self.initial is not None
@@ -95,7 +97,7 @@ class ClockConfig:
         return _span(self.initial)
 
 
-def clock_label(clock: dict[str, Any] | None) -> str | None:
+def clock_label(clock: Mapping[str, object] | None) -> str | None:
     """A stored clock (``ClockConfig.to_json``) in a player's words, ``None`` for none."""
     config = ClockConfig.parse(clock)
     return None if config is None else config.describe()
@@ -150,7 +152,7 @@ class Clock:
             limit = min(limit, BLUFF_DECISION_SECONDS)
         return self.turn_started + limit
 
-    def payload(self, now: float) -> dict[str, Any]:
+    def payload(self, now: float) -> ClockState:
         """What every listener is told: the figures to tick from, and the server's time."""
         left = list(self.remaining)
         chess = self.config.initial is not None

@@ -18,6 +18,7 @@ from parlour.i18n import Message
 from parlour.server import metrics
 from parlour.server.ai import AIFailure, AIRunner, fallback_action, move_seed
 from parlour.server.fairness import JobClass
+from parlour.server.messages.schemas import MoveReply
 from parlour.server.persistence.records import SeatData
 from parlour.server.tables.cluster import Cluster
 from parlour.server.tables.moves import Mover, Submission
@@ -113,7 +114,7 @@ class Computer:
         if reply["type"] == "error" and reply["code"] in ("storage", "conflict"):
             log.error("table %s: AI move not stored (%s); AI paused", table.id, reply["code"])
 
-    async def _submit(self, table: Table, seat: SeatData, action: int, version: int) -> dict:
+    async def _submit(self, table: Table, seat: SeatData, action: int, version: int) -> MoveReply:
         submission = Submission((seat.seat,), [action], f"ai:{version}", at=version,
                                 partial=True)
         return await self.mover.submit(table, submission)

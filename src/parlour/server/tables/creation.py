@@ -13,7 +13,6 @@ import secrets
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
-from typing import Any
 
 from parlour.agents import plays, plays_configuration
 from parlour.core import Game, Information, ParlourError, load_game
@@ -21,6 +20,7 @@ from parlour.games.wording import refusal_text
 from parlour.i18n import Message
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.limits import Limits, RateLimiter
+from parlour.server.messages.schemas import ClockJSON, Params
 from parlour.server.messages.views import HIDDEN_PARAMS, Note
 from parlour.server.names import NameRefused, clean_name, computer_name, person_name
 from parlour.server.persistence.records import ActionData, HandData, SeatData
@@ -140,13 +140,13 @@ class TableMaker:
     async def create(
         self,
         game_name: str,
-        params: dict[str, Any],
+        params: Params,
         seat_kinds: Sequence[tuple[str, str | None]] | None = None,
         client: str | None = None,
         *,
         names: Sequence[str | None] | None = None,
         listed: bool = False,
-        clock: dict[str, Any] | None = None,
+        clock: ClockJSON | None = None,
         creator: Player | None = None,
         rated: bool = False,
     ) -> Table:
@@ -180,7 +180,7 @@ class TableMaker:
                                   clock=config, rated=rated)
 
     @staticmethod
-    def _check_secrets(game: Game, params: dict[str, Any], seats: Sequence[SeatData],
+    def _check_secrets(game: Game, params: Params, seats: Sequence[SeatData],
                        hands: Sequence[HandData], listed: bool) -> None:
         """Free seats belong to open tables, and a set-up position of a game with hidden
         information (which shows every rack to whoever wrote it) only to tables where nobody
@@ -246,7 +246,7 @@ class TableMaker:
                 rematch_of, state.is_terminal(),
                 None if table.awaited else to_act(state),  # nobody's turn before the friends
                 client,
-                listed=listed, clock=None if clock is None else clock.to_json(),
+                listed=listed, clock=None if clock is None else dict(clock.to_json()),
                 created_at=now, rules_version=game.rules_version, rated=rated,
             )
         )
@@ -261,9 +261,9 @@ class TableMaker:
     async def create_paired(
         self,
         game_name: str,
-        params: dict[str, Any],
+        params: Params,
         players: Sequence[tuple[int | None, str]],
-        clock: dict[str, Any] | None,
+        clock: ClockJSON | None,
         rated: bool,
         bots: Collection[int] = (),
         table_id: str | None = None,

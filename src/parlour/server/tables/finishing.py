@@ -8,10 +8,9 @@ the owner's again when they claim it; a resigned seat stays with the computer.
 
 from __future__ import annotations
 
-from typing import Any
-
 from parlour.i18n import Message
 from parlour.server.messages.protocol import error
+from parlour.server.messages.schemas import ErrorMessage, Reclaimed, Resigned
 from parlour.server.tables.events import EventKind
 from parlour.server.tables.table import ARCHIVED, Table
 from parlour.server.tables.unit import Changes
@@ -23,7 +22,7 @@ class Finisher:
     def __init__(self, changes: Changes) -> None:
         self.changes = changes
 
-    async def resign(self, table: Table, seat: int) -> dict[str, Any]:
+    async def resign(self, table: Table, seat: int) -> Resigned | ErrorMessage:
         async with self.changes.at(table) as unit:
             if table.archived:
                 return error("archived", ARCHIVED)
@@ -36,7 +35,7 @@ class Finisher:
             await unit.record(EventKind.RESIGN, seat)
         return {"type": "resigned", "seat": seat}
 
-    async def reclaim(self, table: Table, seat: int) -> dict[str, Any]:
+    async def reclaim(self, table: Table, seat: int) -> Reclaimed | ErrorMessage:
         async with self.changes.at(table) as unit:
             if table.archived:
                 return error("archived", ARCHIVED)

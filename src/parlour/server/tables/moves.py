@@ -24,6 +24,7 @@ from parlour.i18n import N_, Message, text_of
 from parlour.server import metrics
 from parlour.server.messages.outgoing import Connection
 from parlour.server.messages.protocol import error
+from parlour.server.messages.schemas import Ack, ErrorMessage, MoveReply, Ref
 from parlour.server.messages.views import Note, state_payload
 from parlour.server.persistence.records import ActionData, ConflictError
 from parlour.server.persistence.store import Store
@@ -82,7 +83,7 @@ class Mover:
 
     async def submit(
         self, table: Table, submission: Submission, origin: Connection | None = None
-    ) -> dict[str, Any]:
+    ) -> MoveReply:
         """Check the steps for the seat to act, store them, then show them.
 
         Returns the reply (also sent to ``origin``, before the new views): ``ack``,
@@ -94,17 +95,17 @@ class Mover:
                 origin.send(reply)
         return reply
 
-    async def play(self, unit: Unit, submission: Submission) -> dict[str, Any]:
+    async def play(self, unit: Unit, submission: Submission) -> MoveReply:
         """:meth:`submit` inside a unit of work already open on the table."""
         table = unit.table
-        ref = {"client_id": submission.client_id}
+        ref: Ref = {"client_id": submission.client_id}
         if submission.client_key in table.acks:
             return self._ack(table, ref, table.acks[submission.client_key], duplicate=True)
         refused = self._refusal(table, submission, ref)
         if refused is not None:
             return refused
         composed = self._compose(table, submission, ref)
-        if isinstance(composed, dict):
+        if not isinstance(composed, _Composed):
             return composed
         complete = not turn_goes_on(composed.work, composed.actor)
         if submission.preview and complete:
@@ -119,7 +120,7 @@ class Mover:
             last = composed.notes[-1] if composed.notes else None
             return {
                 "type": "partial",
-                **ref,
+                "client_id": submission.client_id,
                 "steps": composed.applied,
                 "at": table.version,
                 "complete": complete,
@@ -128,14 +129,14 @@ class Mover:
         return await self._commit(table, submission, composed, ref)
 
     @staticmethod
-    def _ack(table: Table, ref: dict[str, Any], seq: int, *, duplicate: bool) -> dict[str, Any]:
-        return {"type": "ack", **ref, "seq": seq, "version": table.version,
+    def _ack(table: Table, ref: Ref, seq: int, *, duplicate: bool) -> Ack:
+        return {"type": "ack", "client_id": ref["client_id"], "seq": seq, "version": table.version,
                 "duplicate": duplicate}
 
     @staticmethod
     def _refusal(
-        table: Table, submission: Submission, ref: dict[str, Any]
-    ) -> dict[str, Any] | None:
+        table: Table, submission: Submission, ref: Ref
+    ) -> ErrorMessage | None:
         """Why the table takes no move from this submission now, if it takes none."""
         if table.archived:
             return error("archived", ARCHIVED, **ref)
@@ -167,8 +168,8 @@ class Mover:
 
     @staticmethod
     def _compose(
-        table: Table, submission: Submission, ref: dict[str, Any]
-    ) -> _Composed | dict[str, Any]:
+        table: Table, submission: Submission, ref: Ref
+    ) -> _Composed | ErrorMessage:
         """The steps applied one by one to a copy of the state, or the error of the first
         step that cannot be."""
         actor = table.state.current_player()
@@ -201,8 +202,8 @@ class Mover:
         return composed
 
     async def _commit(
-        self, table: Table, submission: Submission, composed: _Composed, ref: dict[str, Any]
-    ) -> dict[str, Any]:
+        self, table: Table, submission: Submission, composed: _Composed, ref: Ref
+    ) -> Ack | ErrorMessage:
         """Store a composed turn with the chance it leads to; then it becomes the table's."""
         work, actor, notes = composed.work, composed.actor, composed.notes
         now = time.time()
@@ -241,8 +242,8 @@ class Mover:
         return self._ack(table, ref, rows[0].seq, duplicate=False)
 
     async def _after_conflict(
-        self, table: Table, submission: Submission, ref: dict[str, Any]
-    ) -> dict[str, Any]:
+        self, table: Table, submission: Submission, ref: Ref
+    ) -> Ack | ErrorMessage:
         asked_at = table.version
         await self.changes.catch_up(table)
         if submission.client_key in table.acks:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from parlour.core import CHANCE_PLAYER, RulesVersionError, State, load_game
 from parlour.i18n import Message, message_n
 from parlour.server.limits import Limits
+from parlour.server.messages.schemas import Result
 from parlour.server.messages.views import HIDDEN_PARAMS, Note
 from parlour.server.persistence.records import ActionData, EventData, SeatData, TableData
 from parlour.server.tables.clocks import Clock, ClockConfig
@@ -62,7 +62,7 @@ def is_table_move(client_key: str | None) -> bool:
 
 
 # -- events ------------------------------------------------------------------------------------
-def loss(table: Table, loser: int, reason: Ending) -> dict[str, Any]:
+def loss(table: Table, loser: int, reason: Ending) -> Result:
     """The result of a game the table decided: ``loser`` loses, everyone else wins."""
     n = table.game.num_players()
     returns = [1.0 if p != loser else -1.0 for p in range(n)]

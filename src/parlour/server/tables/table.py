@@ -16,13 +16,13 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from parlour import i18n
 from parlour.core import CHANCE_PLAYER, Game, State, presentation
 from parlour.i18n import Message
 from parlour.server.ai import WEB_AGENTS
 from parlour.server.messages.outgoing import Connection, encode
+from parlour.server.messages.schemas import Result, StateMessage, UndoRequest
 from parlour.server.messages.views import Note, is_public, public_params, state_payload, turn_log
 from parlour.server.names import seat_display_name, shown_name
 from parlour.server.persistence.records import EventData, HandData, SeatData
@@ -61,7 +61,7 @@ class Table:
     # around the game: seats, clocks, resignations, undo (parlour.server.tables.seats, .timeouts...)
     clock: Clock | None = None
     events: list[EventData] = field(default_factory=list)
-    outcome: dict[str, Any] | None = None
+    outcome: Result | None = None
     """A result the table decided (a loss on time, a resignation), over the game's own."""
     covered: set[int] = field(default_factory=set)
     """Seats the computer plays this turn because their time ran out."""
@@ -72,7 +72,7 @@ class Table:
     """Time-outs in a row per seat."""
     listed: bool = False
     archived: bool = False
-    undo_request: dict[str, Any] | None = None
+    undo_request: UndoRequest | None = None
     timer: asyncio.Task[None] | None = None
     created_at: float = 0.0
     created_by: str | None = None
@@ -192,12 +192,12 @@ class Table:
                 return note
         return None
 
-    def message(self, hand: HandData | None, viewer: int | None = None) -> dict[str, Any]:
+    def message(self, hand: HandData | None, viewer: int | None = None) -> StateMessage:
         """The full state message for a hand (or a spectator): built from one seat's view."""
         if viewer is None:
             viewer = self.focus(hand)
         public = is_public(self.game)
-        body: dict[str, Any] = {
+        body: StateMessage = {
             "type": "state",
             "table": self.id,
             "game": self.game.name,
@@ -238,7 +238,10 @@ class Table:
             "clock": None if self.clock is None else self.clock.payload(time.time()),
         }
         if self.outcome is not None:  # the table decided the game: nobody moves any more
-            body.update(terminal=True, legal=[], result=self.outcome, to_act=-4)
+            body["terminal"] = True
+            body["legal"] = []
+            body["result"] = self.outcome
+            body["to_act"] = -4
         elif not self.started:
             body["legal"] = []
         if hand is None:
@@ -262,7 +265,7 @@ class Table:
     def broadcast(self) -> None:
         """Send every listener its own message (built once per hand, encoded once per hand
         and language)."""
-        built: dict[int | None, dict[str, Any]] = {}
+        built: dict[int | None, StateMessage] = {}
         cache: dict[tuple[int | None, str], str] = {}
         for conn in list(self.connections):
             hand = None if conn.hand is None else conn.hand.hand

@@ -10,11 +10,11 @@ the table is rebuilt from the database.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from parlour.core import CHANCE_PLAYER
 from parlour.i18n import Message
 from parlour.server.messages.protocol import error
+from parlour.server.messages.schemas import ErrorMessage, UndoReply, UndoRequest
 from parlour.server.messages.views import is_public
 from parlour.server.persistence.records import EventData
 from parlour.server.persistence.store import Store
@@ -61,7 +61,7 @@ class Takebacker:
         self.changes = changes
         self.reload = reload
 
-    async def undo(self, table: Table, seat: int, answer: str) -> dict[str, Any]:
+    async def undo(self, table: Table, seat: int, answer: str) -> UndoReply | ErrorMessage:
         reason = undo_refusal(table)
         if reason is not None:
             return error("archived" if table.archived else "undo_refused", reason)
@@ -87,7 +87,7 @@ class Takebacker:
         await self.reload(table)
         return {"type": "undo", "state": "accepted"}
 
-    async def _take_back(self, table: Table, request: dict[str, Any]) -> None:
+    async def _take_back(self, table: Table, request: UndoRequest) -> None:
         undo_no = sum(1 for e in table.events if e.kind == EventKind.UNDO)
         event = EventData(len(table.events), request["from"], EventKind.UNDO, request["by"],
                           {"from": request["from"], "to": table.version}, time.time())

@@ -9,11 +9,10 @@ chosen before the tables exist, so that creating a table again after a crash fin
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import JSON, Boolean, Float, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from parlour.server.messages.schemas import ClockJSON, Params
 from parlour.server.persistence.rows import Base
 
 
@@ -23,11 +22,11 @@ class TournamentRow(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     name: Mapped[str] = mapped_column(String(64))
     game: Mapped[str] = mapped_column(String(64))
-    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    params: Mapped[Params] = mapped_column(JSON)
     players_per_table: Mapped[int] = mapped_column(Integer)
     format: Mapped[str] = mapped_column(String(16))
     rounds: Mapped[int] = mapped_column(Integer)
-    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock: Mapped[ClockJSON | None] = mapped_column(JSON, nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean)
     grace: Mapped[float] = mapped_column(Float)
     """Seconds a player may leave their first turn unplayed before forfeiting the game."""

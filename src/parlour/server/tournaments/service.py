@@ -13,7 +13,7 @@ import math
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,20 @@ from parlour.games.wording import refusal_text
 from parlour.i18n import Message, message_n
 from parlour.server.accounts.models import AccountRow, RatingChangeRow
 from parlour.server.accounts.ratings import places, pool_of
+from parlour.server.messages.schemas import ClockJSON, Params
+from parlour.server.messages.tournaments import (
+    Entrant,
+    Membership,
+    PlayedRound,
+    RatingPoint,
+    Results,
+    Tournament,
+    TournamentGame,
+    TournamentListing,
+    TournamentSummary,
+    YourPart,
+    YourTable,
+)
 from parlour.server.messages.views import HIDDEN_PARAMS
 from parlour.server.names import DELETED, clean_name
 from parlour.server.persistence.records import GameEnd
@@ -67,10 +81,10 @@ class Spec:
     """A tournament as asked for (checked by :meth:`Tournaments.create`)."""
 
     game: str
-    params: dict[str, Any]
+    params: Params
     format: str
     rounds: int | None = None
-    clock: dict[str, Any] | None = None
+    clock: ClockJSON | None = None
     rated: bool = False
     starts_at: float | None = None
     name: str | None = None
@@ -169,12 +183,12 @@ class Tournaments:
             return tid
 
     # -- joining -------------------------------------------------------------------------------
-    async def join(self, tournament_id: str, account_id: int) -> dict[str, Any]:
+    async def join(self, tournament_id: str, account_id: int) -> Membership:
         """``account_id`` joins the tournament (any way the account signed in: a session, or
         a bot's token); joining twice is no change."""
         return await self.store.run(self._join, tournament_id, account_id)
 
-    def _join(self, tid: str, account_id: int) -> dict[str, Any]:
+    def _join(self, tid: str, account_id: int) -> Membership:
         with Session(self.store.engine) as session, session.begin():
             row = session.get(TournamentRow, tid, with_for_update=True)
             if row is None:
@@ -193,10 +207,10 @@ class Tournaments:
                                    joined_at=time.time()))
         return {"joined": True, "players": count + 1}
 
-    async def leave(self, tournament_id: str, account_id: int) -> dict[str, Any]:
+    async def leave(self, tournament_id: str, account_id: int) -> Membership:
         return await self.store.run(self._leave, tournament_id, account_id)
 
-    def _leave(self, tid: str, account_id: int) -> dict[str, Any]:
+    def _leave(self, tid: str, account_id: int) -> Membership:
         with Session(self.store.engine) as session, session.begin():
             row = session.get(TournamentRow, tid, with_for_update=True)
             if row is None:
@@ -277,10 +291,10 @@ class Tournaments:
         ).values(points=game_points(end), ended_at=now))
 
     # -- reading -------------------------------------------------------------------------------
-    async def read(self, tid: str, viewer: int | None = None) -> dict[str, Any] | None:
+    async def read(self, tid: str, viewer: int | None = None) -> Tournament | None:
         return await self.store.run(self._read, tid, viewer)
 
-    def _read(self, tid: str, viewer: int | None) -> dict[str, Any] | None:
+    def _read(self, tid: str, viewer: int | None) -> Tournament | None:
         with Session(self.store.engine) as session:
             row = session.get(TournamentRow, tid)
             if row is None:
@@ -295,9 +309,11 @@ class Tournaments:
             ids = {e.account_id for e in entrants} | {row.created_by}
             names = {a.id: (a.username or DELETED, a.bot) for a in session.scalars(
                 select(AccountRow).where(AccountRow.id.in_(ids)))}
-            out = summary(row, len(entrants), names)
-            out.update(self._results(row, entrants, pairings, byes, names))
-            out["entrants"] = [self._entrant(e, names) for e in entrants]
+            out: Tournament = {
+                **summary(row, len(entrants), names),
+                **self._results(row, entrants, pairings, byes, names),
+                "entrants": [self._entrant(e, names) for e in entrants],
+            }
             if viewer is not None:
                 out["you"] = self._you(session, row, entrants, pairings, viewer)
             if row.rated and row.status == FINISHED:
@@ -305,7 +321,7 @@ class Tournaments:
             return out
 
     @staticmethod
-    def _entrant(e: EntrantRow, names: dict[int, tuple[str, bool]]) -> dict[str, Any]:
+    def _entrant(e: EntrantRow, names: dict[int, tuple[str, bool]]) -> Entrant:
         name, bot = names.get(e.account_id, (DELETED, False))
         return {"player": name, "bot": bot, "seed": None if e.seed is None else e.seed + 1,
                 "rating": None if e.rating is None else round(e.rating)}
@@ -313,36 +329,36 @@ class Tournaments:
     @staticmethod
     def _results(row: TournamentRow, entrants: list[EntrantRow], pairings: list[PairingRow],
                  byes: dict[int, list[int]], names: dict[int, tuple[str, bool]]
-                 ) -> dict[str, Any]:
+                 ) -> Results:
         def name(a: int) -> str:
             return names.get(a, (DELETED, False))[0]
 
         rounds = played_rounds(pairings, byes)
         seeded = [e.account_id for e in entrants]
         tiebreak = TIEBREAK[row.format]
-        table = []
+        table: list[Mapping[str, object]] = []
         for place, s in enumerate(standings(seeded, rounds, row.format), start=1):
             table.append({"place": place, "player": name(s.player),
                           "bot": names.get(s.player, ("", False))[1], "points": s.points,
                           tiebreak: round(s.tiebreak, 4), "games": s.games, "wins": s.wins,
                           "draws": s.draws, "losses": s.losses, "byes": s.byes})
-        games = [{"round": p.round, "board": p.board + 1, "table": p.table_id,
+        games: list[TournamentGame] = [{"round": p.round, "board": p.board + 1, "table": p.table_id,
                   "players": [name(a) for a in p.players], "points": p.points,
                   "forfeits": [name(a) for a in p.forfeits or []],
                   "over": p.ended_at is not None, "watch": f"/watch/{p.table_id}"}
                  for p in pairings]
-        by_round = [{"round": r, "byes": [name(a) for a in byes.get(r, [])],
+        by_round: list[PlayedRound] = [{"round": r, "byes": [name(a) for a in byes.get(r, [])],
                      "games": [g for g in games if g["round"] == r]}
                     for r in sorted(byes)]
         return {"standings": table, "games": games, "rounds_played": by_round,
                 "tiebreak": tiebreak}
 
     def _you(self, session: Session, row: TournamentRow, entrants: list[EntrantRow],
-             pairings: list[PairingRow], viewer: int) -> dict[str, Any]:
+             pairings: list[PairingRow], viewer: int) -> YourPart:
         joined = any(e.account_id == viewer for e in entrants)
         mine = {p.table_id: p for p in pairings if viewer in p.players}
         hands = self.store.players.tokens_of(session, list(mine), viewer)
-        tables: list[dict[str, Any]] = [
+        tables: list[YourTable] = [
             {"round": mine[table].round, "table": table, "url": f"/play/{token}",
              "over": mine[table].ended_at is not None}
             for table, token in sorted(hands, key=lambda h: mine[h[0]].round)]
@@ -353,13 +369,13 @@ class Tournaments:
 
     @staticmethod
     def _ratings(session: Session, pairings: list[PairingRow],
-                 names: dict[int, tuple[str, bool]]) -> dict[str, list[dict[str, Any]]]:
+                 names: dict[int, tuple[str, bool]]) -> dict[str, list[RatingPoint]]:
         """Each player's rating after each of their games of the tournament (the plot at the
         end), from the changes stored with each game's end."""
         rounds = {p.table_id: p.round for p in pairings}
         rows = session.scalars(select(RatingChangeRow).where(
             RatingChangeRow.table_id.in_(list(rounds))).order_by(RatingChangeRow.created_at))
-        out: dict[str, list[dict[str, Any]]] = {}
+        out: dict[str, list[RatingPoint]] = {}
         for r in rows:
             name = names.get(r.account_id, (DELETED, False))[0]
             points = out.setdefault(name, [])
@@ -370,12 +386,12 @@ class Tournaments:
                            "at": r.created_at})
         return out
 
-    async def listing(self) -> dict[str, list[dict[str, Any]]]:
+    async def listing(self) -> TournamentListing:
         return await self.store.run(self._listing)
 
-    def _listing(self) -> dict[str, list[dict[str, Any]]]:
+    def _listing(self) -> TournamentListing:
         with Session(self.store.engine) as session:
-            out: dict[str, list[dict[str, Any]]] = {}
+            out: TournamentListing = {}
             for status, order in ((OPEN, TournamentRow.starts_at),
                                   (RUNNING, TournamentRow.started_at.desc()),
                                   (FINISHED, TournamentRow.finished_at.desc())):
@@ -407,7 +423,7 @@ def cancelled_reason(stored: str | None) -> str | None:
 
 
 def summary(row: TournamentRow, players: int, names: dict[int, tuple[str, bool]]
-            ) -> dict[str, Any]:
+            ) -> TournamentSummary:
     """A tournament's own fields, as the API and the lobby show them."""
     kind = load_game(row.game, **row.params).get_type()
     return {"id": row.id, "name": row.name, "game": row.game, "game_title": kind.long_name,

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import gettext
 import re
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, get_origin
 from urllib.parse import parse_qs
 
 from babel import Locale
@@ -124,17 +125,29 @@ class LocalisedJSON(JSONResponse):
 
 
 def localised_replies(router: APIRouter) -> APIRouter:
-    """``router`` with its routes' replies left to :class:`LocalisedJSON` as they were built.
+    """``router`` with its routes' replies left to :class:`LocalisedJSON` as they were built,
+    and documented from their return annotations.
 
-    FastAPI serialises a reply by the route's return annotation (``dict[str, Any]``) before
-    the response class sees it, and newer versions straight to JSON bytes: either way every
-    :class:`parlour.i18n.Message` would become plain English first. No route here declares a
-    response model (they build their JSON by hand), so none is inferred from the annotation:
-    the messages reach :class:`LocalisedJSON`, which translates them."""
+    FastAPI serialises a reply by the route's response model (inferred from its return
+    annotation) before the response class sees it, and newer versions straight to JSON bytes:
+    either way every :class:`parlour.i18n.Message` would become plain English first, and the
+    move path would pay for a validation of what the type checker already holds to its shape
+    (:mod:`parlour.server.messages.schemas`). So the model moves to the route's documented
+    answer (``responses``, which OpenAPI shows and nothing checks at run time) and the reply
+    reaches :class:`LocalisedJSON`, which translates it, as it was built."""
     for route in router.routes:
         if isinstance(route, APIRoute):
+            model = route.response_model
+            if model is not None and _documented(model):
+                status = route.status_code or 200
+                route.responses.setdefault(status, {}).setdefault("model", model)
             route.response_model = None
     return router
+
+
+def _documented(model: Any) -> bool:
+    """Whether a return annotation names a typed answer (not a bare ``dict`` or ``Any``)."""
+    return model is not Any and get_origin(model) not in (dict, Mapping) and model is not dict
 
 
 def language_names() -> list[dict[str, str]]:

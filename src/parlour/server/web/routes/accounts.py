@@ -26,6 +26,7 @@ from parlour.server.accounts.accounts import (
 from parlour.server.accounts.passkeys import PasskeyError
 from parlour.server.accounts.passwords import MAX_PASSWORD, MAX_USERNAME, PolicyError
 from parlour.server.accounts.sessions import clear_cookie, session_id, set_cookie
+from parlour.server.messages.accounts import AccountAnswer, GamesJoined, MyGames
 from parlour.server.web.deps import MaybeAccount, SignedIn, client_of, json_body
 from parlour.server.web.services import (
     AccountsDep,
@@ -128,7 +129,7 @@ async def sign_out_everywhere(request: Request, account: SignedIn, accounts: Acc
 
 
 @router.get("/me")
-async def me(account: SignedIn) -> dict[str, Any]:
+async def me(account: SignedIn) -> AccountAnswer:
     return {"account": account.public()}
 
 
@@ -172,14 +173,14 @@ async def delete_account(request: Request, account: SignedIn, hub: HubDep, accou
 
 
 @router.get("/me/games")
-async def my_games(request: Request, account: SignedIn, accounts: AccountsDep) -> dict[str, Any]:
+async def my_games(request: Request, account: SignedIn, accounts: AccountsDep) -> MyGames:
     """The account's games, newest first, each with whether it waits for this player."""
     games = await accounts.games(account)
     return {"games": games, "waiting": sum(g["your_turn"] for g in games)}
 
 
 @router.post("/me/games")
-async def join_games(request: Request, account: SignedIn, accounts: AccountsDep) -> dict[str, Any]:
+async def join_games(request: Request, account: SignedIn, accounts: AccountsDep) -> GamesJoined:
     """Seat links this browser played as a guest (``/play/TOKEN``) join the account."""
     body = await json_body(request, GuestLinks)
     tokens = [link.rstrip("/").rsplit("/", 1)[-1] for link in body.links]
@@ -187,7 +188,7 @@ async def join_games(request: Request, account: SignedIn, accounts: AccountsDep)
 
 
 @router.get("/whoami")
-async def whoami(request: Request, account: MaybeAccount, accounts: AccountsDep) -> dict[str, Any]:
+async def whoami(request: Request, account: MaybeAccount, accounts: AccountsDep) -> AccountAnswer:
     """The signed-in account, or ``null`` for a guest (for pages: never 401). Every page asks
     it, so this is where the account's language is kept (the language its e-mails are in)."""
     if account is not None:

@@ -27,6 +27,7 @@ from parlour.i18n import Message, text_of
 from parlour.server.bots.botapi import BotError, Stream
 from parlour.server.bots.resends import IDEMPOTENCY_KEY_CHARS, KeyReused, resend_of
 from parlour.server.messages.protocol import error
+from parlour.server.messages.schemas import MoveReply
 from parlour.server.tables.hub import Hub
 from parlour.server.tables.moves import Submission
 from parlour.server.web.auth import bot_caller
@@ -140,7 +141,7 @@ def idempotency_key(request: Request) -> str | None:
 
 
 async def _play(hub: Hub, table: Any, hand: Any, body: Move, client_key: str
-                ) -> tuple[dict[str, Any], JSONResponse]:
+                ) -> tuple[MoveReply, JSONResponse]:
     """Submit the move under ``client_key``: the mover's reply, and the answer it makes."""
     submission = Submission(hand.seats, [body.step()], client_key, None, body.at, partial=True)
     reply = await hub.mover.submit(table, submission)
@@ -157,7 +158,7 @@ async def resign(request: Request, table_id: str, bots: BotAPIDep, hub: HubDep) 
         table, hand = await bots.seat_of(account, table_id)
     except BotError as exc:
         raise HTTPException(exc.status, text_of(exc)) from None
-    reply: dict[str, Any] = await hub.finisher.resign(table, hand.seats[0])
+    reply = await hub.finisher.resign(table, hand.seats[0])
     return JSONResponse(reply, status_code=409 if reply["type"] == "error" else 200)
 
 

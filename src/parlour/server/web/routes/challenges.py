@@ -5,12 +5,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.server.accounts.accounts import Account
+from parlour.server.messages.schemas import Challenge, Challenges, ClockJSON, Params
 from parlour.server.web.auth import caller
 from parlour.server.web.deps import json_body
 from parlour.server.web.services import ChallengesDep
@@ -22,9 +23,9 @@ class NewChallenge(BaseModel):
     model_config = ConfigDict(extra="forbid")
     opponent: Annotated[str, Field(min_length=1, max_length=64)]
     game: Annotated[str, Field(min_length=1, max_length=64)]
-    params: dict[str, Any] = Field(default_factory=dict, max_length=16)
+    params: Params = Field(default_factory=dict, max_length=16)
     rated: bool = False
-    clock: dict[str, Any] | None = None
+    clock: ClockJSON | None = None
 
 
 class Answer(BaseModel):
@@ -37,7 +38,7 @@ async def _who(request: Request) -> Account:
 
 
 @router.post("", status_code=201)
-async def challenge(request: Request, challenges: ChallengesDep) -> dict[str, Any]:
+async def challenge(request: Request, challenges: ChallengesDep) -> Challenge:
     account = await _who(request)
     body = await json_body(request, NewChallenge)
     return await challenges.send(account, body.opponent, body.game,
@@ -45,25 +46,25 @@ async def challenge(request: Request, challenges: ChallengesDep) -> dict[str, An
 
 
 @router.get("")
-async def waiting(request: Request, challenges: ChallengesDep) -> dict[str, Any]:
+async def waiting(request: Request, challenges: ChallengesDep) -> Challenges:
     account = await _who(request)
     return {"challenges": await challenges.waiting(account)}
 
 
 @router.get("/{challenge_id}")
-async def one(request: Request, challenge_id: str, challenges: ChallengesDep) -> dict[str, Any]:
+async def one(request: Request, challenge_id: str, challenges: ChallengesDep) -> Challenge:
     account = await _who(request)
     return await challenges.describe(account, challenge_id)
 
 
 @router.post("/{challenge_id}/accept")
-async def accept(request: Request, challenge_id: str, challenges: ChallengesDep) -> dict[str, Any]:
+async def accept(request: Request, challenge_id: str, challenges: ChallengesDep) -> Challenge:
     account = await _who(request)
     return await challenges.accept(account, challenge_id)
 
 
 @router.post("/{challenge_id}/decline")
-async def decline(request: Request, challenge_id: str, challenges: ChallengesDep) -> dict[str, Any]:
+async def decline(request: Request, challenge_id: str, challenges: ChallengesDep) -> Challenge:
     account = await _who(request)
     body = await json_body(request, Answer)
     return await challenges.decline(account, challenge_id, body.reason)

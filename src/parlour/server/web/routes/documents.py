@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 from fastapi.responses import Response
 
+from parlour.server.messages.schemas import JSONValue, Replay
 from parlour.server.messages.views import is_public, record_document, replay_steps
 from parlour.server.names import seat_display_name
 from parlour.server.tables.table import Table
 
 
-async def replay(table: Table, viewer: int | None) -> dict[str, Any]:
+async def replay(table: Table, viewer: int | None) -> Replay:
     history, notes = table.state.history(), list(table.notes)
     ended = table.outcome is not None  # resigned or lost on time: G-5 turns everything up
     steps = await asyncio.to_thread(replay_steps, table.game, history, notes, viewer, ended)
@@ -23,7 +23,7 @@ async def replay(table: Table, viewer: int | None) -> dict[str, Any]:
 
 async def record(table: Table, viewer: int | None) -> Response:
     state, notes = table.state.clone(), list(table.notes)
-    metadata: dict[str, Any] = {"table": table.id, "site": "parlour serve"}
+    metadata: dict[str, JSONValue] = {"table": table.id, "site": "parlour serve"}
     if any(s.bot for s in table.seats):  # issue 31: a record says which players were programs
         metadata["bots"] = [s.seat for s in table.seats if s.bot]
     players = [

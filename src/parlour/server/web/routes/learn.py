@@ -19,8 +19,6 @@ requests), in microseconds; the requests are counted by the server's rate limits
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,7 +27,9 @@ from parlour.core import IllegalActionError, ParlourError, game_class, list_game
 from parlour.games import tutorial as lessons
 from parlour.games.wording import illegal_message, notation_message
 from parlour.i18n import Lazy, Message, _, text_of, translate
+from parlour.server.messages.learn import StepInfo, Tutorials, Verdict
 from parlour.server.messages.protocol import MAX_STEPS, Step
+from parlour.server.messages.schemas import LogLine
 from parlour.server.messages.views import Note, state_payload, turn_log
 from parlour.server.web.deps import json_body
 from parlour.server.web.templating import page
@@ -57,7 +57,7 @@ def _tutorial(game: str, tutorial_id: str | None = None) -> lessons.Tutorial:
     return found
 
 
-def _step_info(step: lessons.Step) -> dict[str, Any]:
+def _step_info(step: lessons.Step) -> StepInfo:
     return {"id": step.id, "title": _(step.title), "instruction": _(step.instruction),
             "hint": _(step.hint), "explain": _(step.explain), "solution": list(step.solution)}
 
@@ -71,7 +71,7 @@ def _refusal(title: str, exc: ParlourError) -> str:
     return Lazy(lambda _language: translate(text).replace("you's", "your"))  # English
 
 
-def _log(attempt: lessons.Attempt, notes: list[Note]) -> list[dict[str, Any]]:
+def _log(attempt: lessons.Attempt, notes: list[Note]) -> list[LogLine]:
     """The moves of the step in the table's words (its move log), but for a turn the step
     began part-way through: the log would tell only its end."""
     state = attempt.state
@@ -82,21 +82,23 @@ def _log(attempt: lessons.Attempt, notes: list[Note]) -> list[dict[str, Any]]:
 
 
 def verdict(tutorial: lessons.Tutorial, step: lessons.Step, attempt: lessons.Attempt
-            ) -> dict[str, Any]:
+            ) -> Verdict:
     """The reply to one attempt: status, the refusal if any, and the learner's view."""
     state = attempt.state
     title = game_class(tutorial.game).game_type.long_name
     notes = [Note(seq, a.player, a.text, a.text, a.scores) for seq, a in enumerate(attempt.history)]
     last = next((n for n in reversed(notes) if n.player >= 0), None)
-    return {
+    reply: Verdict = {
         "status": attempt.status,
         "message": None if attempt.error is None else _refusal(title, attempt.error),
         "moves": attempt.actions,
         "learner": attempt.learner,
         "log": _log(attempt, notes),
         **state_payload(state, attempt.learner, last),
-        **({} if attempt.status == "going" else {"legal": []}),  # the step is over
     }
+    if attempt.status != "going":
+        reply["legal"] = []  # the step is over
+    return reply
 
 
 @router.get("/learn/{game}", include_in_schema=False)
@@ -112,7 +114,7 @@ async def learn_variant_page(game: str, tutorial_id: str) -> HTMLResponse:
 
 
 @router.get("/api/learn/{game}")
-async def learn_steps(game: str) -> dict[str, Any]:
+async def learn_steps(game: str) -> Tutorials:
     """A game's tutorials: each one's steps, and the game that ends it (``params``)."""
     _tutorial(game)
     return {
@@ -128,7 +130,7 @@ async def learn_steps(game: str) -> dict[str, Any]:
 
 @router.post("/api/learn/{game}/{tutorial_id}/{step_id}")
 async def learn_try(request: Request, game: str, tutorial_id: str, step_id: str
-                    ) -> dict[str, Any]:
+                    ) -> Verdict:
     """Play the learner's moves in the step's position; the engine says how it went."""
     tutorial = _tutorial(game, tutorial_id)
     try:

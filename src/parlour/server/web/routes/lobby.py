@@ -16,6 +16,7 @@ from parlour.core.presentation import card_words, parameter_words
 from parlour.games.wording import refusal_text
 from parlour.i18n import Message, text_of
 from parlour.server.ai import is_web_agent
+from parlour.server.messages.schemas import LobbyPage, LobbyTable, Params, SeatTaken, TableCreated
 from parlour.server.messages.views import HIDDEN_PARAMS
 from parlour.server.names import computer_name
 from parlour.server.persistence.records import TableData
@@ -60,12 +61,12 @@ class CheckParams(BaseModel):
     params: dict[Annotated[str, Field(max_length=64)], ParamValue] = Field(default_factory=dict)
 
 
-def clean_params(params: dict[str, ParamValue]) -> dict[str, Any]:
+def clean_params(params: dict[str, ParamValue]) -> Params:
     """Blank form fields mean "the default"."""
     return {k: v for k, v in params.items() if v is not None and v != ""}
 
 
-def listing(data: TableData) -> dict[str, Any]:
+def listing(data: TableData) -> LobbyTable:
     """One table of the public lobby, as anyone may see it (no tokens, no hidden parameter;
     ``custom_start`` says that it starts from a set-up position instead of the game's own)."""
     game = game_class(data.game)
@@ -158,7 +159,7 @@ async def rules(game: str) -> dict[str, str]:
 
 
 @router.post("/tables", status_code=201)
-async def create(request: Request, hub: HubDep, account: MaybeAccount) -> dict[str, Any]:
+async def create(request: Request, hub: HubDep, account: MaybeAccount) -> TableCreated:
     body = await json_body(request, CreateTable)
     if body.rated and account is None:
         raise HTTPException(401, Message("sign in to play rated games: ratings belong to accounts"))
@@ -192,7 +193,7 @@ async def create(request: Request, hub: HubDep, account: MaybeAccount) -> dict[s
 
 
 @router.get("/tables")
-async def lobby_tables(hub: HubDep, page: int = 0) -> dict[str, Any]:
+async def lobby_tables(hub: HubDep, page: int = 0) -> LobbyPage:
     """The public lobby: open tables with free seats, and open tables being played (to
     watch), newest first, ``LOBBY_PAGE`` a page. Private tables never appear."""
     if not 0 <= page <= 10_000:
@@ -208,7 +209,7 @@ async def lobby_tables(hub: HubDep, page: int = 0) -> dict[str, Any]:
 
 @router.post("/tables/{table_id}/seats/{seat}")
 async def take_seat(table: TableDep, hub: HubDep, seat: int,
-                    account: MaybeAccount) -> dict[str, Any]:
+                    account: MaybeAccount) -> SeatTaken:
     """Take a free seat of an open table: you get a seat link of your own (your account's,
     when signed in; a rated table's seats are for accounts only)."""
     if not table.listed:

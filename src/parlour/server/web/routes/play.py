@@ -3,7 +3,7 @@ HTTP (act, name itself, replay, record, rematch, and for the creator fill and st
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
@@ -11,6 +11,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.i18n import Message, text_of
 from parlour.server.messages.protocol import ActMessage, ProtocolError, error, parse_message
+from parlour.server.messages.schemas import (
+    Rematch,
+    Replay,
+    SeatFilled,
+    SeatNamed,
+    StartedEarly,
+    StateMessage,
+)
 from parlour.server.names import NameRefused
 from parlour.server.tables.seats import SeatError
 from parlour.server.web.deps import (
@@ -41,7 +49,7 @@ class FillSeat(BaseModel):
 
 
 @router.get("/{token}")
-async def play_state(found: SeatInUse, seat: int | None = None) -> dict[str, Any]:
+async def play_state(found: SeatInUse, seat: int | None = None) -> StateMessage:
     table, hand = found
     return table.message(hand, viewer_of(table, hand, seat))
 
@@ -60,7 +68,7 @@ async def play_act(request: Request, found: SeatInUse, hub: HubDep) -> Localised
 
 
 @router.post("/{token}/name")
-async def play_name(request: Request, found: SeatInUse, hub: HubDep) -> dict[str, Any]:
+async def play_name(request: Request, found: SeatInUse, hub: HubDep) -> SeatNamed:
     """Set the display name of this link's seat (``seat`` picks one of a hot-seat's)."""
     table, hand = found
     body = await json_body(request, SeatName)
@@ -79,7 +87,7 @@ async def play_name(request: Request, found: SeatInUse, hub: HubDep) -> dict[str
 
 
 @router.get("/{token}/replay")
-async def play_replay(found: SeatInUse, seat: int | None = None) -> dict[str, Any]:
+async def play_replay(found: SeatInUse, seat: int | None = None) -> Replay:
     table, hand = found
     return await documents.replay(table, viewer_of(table, hand, seat))
 
@@ -91,7 +99,7 @@ async def play_record(found: SeatInUse, seat: int | None = None) -> Response:
 
 
 @router.post("/{token}/rematch")
-async def play_rematch(found: SeatInUse, hub: HubDep) -> dict[str, Any]:
+async def play_rematch(found: SeatInUse, hub: HubDep) -> Rematch:
     table, hand = found
     if not table.over:  # the rules ended it, or the table did (a resignation, a loss on time)
         raise HTTPException(409, Message("a rematch is offered once the game is over"))
@@ -100,7 +108,7 @@ async def play_rematch(found: SeatInUse, hub: HubDep) -> dict[str, Any]:
 
 
 @router.post("/{token}/fill")
-async def play_fill(request: Request, found: SeatInUse, hub: HubDep) -> dict[str, Any]:
+async def play_fill(request: Request, found: SeatInUse, hub: HubDep) -> SeatFilled:
     """The creator fills a free seat with a computer player."""
     table, hand = found
     if not hand.creator:
@@ -114,7 +122,7 @@ async def play_fill(request: Request, found: SeatInUse, hub: HubDep) -> dict[str
 
 
 @router.post("/{token}/start")
-async def play_start(token: str, found: SeatInUse, hub: HubDep) -> dict[str, Any]:
+async def play_start(token: str, found: SeatInUse, hub: HubDep) -> StartedEarly:
     """The creator starts an open table early with the players seated so far."""
     table, hand = found
     if not hand.creator:

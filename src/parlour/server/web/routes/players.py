@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, HTTPException, Request
 
 from parlour.i18n import Message
 from parlour.server.accounts.passwords import MAX_USERNAME, username_key
 from parlour.server.accounts.ratings import parse_pool
+from parlour.server.messages.ratings import Leaderboard, PlayerPage, Pools, TableRatings
 from parlour.server.web.services import PuzzleRatingsDep, RatingsDep
 
 router = APIRouter(prefix="/api", tags=["players"])
@@ -17,7 +16,7 @@ router = APIRouter(prefix="/api", tags=["players"])
 
 @router.get("/players/{username}")
 async def profile(request: Request, username: str, ratings: RatingsDep,
-                  puzzles: PuzzleRatingsDep) -> dict[str, Any]:
+                  puzzles: PuzzleRatingsDep) -> PlayerPage:
     """A player's ratings per pool, games and wins, last games and rating history, and their
     puzzle ratings (``puzzles``: per game, the rating and the puzzles tried and solved)."""
     key = username_key(username)
@@ -29,14 +28,14 @@ async def profile(request: Request, username: str, ratings: RatingsDep,
 
 
 @router.get("/leaderboard")
-async def pools(request: Request, ratings: RatingsDep) -> dict[str, Any]:
+async def pools(request: Request, ratings: RatingsDep) -> Pools:
     """The rating pools that have rated players."""
     return {"pools": await ratings.store.run(ratings.pools)}
 
 
 @router.get("/leaderboard/{pool}")
 async def leaderboard(request: Request, pool: str, ratings: RatingsDep,
-                      bots: bool = False) -> dict[str, Any]:
+                      bots: bool = False) -> Leaderboard:
     """The top players of a pool (a game, with ``-3p`` etc. for more players), established
     ratings first and provisional ones apart; people, or with ``?bots=true`` the bots (each
     their own leaderboard)."""
@@ -50,7 +49,7 @@ async def leaderboard(request: Request, pool: str, ratings: RatingsDep,
 
 
 @router.get("/tables/{table_id}/ratings")
-async def table_ratings(request: Request, table_id: str, ratings: RatingsDep) -> dict[str, Any]:
+async def table_ratings(request: Request, table_id: str, ratings: RatingsDep) -> TableRatings:
     """The rating changes a finished rated game made (empty for any other table), or
     ``unrated``: why a rated game's end changed no rating."""
     if len(table_id) > 32:

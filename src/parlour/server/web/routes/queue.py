@@ -3,13 +3,14 @@ which also says it is still there), and leaving it. The ticket is the waiter's s
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.i18n import Message, text_of
 from parlour.server.accounts.matchmaking import TIME_CONTROLS, QueueError
+from parlour.server.messages.queue import Left, QueueStatus, Ticket, TimeControls
 from parlour.server.names import NameRefused, person_name
 from parlour.server.tables.clocks import clock_label
 from parlour.server.web.deps import MaybeAccount, client_of, json_body, player_of
@@ -28,7 +29,7 @@ class JoinQueue(BaseModel):
 
 
 @router.get("")
-async def controls() -> dict[str, Any]:
+async def controls() -> TimeControls:
     """The time controls, each in the reader's words as a table's clock says it ("3 min + 2 s"):
     the lobby cards' one Clock choice, and the tournament and challenge forms', offer these."""
     return {"clocks": [{"key": k, "label": clock_label(clock), "clock": clock}
@@ -36,8 +37,7 @@ async def controls() -> dict[str, Any]:
 
 
 @router.post("", status_code=201)
-async def join(request: Request, account: MaybeAccount, matchmaker: MatchmakerDep) -> dict[str,
-               Any]:
+async def join(request: Request, account: MaybeAccount, matchmaker: MatchmakerDep) -> Ticket:
     body = await json_body(request, JoinQueue)
     if account is not None and account.bot:
         raise HTTPException(403, Message("a bot plays through the Bot API: challenge it, or let "
@@ -54,7 +54,7 @@ async def join(request: Request, account: MaybeAccount, matchmaker: MatchmakerDe
 
 
 @router.get("/{ticket}")
-async def status(request: Request, ticket: str, matchmaker: MatchmakerDep) -> dict[str, Any]:
+async def status(request: Request, ticket: str, matchmaker: MatchmakerDep) -> QueueStatus:
     found = await matchmaker.status(ticket[:64])
     if found is None:
         raise HTTPException(404, Message("this place in the queue has gone: join again"))
@@ -62,5 +62,5 @@ async def status(request: Request, ticket: str, matchmaker: MatchmakerDep) -> di
 
 
 @router.delete("/{ticket}")
-async def leave(request: Request, ticket: str, matchmaker: MatchmakerDep) -> dict[str, Any]:
+async def leave(request: Request, ticket: str, matchmaker: MatchmakerDep) -> Left:
     return {"left": await matchmaker.leave(ticket[:64])}

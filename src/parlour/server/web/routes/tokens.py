@@ -7,7 +7,7 @@ make another token."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -15,6 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from parlour.i18n import Message, text_of
 from parlour.server.bots.bots import BotError, make_bot
 from parlour.server.bots.tokens import SCOPES, TokenError
+from parlour.server.messages.accounts import AccountAnswer, MyGames
+from parlour.server.messages.tokens import NewToken as NewTokenAnswer
+from parlour.server.messages.tokens import Revoked, TokenList
 from parlour.server.web.auth import caller
 from parlour.server.web.deps import SignedIn, json_body
 from parlour.server.web.services import AccountsDep, TokensDep
@@ -29,7 +32,7 @@ class NewToken(BaseModel):
 
 
 @router.post("/account/bot")
-async def become_bot(request: Request, account: SignedIn, accounts: AccountsDep) -> dict[str, Any]:
+async def become_bot(request: Request, account: SignedIn, accounts: AccountsDep) -> AccountAnswer:
     """Make the signed-in account a bot account, for good (only before it has played)."""
     store = accounts.store
     try:
@@ -40,7 +43,7 @@ async def become_bot(request: Request, account: SignedIn, accounts: AccountsDep)
 
 
 @router.post("/tokens", status_code=201)
-async def new_token(request: Request, account: SignedIn, tokens: TokensDep) -> dict[str, Any]:
+async def new_token(request: Request, account: SignedIn, tokens: TokensDep) -> NewTokenAnswer:
     """A new token: its secret is in this answer only (``token``), never shown again."""
     body = await json_body(request, NewToken)
     try:
@@ -51,21 +54,21 @@ async def new_token(request: Request, account: SignedIn, tokens: TokensDep) -> d
 
 
 @router.get("/tokens")
-async def list_tokens(request: Request, account: SignedIn, tokens: TokensDep) -> dict[str, Any]:
+async def list_tokens(request: Request, account: SignedIn, tokens: TokensDep) -> TokenList:
     return {"tokens": await tokens.store.run(tokens.listed, account),
             "scopes": SCOPES}
 
 
 @router.delete("/tokens/{token_id}")
 async def revoke_token(request: Request, account: SignedIn, token_id: str,
-                       tokens: TokensDep) -> dict[str, Any]:
+                       tokens: TokensDep) -> Revoked:
     if not await tokens.store.run(tokens.revoke, account, token_id):
         raise HTTPException(404, Message("no such token"))
     return {"revoked": True}
 
 
 @router.get("/account/games")
-async def account_games(request: Request, accounts: AccountsDep) -> dict[str, Any]:
+async def account_games(request: Request, accounts: AccountsDep) -> MyGames:
     """The account's games ("Your games"), for a ``tables:read`` token or the session."""
     account = await caller(request, "tables:read")
     games = await accounts.games(account)

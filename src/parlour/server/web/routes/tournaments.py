@@ -12,6 +12,8 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.i18n import Message
+from parlour.server.messages.schemas import ClockJSON, Params
+from parlour.server.messages.tournaments import Membership, Tournament, TournamentListing
 from parlour.server.tournaments.service import (
     DEFAULT_GRACE,
     NAME_LENGTH,
@@ -30,10 +32,10 @@ ID_LENGTH = 16
 class NewTournament(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: Annotated[str, Field(min_length=1, max_length=64)]
-    params: Annotated[dict[str, Any], Field(max_length=16)] = {}
+    params: Annotated[Params, Field(max_length=16)] = {}
     format: Annotated[str, Field(max_length=16)]
     rounds: int | None = None
-    clock: dict[str, Any] | None = None
+    clock: ClockJSON | None = None
     rated: bool = False
     starts_at: datetime | None = None
     """An ISO 8601 time (UTC when it names no zone) or seconds since 1970."""
@@ -63,14 +65,14 @@ async def create(request: Request, account: SignedIn, tournaments: TournamentsDe
 
 
 @router.get("/api/tournaments")
-async def listing(request: Request, tournaments: TournamentsDep) -> dict[str, Any]:
+async def listing(request: Request, tournaments: TournamentsDep) -> TournamentListing:
     """Upcoming (open), running and recently finished tournaments, for the lobby."""
     return await tournaments.listing()
 
 
 @router.get("/api/tournaments/{tournament_id}")
 async def read(request: Request, tournament_id: str, account: MaybeAccount,
-               tournaments: TournamentsDep) -> dict[str, Any]:
+               tournaments: TournamentsDep) -> Tournament:
     found = await tournaments.read(_id(tournament_id),
                                                None if account is None else account.id)
     if found is None:
@@ -79,14 +81,13 @@ async def read(request: Request, tournament_id: str, account: MaybeAccount,
 
 
 @router.post("/api/tournaments/{tournament_id}/join")
-async def join(request: Request, tournament_id: str, tournaments: TournamentsDep) -> dict[str, Any]:
+async def join(request: Request, tournament_id: str, tournaments: TournamentsDep) -> Membership:
     account = await caller(request, "bot:play")  # a person's session, or a bot's token
     return await tournaments.join(_id(tournament_id), account.id)
 
 
 @router.post("/api/tournaments/{tournament_id}/leave")
-async def leave(request: Request, tournament_id: str, tournaments: TournamentsDep) -> dict[str,
-                Any]:
+async def leave(request: Request, tournament_id: str, tournaments: TournamentsDep) -> Membership:
     account = await caller(request, "bot:play")  # a person's session, or a bot's token
     return await tournaments.leave(_id(tournament_id), account.id)
 

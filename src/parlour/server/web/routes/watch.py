@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 from fastapi.responses import Response
 
+from parlour.server.messages.schemas import Replay, StateMessage
 from parlour.server.web.deps import TableDep
 from parlour.server.web.routes import documents
 
@@ -14,12 +13,12 @@ router = APIRouter(prefix="/api/watch", tags=["spectators"])
 
 
 @router.get("/{table_id}")
-async def watch_state(table: TableDep) -> dict[str, Any]:
+async def watch_state(table: TableDep) -> StateMessage:
     return table.message(None)
 
 
 @router.get("/{table_id}/replay")
-async def watch_replay(table: TableDep) -> dict[str, Any]:
+async def watch_replay(table: TableDep) -> Replay:
     return await documents.replay(table, None)
 
 
