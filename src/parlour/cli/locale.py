@@ -41,6 +41,7 @@ COMMAND_SUMMARIES = (
        "a drop; Ctrl-C or SIGTERM stops it cleanly."),
     N_("List the games and the parameters each one takes."),
     N_("Clobber puzzles: positions from real games where exactly one move wins."),
+    N_("The server's database: schema revision, upgrades, backups and restores."),
     N_("Replay a game record move by move, as a spectator sees it."),
     N_("Play in the browser: a lobby, live tables, AI seats, replays and rematches."),
     N_("Solve a Clobber position exactly: the winner with perfect play and the winning moves."),
