@@ -299,8 +299,9 @@ def _tournament_in_french(server: Server, browser: Browser, screenshots: Screens
         page.goto(f"{server.base}/tournaments/{tid}")
         page.wait_for_selector("#t-rounds .round .listing")
         assert page.inner_text("#t-status") == "La ronde 1 sur 2 est en cours."
-        assert page.inner_text("#t-about").startswith(
-            "Système suisse de Clobber, 2 rondes, 1 jour par coup, classée.")
+        assert page.inner_text("#t-about").startswith(  # the board in French words too
+            "Système suisse de Clobber, Taille du plateau : 3x4, 2 rondes, 1 jour par coup, "
+            "classée.")
         assert page.inner_text("#t-standings-title") == "Classement du tournoi"
         check(page, screenshots, f"fr-tournament-{size}.png", axe_source)
         playing = [n for n in names if n not in page.inner_text("#t-rounds .muted")]

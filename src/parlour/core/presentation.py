@@ -190,24 +190,26 @@ def settings_words(game: str, params: Mapping[str, Any]) -> list[str]:
     """``game``'s non-default ``params`` in a player's words (messages, translated where read):
     a lobby option's label and choice ("Board: 8 x 8"; a ticked box's label alone), else the
     parameter's label and value ("Board rows: 3"), so that a tournament says on its page what
-    it is played on. The number of players is left out (said elsewhere)."""
+    it is played on. The number of players is left out (said elsewhere). Each is a message
+    whose parts are messages too, translated where it is read, not where it is made."""
     words = _PRESENTATIONS.get(game, Presentation)
     options = {option.param: option for option in words.lobby_options}
-    out = []
+    out: list[str] = []
     for key, value in params.items():
         option = options.get(key)
         if key == "players" or (option is not None and option.kind == "players"):
             continue
         if option is not None and option.kind == "bool":
             if value:
-                out.append(gettext(option.label))
+                out.append(Message(option.label))
             continue
         named = dict(option.choices) if option is not None else {}
         if option is not None and str(value) in named:
-            out.append(Message("{label}: {value}", label=gettext(option.label),
-                               value=gettext(named[str(value)])))
+            out.append(Message("{label}: {value}", label=Message(option.label),
+                               value=Message(named[str(value)])))
             continue
-        out.append(Message("{label}: {value}", label=parameter_words(game, key)[0], value=value))
+        label = {**Presentation.parameters, **words.parameters}.get(key, (key, ""))[0]
+        out.append(Message("{label}: {value}", label=Message(label), value=value))
     return out
 
 
