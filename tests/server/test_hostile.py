@@ -589,7 +589,7 @@ def test_an_old_database_is_brought_up_to_date(tmp_path: Path):
         game = load_game("clobber", rows=3, columns=4)
         first = game.new_initial_state().legal_actions()[0]
         old.execute("INSERT INTO parlour_actions VALUES ('old1', 0, ?, 0, NULL, 0)", (first,))
-    server = ServerProcess(db).start()
+    server = ServerProcess(db, extra_args=("--upgrade",)).start()  # an older schema: asked for
     try:
         with server.client("/play/oldtoken0123456789") as me:
             assert me.wait_state(lambda m: m["version"] >= 2)["seats"][1]["kind"] == "ai"
